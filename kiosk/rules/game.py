@@ -1,0 +1,305 @@
+"""A game: the opening throw, turns, the doubling cube, and the score at the end.
+
+>>> from kiosk.rules import Game, WHITE
+>>> game = Game()
+>>> game.opening(3, 1).starter
+<Colour.WHITE: 0>
+>>> game.play('8/5 6/5').position_id()
+'sGfwATDgc/ABMA'
+>>> game.turn
+<Colour.BLACK: 1>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from kiosk.rules.moves import Play
+from kiosk.rules.notation import IllegalPlayError
+from kiosk.rules.position import Colour, Position
+from kiosk.rules.profiles import (
+    BackgammonZone,
+    NextGameFirst,
+    OpeningNumbers,
+    RuleProfile,
+    Scoring,
+    StartCast,
+    get_profile,
+)
+
+
+class Result(StrEnum):
+    """How a game was won."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+
+
+class Phase(StrEnum):
+    """What the game is waiting for."""
+
+    OPENING = "opening"  # the starting cast
+    OPENING_OPTION = "opening-option"  # the starter chooses: play the cast or throw afresh
+    ROLL = "roll"  # the side on roll may double, then throws
+    DOUBLE_OFFERED = "double-offered"  # the adversary takes or passes
+    PLAY = "play"  # the dice are thrown; a play is due
+    OVER = "over"
+
+
+class CubeAction(StrEnum):
+    """What may be done with the doubling cube."""
+
+    DOUBLE = "double"
+    TAKE = "take"
+    PASS = "pass"
+
+
+class GameError(ValueError):
+    """An action the game does not allow now (with the reason)."""
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The doubling cube: its value and who owns it (``None`` while it is in the middle)."""
+
+    value: int = 1
+    owner: Colour | None = None
+
+    def may_double(self, colour: Colour) -> bool:
+        """Whether ``colour`` holds the right to double (owns the cube, or it is centred)."""
+        return self.owner is None or self.owner == colour
+
+    def doubled(self, taker: Colour) -> Cube:
+        """The cube after a double is taken: twice the value, owned by the taker."""
+        return Cube(self.value * 2, taker)
+
+
+@dataclass(frozen=True)
+class OpeningThrow:
+    """What the starting cast decided."""
+
+    starter: Colour | None  # None: the cast was a tie; throw again
+    dice: tuple[int, int] | None  # the numbers the starter plays now, if any
+    option: bool = False  # the starter may choose to play ``dice`` or throw afresh
+
+
+def decide_opening(
+    profile: RuleProfile, white: int | tuple[int, int], black: int | tuple[int, int]
+) -> OpeningThrow:
+    """Decide the first move from each side's cast: one die each, or two dice each (Parker).
+
+    >>> from kiosk.rules.profiles import get_profile
+    >>> decide_opening(get_profile('modern'), 5, 2)
+    OpeningThrow(starter=<Colour.WHITE: 0>, dice=(5, 2), option=False)
+    >>> decide_opening(get_profile('crawley'), 2, 5).option
+    True
+    >>> decide_opening(get_profile('parker'), (6, 5), (4, 4))
+    OpeningThrow(starter=<Colour.WHITE: 0>, dice=None, option=False)
+    """
+    two = profile.start_cast == StartCast.TWO_DICE_TOTAL
+    for cast in (white, black):
+        dice = cast if isinstance(cast, tuple) else (cast,)
+        if len(dice) != (2 if two else 1) or any(not 1 <= d <= 6 for d in dice):
+            want = "two dice each" if two else "one die each"
+            raise GameError(f"the starting cast under {profile.name} rules is {want}, 1 to 6")
+    w = sum(white) if isinstance(white, tuple) else white
+    b = sum(black) if isinstance(black, tuple) else black
+    if w == b:
+        return OpeningThrow(None, None)
+    starter = Colour.WHITE if w > b else Colour.BLACK
+    if two:
+        return OpeningThrow(starter, None)
+    numbers = (max(w, b), min(w, b))
+    rule = profile.opening_numbers
+    if rule == OpeningNumbers.PLAY or (
+        rule == OpeningNumbers.USE_IF_AGREED and profile.opening_agreed
+    ):
+        return OpeningThrow(starter, numbers)
+    if rule == OpeningNumbers.WINNER_OPTION:
+        return OpeningThrow(starter, numbers, option=True)
+    return OpeningThrow(starter, None)
+
+
+def score_game(
+    position: Position, profile: RuleProfile, cube: int = 1
+) -> tuple[Colour, Result, int] | None:
+    """The winner, the kind of win and the points, once a side has borne off every man.
+
+    A loser who has borne off a man loses a single game, even if hit afterwards.
+    """
+    winner = position.winner()
+    if winner is None:
+        return None
+    loser = winner.other
+    if position.off[loser] > 0:
+        result = Result.SINGLE
+    else:
+        side = position.men[loser]
+        zone = profile.backgammon_zone
+        # The winner's home table is the loser's 19-24; his half is the loser's 13-24.
+        first = (
+            18 if zone in (BackgammonZone.WINNER_HOME, BackgammonZone.WINNER_HOME_OR_BAR) else 12
+        )
+        stragglers = any(side[first:24])
+        if zone in (BackgammonZone.WINNER_HOME_OR_BAR, BackgammonZone.WINNER_HALF_OR_BAR):
+            stragglers = stragglers or side[24] > 0
+        result = Result.BACKGAMMON if stragglers else Result.GAMMON
+    if profile.scoring == Scoring.AMERICAN:
+        points = 1
+    else:
+        points = {Result.SINGLE: 1, Result.GAMMON: 2, Result.BACKGAMMON: profile.backgammon_value}[
+            result
+        ]
+    return winner, result, points * cube
+
+
+def next_starter(profile: RuleProfile, winner: Colour, result: Result) -> Colour | None:
+    """Who throws first in the next game (``None``: both throw for it)."""
+    rule = profile.next_game_first
+    if rule == NextGameFirst.WINNER:
+        return winner
+    if rule == NextGameFirst.SINGLE_WINNER and result == Result.SINGLE:
+        return winner
+    return None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as it was played."""
+
+    colour: Colour
+    dice: tuple[int, int]
+    play: Play
+    before: Position
+
+
+@dataclass
+class Game:
+    """One game under a rule profile: phases, turns, cube and result."""
+
+    profile: RuleProfile = field(default_factory=lambda: get_profile(None))
+    position: Position = field(default_factory=Position.standard)
+    cube: Cube = field(default_factory=Cube)
+    phase: Phase = Phase.OPENING
+    dice: tuple[int, int] | None = None
+    turns: list[Turn] = field(default_factory=list)
+    result: tuple[Colour, Result, int] | None = None
+
+    def __post_init__(self) -> None:
+        self.profile = get_profile(self.profile)
+
+    @property
+    def turn(self) -> Colour:
+        """The side on roll."""
+        return self.position.turn
+
+    # -- the start ---------------------------------------------------------------
+
+    def opening(self, white: int | tuple[int, int], black: int | tuple[int, int]) -> OpeningThrow:
+        """Record the starting cast; the game then waits for a play, a choice, or a roll."""
+        self._need(Phase.OPENING)
+        outcome = decide_opening(self.profile, white, black)
+        if outcome.starter is None:
+            return outcome
+        self.position = self.position.with_turn(outcome.starter)
+        if outcome.dice is None:
+            self.phase = Phase.ROLL
+        elif outcome.option:
+            self.dice = outcome.dice
+            self.phase = Phase.OPENING_OPTION
+        else:
+            self.dice = outcome.dice
+            self.phase = Phase.PLAY
+        return outcome
+
+    def choose_opening(self, play_it: bool) -> None:
+        """The starter's choice where the book allows it: play the cast, or throw afresh."""
+        self._need(Phase.OPENING_OPTION)
+        if play_it:
+            self.phase = Phase.PLAY
+        else:
+            self.dice = None
+            self.phase = Phase.ROLL
+
+    def start_with(self, starter: Colour) -> None:
+        """Skip the starting cast: ``starter`` throws first (the next-game rules)."""
+        self._need(Phase.OPENING)
+        self.position = self.position.with_turn(starter)
+        self.phase = Phase.ROLL
+
+    # -- turns -----------------------------------------------------------------------
+
+    def roll(self, d1: int, d2: int) -> list[Play]:
+        """Record the dice thrown by the side on roll; returns the legal plays."""
+        self._need(Phase.ROLL)
+        for d in (d1, d2):
+            if not isinstance(d, int) or not 1 <= d <= 6:
+                raise GameError(f"a die shows 1 to 6, not {d!r}")
+        self.dice = (d1, d2)
+        self.phase = Phase.PLAY
+        return self.legal_plays()
+
+    def legal_plays(self) -> list[Play]:
+        """The legal plays for the dice thrown."""
+        self._need(Phase.PLAY)
+        assert self.dice is not None
+        return self.position.legal_plays(*self.dice, profile=self.profile)
+
+    def play(self, play: Play | str) -> Position:
+        """Play a legal play (a :class:`Play` or its notation); returns the new position."""
+        self._need(Phase.PLAY)
+        assert self.dice is not None
+        plays = self.legal_plays()
+        if isinstance(play, str):
+            play = self.position.parse_play(*self.dice, play, profile=self.profile)
+        elif play not in plays:
+            raise IllegalPlayError(f"{play} is not a legal play for {self.dice[0]}-{self.dice[1]}")
+        self.turns.append(Turn(self.turn, self.dice, play, self.position))
+        self.position = play.result
+        self.dice = None
+        self.result = score_game(self.position, self.profile, self.cube.value)
+        self.phase = Phase.OVER if self.result else Phase.ROLL
+        return self.position
+
+    # -- the cube ----------------------------------------------------------------------
+
+    def legal_cube_actions(self) -> list[CubeAction]:
+        """What may be done with the cube now: double before throwing, take or pass after."""
+        if not self.profile.doubling:
+            return []
+        if self.phase == Phase.ROLL and self.cube.may_double(self.turn):
+            return [CubeAction.DOUBLE]
+        if self.phase == Phase.DOUBLE_OFFERED:
+            return [CubeAction.TAKE, CubeAction.PASS]
+        return []
+
+    def double(self) -> None:
+        """The side on roll offers to double the stake."""
+        if CubeAction.DOUBLE not in self.legal_cube_actions():
+            raise GameError(self._cube_refusal())
+        self.phase = Phase.DOUBLE_OFFERED
+
+    def take(self) -> None:
+        """The adversary accepts the double and owns the cube; the doubler then throws."""
+        self._need(Phase.DOUBLE_OFFERED)
+        self.cube = self.cube.doubled(self.turn.other)
+        self.phase = Phase.ROLL
+
+    def pass_(self) -> None:
+        """The adversary declines the double and loses the game at the stake before it."""
+        self._need(Phase.DOUBLE_OFFERED)
+        self.result = (self.turn, Result.SINGLE, self.cube.value)
+        self.phase = Phase.OVER
+
+    def _cube_refusal(self) -> str:
+        if not self.profile.doubling:
+            return f"there is no doubling under {self.profile.title}"
+        if self.phase != Phase.ROLL:
+            return "a double is offered only before throwing the dice"
+        return f"{self.cube.owner} owns the cube, so only {self.cube.owner} may double"
+
+    def _need(self, phase: Phase) -> None:
+        if self.phase != phase:
+            raise GameError(f"the game is waiting for {self.phase.value}, not {phase.value}")

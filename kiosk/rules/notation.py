@@ -1,0 +1,146 @@
+"""Move notation in GNU Backgammon's style: ``24/18 13/8``, ``8/5(2)``, ``bar/22*``, ``6/off``.
+
+Formatting follows GNU Backgammon: moves sorted from the highest point, the
+steps of one man joined into one move (``24/13``), an intermediate point kept
+only where the man hit there (``24/18*/13``), repeated moves counted (``(2)``).
+
+>>> from kiosk.rules import Position
+>>> start = Position.standard()
+>>> str(start.parse_play(6, 6, '24/18(2) 13/7(2)'))
+'24/18(2) 13/7(2)'
+>>> str(start.parse_play(6, 5, '24/13'))
+'24/13'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from kiosk.rules.moves import Play, Step, to_arrays
+from kiosk.rules.position import BAR, OFF, Position
+
+
+class InvalidNotationError(ValueError):
+    """Text that is not a move in GNU Backgammon notation."""
+
+
+class IllegalPlayError(ValueError):
+    """A play that the rules do not allow for this position and roll."""
+
+
+def _name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def format_play(steps: Iterable[Step]) -> str:
+    """The GNU Backgammon notation of a play's steps (``""`` for a play with no steps)."""
+    steps = list(steps)
+    # As in GNU Backgammon, every landing on a point where a blot stood is marked.
+    hit_points = {s.dst for s in steps if s.hit}
+    moves = sorted(
+        ([s.src, (s.dst, s.dst in hit_points)] for s in steps), key=lambda m: (-m[0], -m[1][0])
+    )
+    # Join the steps of one man: a move ending where a later one starts.
+    for i, move in enumerate(moves):
+        if move is None:
+            continue
+        for j in range(i + 1, len(moves)):
+            other = moves[j]
+            if other is not None and move[-1][0] == other[0]:
+                if move[-1][1]:  # hit there: keep the intermediate point
+                    move.append(other[1])
+                else:
+                    move[-1] = other[1]
+                moves[j] = None
+    texts = [
+        _name(m[0]) + "".join(f"/{_name(p)}{'*' if hit else ''}" for p, hit in m[1:])
+        for m in moves
+        if m is not None
+    ]
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j + 1 < len(texts) and texts[j + 1] == texts[i]:
+            j += 1
+        out.append(texts[i] if j == i else f"{texts[i]}({j - i + 1})")
+        i = j + 1
+    return " ".join(out)
+
+
+_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_MOVE = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
+
+
+def _point(text: str) -> int:
+    t = text.lower().rstrip("*")
+    if t in ("bar", "b"):
+        return BAR
+    if t in ("off", "o"):
+        return OFF
+    n = int(t)
+    if not 0 <= n <= 25:
+        raise InvalidNotationError(f"there is no point {n} (points are 1-24, bar and off)")
+    return n
+
+
+def parse_moves(text: str) -> list[list[int]]:
+    """The men's paths a notation names: one list of points per man moved.
+
+    >>> parse_moves('bar/22* 13/7(2)')
+    [[25, 22], [13, 7], [13, 7]]
+    """
+    paths: list[list[int]] = []
+    for token in text.replace(",", " ").split():
+        m = _MOVE.match(token)
+        if not m:
+            raise InvalidNotationError(
+                f"{token!r} is not a move; write it like 24/18, bar/22*, 6/off or 8/5(2)"
+            )
+        points = [_point(p) for p in m.group(1).split("/")]
+        for a, b in zip(points, points[1:], strict=False):
+            if b >= a:
+                raise InvalidNotationError(
+                    f"{token!r} moves backwards: men move from higher points to lower ones"
+                )
+            if a == OFF or b == BAR:
+                raise InvalidNotationError(f"{token!r}: men enter from the bar and bear off")
+        count = int(m.group(2) or 1)
+        if count < 1:
+            raise InvalidNotationError(f"{token!r}: a move is repeated at least once")
+        paths.extend(list(points) for _ in range(count))
+    return paths
+
+
+def parse_play(position: Position, plays: Sequence[Play], text: str) -> Play:
+    """The legal play (among ``plays``) that ``text`` describes.
+
+    Raises :class:`InvalidNotationError` for unreadable text and
+    :class:`IllegalPlayError` for a readable play the rules do not allow.
+    """
+    paths = parse_moves(text)
+    me, op = to_arrays(position)
+    for path in paths:
+        for a, b in zip(path, path[1:], strict=False):
+            if me[a] <= 0:
+                where = "on the bar" if a == BAR else f"on point {a}"
+                raise IllegalPlayError(f"{text.strip()}: there is no man of yours {where}")
+            if b != OFF and op[b] >= 2:
+                raise IllegalPlayError(
+                    f"{text.strip()}: point {b} is held by two or more adverse men"
+                )
+            me[a] -= 1
+            me[b] += 1
+            if b != OFF and op[b] == 1:
+                op[b] = 0
+                op[0] += 1
+    for play in plays:
+        if to_arrays(play.result.swap_turn()) == (me, op):
+            return play
+    legal = ", ".join(str(p) or "no move" for p in plays[:6])
+    more = " ..." if len(plays) > 6 else ""
+    raise IllegalPlayError(
+        f"{text.strip() or 'no move'} is not a legal play for this roll; legal plays include: "
+        f"{legal}{more}"
+    )

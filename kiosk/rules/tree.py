@@ -1,0 +1,159 @@
+"""Plays made one man at a time: which partial plays can still become a legal play.
+
+A player at the table moves men in any order; the referee needs every position
+reachable by a *prefix* of a legal play, the steps that keep a partial play
+completable, and where a lifted man may go.
+
+>>> from kiosk.rules import Position
+>>> tree = Position.standard().play_tree(3, 1)
+>>> after = tree.after(tree.start, Step(8, 5, 3))
+>>> tree.is_partial(after), tree.is_complete(after)
+(True, False)
+>>> tree.destinations(tree.start, 6)
+[5, 3, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from kiosk.rules.moves import (
+    Play,
+    Step,
+    _apply,
+    _undo,
+    from_arrays,
+    generate,
+    roll_dice,
+    step_moves,
+    to_arrays,
+)
+from kiosk.rules.position import Position
+
+
+def _key(position: Position) -> tuple:
+    me, op = to_arrays(position)
+    return (*me, *op)
+
+
+@dataclass(frozen=True)
+class Node:
+    """A partial play: the dice still to use (as sorted tuples; a position can be
+    reached with different dice left only by bearing off with larger numbers) and the
+    steps from here that keep a legal play in reach."""
+
+    dice_left: frozenset[tuple[int, ...]]
+    steps: tuple[tuple[Step, tuple], ...]
+    complete: bool
+
+
+class PlayTree:
+    """Every legal way to play one roll from one position, step by step."""
+
+    def __init__(self, position: Position, d1: int, d2: int, larger_die: bool = True) -> None:
+        self.start = position
+        self.roll = (d1, d2)
+        self.dice = roll_dice(d1, d2)
+        self.plays: list[Play] = generate(position, d1, d2, larger_die)
+        self._finals = {_key(p.result.swap_turn()): p for p in self.plays}
+        self._nodes: dict[tuple, Node] = {}
+        self._build()
+
+    def _build(self) -> None:
+        me, op = to_arrays(self.start)
+        memo: dict[tuple, bool] = {}
+        edges: dict[tuple, dict[tuple, tuple]] = {}
+        left_seen: dict[tuple, set] = {}
+
+        def explore(left: tuple[int, ...]) -> bool:
+            key = (*me, *op)
+            memo_key = (key, left)
+            if memo_key in memo:
+                return memo[memo_key]
+            ok = key in self._finals
+            for die in sorted(set(left), reverse=True):
+                rest = list(left)
+                rest.remove(die)
+                rest_t = tuple(rest)
+                for s, t, hit in step_moves(me, op, die):
+                    _apply(me, op, s, t, hit)
+                    child = (*me, *op)
+                    if explore(rest_t):
+                        ok = True
+                        edges.setdefault(key, {})[(s, t, hit)] = (Step(s, t, die, hit), child)
+                    _undo(me, op, s, t, hit)
+            memo[memo_key] = ok
+            if ok:
+                left_seen.setdefault(key, set()).add(left)
+            return ok
+
+        explore(self.dice)
+        for key, lefts in left_seen.items():
+            steps = tuple(edges.get(key, {}).values())
+            self._nodes[key] = Node(frozenset(lefts), steps, key in self._finals)
+
+    # -- queries ----------------------------------------------------------------
+
+    def node(self, position: Position) -> Node | None:
+        """The partial play that ``position`` shows (mover still on roll), or ``None``."""
+        if position.turn != self.start.turn:
+            return None
+        return self._nodes.get(_key(position))
+
+    def is_partial(self, position: Position) -> bool:
+        """Whether ``position`` is reached by the first steps of some legal play."""
+        return self.node(position) is not None
+
+    def is_complete(self, position: Position) -> bool:
+        """Whether ``position`` shows a whole legal play (the mover still on roll)."""
+        node = self.node(position)
+        return node is not None and node.complete
+
+    def play_for(self, position: Position) -> Play | None:
+        """The legal play whose result ``position`` shows, if it is complete."""
+        if position.turn != self.start.turn:
+            return None
+        return self._finals.get(_key(position))
+
+    def next_steps(self, position: Position) -> list[tuple[Step, Position]]:
+        """The steps from this partial play that keep a legal play in reach, with their results."""
+        node = self.node(position)
+        if node is None:
+            return []
+        mover = self.start.turn
+        return [(step, from_arrays(k[:26], k[26:], mover)) for step, k in node.steps]
+
+    def after(self, position: Position, step: Step) -> Position:
+        """The position after one step (no legality check: see :meth:`next_steps`)."""
+        me, op = to_arrays(position)
+        _apply(me, op, step.src, step.dst, step.hit)
+        return from_arrays(me, op, position.turn)
+
+    def destinations(self, position: Position, src: int) -> list[int]:
+        """Where a man lifted from ``src`` may be put down (one or more steps of that man).
+
+        Highest point first; ``0`` means borne off.
+        """
+        found: set[int] = set()
+        frontier = [(position, src)]
+        seen: set[tuple[Position, int]] = set()
+        while frontier:
+            here, at = frontier.pop()
+            for step, there in self.next_steps(here):
+                if step.src == at and (there, step.dst) not in seen:
+                    seen.add((there, step.dst))
+                    found.add(step.dst)
+                    frontier.append((there, step.dst))
+        return sorted(found, reverse=True)
+
+    def movable(self, position: Position) -> list[int]:
+        """The points (``25`` for the bar) from which a man may legally be moved now."""
+        node = self.node(position)
+        return sorted({step.src for step, _ in node.steps}, reverse=True) if node else []
+
+    def partials(self) -> Iterator[tuple[Position, Node]]:
+        """Every partial play, the untouched start and the complete plays included."""
+        mover = self.start.turn
+        for key, node in self._nodes.items():
+            yield from_arrays(key[:26], key[26:], mover), node
