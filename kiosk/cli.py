@@ -11,6 +11,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.rules.cli",
     "kiosk.app_cli",
+    "kiosk.link.cli",
 )
 
 

@@ -1,0 +1,271 @@
+"""The table's firmware logic: scan, debounce, report and answer the host.
+
+``TableFirmware`` owns no hardware. It takes a matrix reader (``rows``, ``columns``,
+``scan()`` returning one column bitmask per row with bit set = switch closed, and
+``idle()`` returning the columns that read closed with no row selected), a clock with
+``ticks_ms()`` and ``ticks_diff(a, b)`` (MicroPython's ``time`` module is one) and a
+``write(bytes)`` function for the serial line.
+"""
+
+from bgtable import dice, protocol
+from bgtable.layout import WELLS, Layout
+
+FIRMWARE_VERSION = "1.0.0"
+FAULT = 3  # both reeds of one slot closed: not a state a checker can cause
+_SLOT_CHARS = b".WB"
+_DIE_CHARS = b".123456C"
+
+
+class TableFirmware:
+    """Scans the switch matrix, debounces every slot and dice well, and speaks the protocol."""
+
+    def __init__(
+        self,
+        matrix,
+        clock,
+        write,
+        layout=None,
+        debounce_scans=3,
+        heartbeat_ms=500,
+        scan_hz=200,
+        selftest_scans=100,
+        chatter_toggles=4,
+        reset_cause="power",
+        board_id="",
+    ):
+        self.layout = layout or Layout()
+        if matrix.rows * matrix.columns < self.layout.switches:
+            raise ValueError("the matrix has fewer switches than the layout needs")
+        self.debounce_scans = max(1, debounce_scans)
+        self.heartbeat_ms = heartbeat_ms
+        self.scan_hz = scan_hz
+        self.selftest_scans = selftest_scans
+        self.chatter_toggles = chatter_toggles
+        self.reset_cause = reset_cause
+        self.board_id = board_id
+        self._matrix = matrix
+        self._clock = clock
+        self._write = write
+        self._width = matrix.columns
+        slots = self.layout.total_slots
+        self._slots = slots
+        self._units = slots + WELLS
+        unit_of = []
+        for index in range(slots):
+            unit_of.append(index)
+            unit_of.append(index)
+        for well in range(WELLS):
+            unit_of.extend([slots + well] * 9)
+        self._unit_of = unit_of
+        self._raw = [0] * matrix.rows
+        self._stable = bytearray(self._units)
+        self._pending = {}
+        self._faults = set()
+        self._toggles = None
+        self._test_left = 0
+        self._commands = protocol.CommandReader()
+        self._seq = 0
+        now = clock.ticks_ms()
+        self._last_tick = now
+        self._last_heartbeat = now
+        self.uptime_ms = 0
+        self.scans = 0
+        self.bounces = 0
+        self.faults = 0
+        self.overruns = 0
+        self.tx_bytes = 0
+
+    # -- the scan loop -------------------------------------------------------------------
+
+    def start(self):
+        """Announce the firmware after a reset."""
+        self.send_identify()
+
+    def step(self):
+        """One scan of the matrix: debounce, then send a frame if anything settled."""
+        clock = self._clock
+        now = clock.ticks_ms()
+        self.uptime_ms += max(0, clock.ticks_diff(now, self._last_tick))
+        self._last_tick = now
+        self.scans += 1
+        touched = self._read_changes()
+        changed = self._debounce(touched)
+        if self.scans == self.debounce_scans:
+            changed = True  # the first settled picture after a reset
+        if changed:
+            self.send_frame()
+        if self._toggles is not None:
+            for unit in touched:
+                if self._toggles[unit] < 255:
+                    self._toggles[unit] += 1
+            self._test_left -= 1
+            if self._test_left <= 0:
+                self._finish_self_test()
+        if clock.ticks_diff(now, self._last_heartbeat) >= self.heartbeat_ms:
+            self.send_heartbeat()
+
+    def _read_changes(self):
+        rows = self._matrix.scan()
+        raw = self._raw
+        unit_of = self._unit_of
+        last = len(unit_of)
+        width = self._width
+        touched = set()
+        for row in range(len(raw)):
+            diff = rows[row] ^ raw[row]
+            if diff:
+                raw[row] = rows[row]
+                switch = row * width
+                while diff:
+                    if diff & 1 and switch < last:
+                        touched.add(unit_of[switch])
+                    diff >>= 1
+                    switch += 1
+        return touched
+
+    def _debounce(self, touched):
+        pending = self._pending
+        stable = self._stable
+        slots = self._slots
+        for unit in touched:
+            value = self._unit_value(unit)
+            if value == FAULT and unit < slots:
+                if unit not in self._faults:
+                    self._faults.add(unit)
+                    self.faults += 1
+                if unit in pending:
+                    del pending[unit]
+                continue
+            self._faults.discard(unit)
+            if value == stable[unit]:
+                if unit in pending:
+                    del pending[unit]
+                    self.bounces += 1
+            elif unit not in pending:
+                pending[unit] = [value, 0]
+            elif pending[unit][0] != value:
+                pending[unit] = [value, 0]
+                self.bounces += 1
+        changed = False
+        for unit in list(pending):
+            entry = pending[unit]
+            entry[1] += 1
+            if entry[1] >= self.debounce_scans:
+                stable[unit] = entry[0]
+                del pending[unit]
+                changed = True
+        return changed
+
+    def _bit(self, switch):
+        return (self._raw[switch // self._width] >> (switch % self._width)) & 1
+
+    def _unit_value(self, unit):
+        if unit < self._slots:
+            white = self._bit(2 * unit)
+            black = self._bit(2 * unit + 1)
+            return white | (black << 1)
+        first = self.layout.well_switch(unit - self._slots, 0)
+        mask = 0
+        for cell in range(9):
+            mask |= self._bit(first + cell) << cell
+        return dice.read_well(mask)
+
+    # -- host commands -------------------------------------------------------------------
+
+    @property
+    def rx_errors(self):
+        """Host bytes that did not form a valid command."""
+        return self._commands.errors
+
+    def feed(self, data):
+        """Handle bytes received from the host."""
+        for kind, _seq, _payload in self._commands.feed(data):
+            if kind == "i":
+                self.send_identify()
+            elif kind == "d":
+                self.send_frame()
+            elif kind == "t":
+                self._toggles = bytearray(self._units)
+                self._test_left = self.selftest_scans
+            elif kind == "h":
+                self.send_heartbeat()
+            else:
+                self._send("E", (f"unknown={kind}").encode())
+
+    # -- messages ------------------------------------------------------------------------
+
+    def _send(self, kind, payload):
+        data = protocol.encode(kind, self._seq, payload)
+        self._seq = (self._seq + 1) & 0xFFFF
+        self.tx_bytes += len(data)
+        self._write(data)
+
+    def send_identify(self):
+        """``I``: firmware and protocol version, layout and scan settings."""
+        self._send(
+            "I",
+            (
+                "fw={} proto={} layout={} scan={} debounce={} reset={} id={}".format(
+                    FIRMWARE_VERSION,
+                    protocol.PROTOCOL_VERSION,
+                    self.layout.wire(),
+                    self.scan_hz,
+                    self.debounce_scans,
+                    self.reset_cause,
+                    self.board_id or "-",
+                )
+            ).encode(),
+        )
+
+    def frame_payload(self):
+        """The settled picture: every location's slots, then the two dice wells."""
+        out = bytearray()
+        stable = self._stable
+        index = 0
+        for count in self.layout.slots:
+            for slot in range(index, index + count):
+                out.append(_SLOT_CHARS[stable[slot]])
+            out.append(0x20)
+            index += count
+        for well in range(WELLS):
+            out.append(_DIE_CHARS[stable[self._slots + well]])
+        return bytes(out)
+
+    def send_frame(self):
+        """``F``: the full settled picture."""
+        self._send("F", self.frame_payload())
+
+    def send_heartbeat(self):
+        """``H``: uptime and error counters."""
+        self._last_heartbeat = self._clock.ticks_ms()
+        self._send(
+            "H",
+            (
+                f"up={self.uptime_ms} scans={self.scans} bounce={self.bounces} "
+                f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns}"
+            ).encode(),
+        )
+
+    def _unit_name(self, unit):
+        if unit < self._slots:
+            return self.layout.slot_name(unit)
+        return f"die{unit - self._slots + 1}"
+
+    def _finish_self_test(self):
+        toggles = self._toggles
+        self._toggles = None
+        chatter = [u for u in range(self._units) if toggles[u] >= self.chatter_toggles]
+        stuck = sorted(self._faults)
+        lines = self._matrix.idle()
+        ok = not chatter and not stuck and not lines
+        self._send(
+            "T",
+            (
+                "ok={} stuck={} chatter={} lines={:X}".format(
+                    1 if ok else 0,
+                    ",".join([self._unit_name(u) for u in stuck]) or "-",
+                    ",".join([self._unit_name(u) for u in chatter]) or "-",
+                    lines,
+                )
+            ).encode(),
+        )

@@ -1,0 +1,68 @@
+"""The table's locations, their sensing slots and the switch numbering.
+
+This module is the source of the default layout numbers; ``kiosk/link/layout.py``
+repeats them and a test checks that the two agree.
+"""
+
+POINT_SLOTS = 6
+BAR_SLOTS = 4
+TRAY_SLOTS = 15
+MAX_SLOTS = 15
+WELLS = 2
+WELL_CELLS = 9
+
+# Wire order of the locations, in white's numbering of the physical table.
+LOCATIONS = tuple(
+    [str(n) for n in range(1, 25)] + ["bar-white", "bar-black", "off-white", "off-black"]
+)
+
+
+class Layout:
+    """Slot counts per location and the canonical switch numbering of the matrix.
+
+    Slot ``i`` (counting every location's slots in wire order) has its white reed at
+    switch ``2*i`` and its black reed at ``2*i + 1``; the dice wells' cells follow.
+    """
+
+    def __init__(self, point_slots=POINT_SLOTS, bar_slots=BAR_SLOTS, tray_slots=TRAY_SLOTS):
+        for count in (point_slots, bar_slots, tray_slots):
+            if count < 1 or count > MAX_SLOTS:
+                raise ValueError(f"slot counts must be between 1 and {MAX_SLOTS}")
+        self.point_slots = point_slots
+        self.bar_slots = bar_slots
+        self.tray_slots = tray_slots
+        self.slots = tuple([point_slots] * 24 + [bar_slots] * 2 + [tray_slots] * 2)
+        first = []
+        total = 0
+        for count in self.slots:
+            first.append(total)
+            total += count
+        self.first = tuple(first)
+        self.total_slots = total
+        self.switches = 2 * total + WELLS * WELL_CELLS
+
+    def wire(self):
+        """The layout as the identify message states it: ``points,bars,trays``."""
+        return f"{self.point_slots},{self.bar_slots},{self.tray_slots}"
+
+    def slot_index(self, location, slot):
+        """The overall index of ``slot`` (0 = nearest the edge) of ``location``."""
+        where = LOCATIONS.index(location)
+        if not 0 <= slot < self.slots[where]:
+            raise ValueError(f"{location} has no slot {slot}")
+        return self.first[where] + slot
+
+    def slot_name(self, index):
+        """``location/slot`` with the slot counted from 1 at the edge, for reports."""
+        where = len(self.first) - 1
+        while self.first[where] > index:
+            where -= 1
+        return f"{LOCATIONS[where]}/{index - self.first[where] + 1}"
+
+    def reed_switch(self, index, black):
+        """The switch number of slot ``index``'s white (or black) reed."""
+        return 2 * index + (1 if black else 0)
+
+    def well_switch(self, well, cell):
+        """The switch number of ``cell`` (0-8, row by row) of dice ``well`` (0 or 1)."""
+        return 2 * self.total_slots + WELL_CELLS * well + cell

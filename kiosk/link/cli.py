@@ -1,0 +1,88 @@
+"""``kiosk simulate-table`` and ``kiosk table-watch``: serve or watch the table link."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+
+from kiosk.link.connect import open_table
+from kiosk.link.layout import TableLayout
+from kiosk.link.link import QueueListener
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``simulate-table`` and ``table-watch`` sub-commands."""
+    simulate = subparsers.add_parser(
+        "simulate-table", help="serve a simulated table on a pty, driven from stdin"
+    )
+    _layout_options(simulate)
+    simulate.add_argument("--scan-hz", type=int, default=200, help="scans per second")
+    simulate.add_argument("--debounce", type=int, default=3, help="scans a slot must hold")
+    simulate.add_argument("--seed", type=int, default=0, help="seed for throws and noise")
+    simulate.add_argument("--empty", action="store_true", help="start with no men laid out")
+    simulate.set_defaults(func=_simulate)
+    watch = subparsers.add_parser("table-watch", help="print the table's frames and link events")
+    watch.add_argument("--port", help="serial port (default: the table, else a simulation)")
+    _layout_options(watch)
+    watch.set_defaults(func=_watch)
+
+
+def _layout_options(parser: argparse.ArgumentParser) -> None:
+    default = TableLayout()
+    parser.add_argument("--point-slots", type=int, default=default.point_slots)
+    parser.add_argument("--bar-slots", type=int, default=default.bar_slots)
+    parser.add_argument("--tray-slots", type=int, default=default.tray_slots)
+
+
+def _layout(args: argparse.Namespace) -> TableLayout:
+    return TableLayout(args.point_slots, args.bar_slots, args.tray_slots)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from kiosk.simtable.console import execute
+    from kiosk.simtable.table import STARTING_POSITION, SimulatedTable
+
+    with SimulatedTable(
+        _layout(args),
+        realtime=True,
+        scan_hz=args.scan_hz,
+        debounce_scans=args.debounce,
+        seed=args.seed,
+    ) as sim:
+        if not args.empty:
+            sim.set_position(STARTING_POSITION)
+        print(f"simulated table on {sim.port_name}", flush=True)
+        print("type help for commands", flush=True)
+        for line in sys.stdin:
+            if line.strip().lower() in ("quit", "exit"):
+                break
+            reply = execute(sim, line)
+            if reply:
+                print(reply, flush=True)
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from kiosk.simtable.table import STARTING_POSITION
+
+    listener = QueueListener()
+    link, sim = open_table(args.port, layout=_layout(args), listener=listener)
+    if sim is not None:
+        print(f"no table attached: watching a simulated one on {sim.port_name}", flush=True)
+        sim.set_position(STARTING_POSITION)
+    try:
+        while True:
+            try:
+                print(listener.events.get_nowait().message, flush=True)
+            except queue.Empty:
+                pass
+            try:
+                frame = listener.frames.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            print(f"frame {frame.seq}: {frame.to_payload()}", flush=True)
+    finally:
+        link.stop()
+        if sim is not None:
+            sim.close()

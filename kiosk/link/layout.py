@@ -1,0 +1,107 @@
+"""Locations, slot states, dice readings and the table layout shared by the whole kiosk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+# The defaults repeat firmware/bgtable/layout.py; tests/firmware checks that they agree.
+DEFAULT_POINT_SLOTS = 6
+DEFAULT_BAR_SLOTS = 4
+DEFAULT_TRAY_SLOTS = 15
+MAX_SLOTS = 15
+
+POINTS: tuple[str, ...] = tuple(str(n) for n in range(1, 25))
+BARS: tuple[str, ...] = ("bar-white", "bar-black")
+TRAYS: tuple[str, ...] = ("off-white", "off-black")
+LOCATIONS: tuple[str, ...] = POINTS + BARS + TRAYS
+
+
+class SlotState(IntEnum):
+    """What one sensing slot reads; also used as the colour of a man."""
+
+    EMPTY = 0
+    WHITE = 1
+    BLACK = 2
+
+
+class DieReading(IntEnum):
+    """What one dice well reads: the face up (1-6), a cocked die, or nothing."""
+
+    EMPTY = 0
+    ONE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    COCKED = 7
+
+    @property
+    def face(self) -> int | None:
+        """The face up, or ``None`` when the well is empty or the die is cocked."""
+        return int(self) if 1 <= self <= 6 else None
+
+
+def colour(value: SlotState | str) -> SlotState:
+    """A man's colour from a ``SlotState`` or a word (``white``/``w``, ``black``/``b``)."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("white", "w"):
+            return SlotState.WHITE
+        if word in ("black", "b"):
+            return SlotState.BLACK
+        raise ValueError(f"not a colour: {value!r} (use white or black)")
+    state = SlotState(value)
+    if state is SlotState.EMPTY:
+        raise ValueError("a man is white or black, not empty")
+    return state
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """How many sensing slots each location has.
+
+    Points share one count, the two bars another, the two borne-off trays a third.
+    """
+
+    point_slots: int = DEFAULT_POINT_SLOTS
+    bar_slots: int = DEFAULT_BAR_SLOTS
+    tray_slots: int = DEFAULT_TRAY_SLOTS
+
+    def __post_init__(self) -> None:
+        for count in (self.point_slots, self.bar_slots, self.tray_slots):
+            if not 1 <= count <= MAX_SLOTS:
+                raise ValueError(f"slot counts must be between 1 and {MAX_SLOTS}, not {count}")
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        """Every location, in wire order."""
+        return LOCATIONS
+
+    def slots(self, location: str) -> int:
+        """The number of sensing slots at ``location``."""
+        if location in POINTS:
+            return self.point_slots
+        if location in BARS:
+            return self.bar_slots
+        if location in TRAYS:
+            return self.tray_slots
+        raise KeyError(f"no such location: {location!r}")
+
+    @property
+    def total_slots(self) -> int:
+        """The number of sensing slots on the whole table."""
+        return 24 * self.point_slots + 2 * self.bar_slots + 2 * self.tray_slots
+
+    def wire(self) -> str:
+        """The layout as the table's identify message states it: ``points,bars,trays``."""
+        return f"{self.point_slots},{self.bar_slots},{self.tray_slots}"
+
+    @classmethod
+    def from_wire(cls, text: str) -> TableLayout:
+        """Parse ``points,bars,trays``; raises ``ValueError`` if it is not that."""
+        parts = text.split(",")
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            raise ValueError(f"not a layout: {text!r}")
+        return cls(*(int(p) for p in parts))

@@ -1,0 +1,470 @@
+"""The kiosk's end of the serial link: a reader thread, a handshake and reconnection.
+
+``TableLink`` follows pyserial's ``serial.threaded`` split: a ``ReaderThread`` reads the
+port and hands bytes to a ``Protocol`` that parses messages; a supervisor thread opens
+the port, checks the firmware at connect, notices a vanished or silent table and
+reconnects with back-off. The link never holds game state: after a reconnect it asks for
+a full dump and delivers it like any other frame.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+
+import serial
+from serial.threaded import Protocol, ReaderThread
+
+from kiosk.link.frames import (
+    BoardFrame,
+    SelfTestReport,
+    TableInfo,
+    decode_frame,
+    decode_heartbeat,
+    decode_identify,
+    decode_self_test,
+)
+from kiosk.link.layout import TableLayout
+from kiosk.link.protocol import (
+    CMD_DUMP,
+    CMD_HEARTBEAT,
+    CMD_IDENTIFY,
+    CMD_SELF_TEST,
+    MSG_ERROR,
+    MSG_FRAME,
+    MSG_HEARTBEAT,
+    MSG_IDENTIFY,
+    MSG_SELF_TEST,
+    PROTOCOL_VERSION,
+    FrameParser,
+    Message,
+    encode,
+)
+
+log = logging.getLogger(__name__)
+
+BAUD = 115200  # ignored by USB CDC and ptys, but pyserial needs one
+
+
+class LinkStatus(Enum):
+    """Kinds of ``LinkEvent``."""
+
+    CONNECTED = "connected"
+    DISCONNECTED = "disconnected"
+    INCOMPATIBLE = "incompatible"
+    SELF_TEST = "self-test"
+    TABLE_ERROR = "table-error"
+
+
+@dataclass(frozen=True)
+class LinkCounters:
+    """The link's running totals since it was created.
+
+    ``corrupt`` frames failed framing or checksum; ``malformed`` ones had a good checksum
+    but a payload that does not decode; ``lost`` counts sequence numbers never received;
+    ``table`` holds the error counters from the table's latest heartbeat.
+    """
+
+    messages: int = 0
+    frames: int = 0
+    corrupt: int = 0
+    malformed: int = 0
+    lost: int = 0
+    garbage_bytes: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    table: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class LinkEvent:
+    """A change in the link's state, with a message fit to show a person."""
+
+    status: LinkStatus
+    message: str
+    counters: LinkCounters
+    info: TableInfo | None = None
+    self_test: SelfTestReport | None = None
+
+
+class LinkListener:
+    """Receives what the link delivers; called on the link's own threads, so be quick."""
+
+    def frame_received(self, frame: BoardFrame) -> None:
+        """A settled board frame arrived."""
+
+    def status_changed(self, event: LinkEvent) -> None:
+        """The link connected, lost the table, refused it, or has a report."""
+
+
+class QueueListener(LinkListener):
+    """Puts frames and events on thread-safe queues; the oldest frame goes when full."""
+
+    def __init__(self, max_frames: int = 1000) -> None:
+        self.frames: queue.Queue[BoardFrame] = queue.Queue(max_frames)
+        self.events: queue.Queue[LinkEvent] = queue.Queue()
+
+    def frame_received(self, frame: BoardFrame) -> None:
+        """Queue the frame."""
+        while True:
+            try:
+                self.frames.put_nowait(frame)
+                return
+            except queue.Full:
+                try:
+                    self.frames.get_nowait()
+                except queue.Empty:
+                    pass
+
+    def status_changed(self, event: LinkEvent) -> None:
+        """Queue the event."""
+        self.events.put(event)
+
+
+def open_serial(port: str) -> serial.Serial:
+    """Open ``port`` (a device path or pyserial URL) for the table."""
+    return serial.serial_for_url(port, baudrate=BAUD, timeout=None, exclusive=True)
+
+
+class _TableProtocol(Protocol):
+    """Hands the reader thread's bytes to the link."""
+
+    def __init__(self, link: TableLink) -> None:
+        self._link = link
+
+    def data_received(self, data: bytes) -> None:
+        self._link._received(data)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self._link._lost(exc)
+
+
+class TableLink:
+    """A self-healing connection to the table on ``port``.
+
+    ``layout`` is the layout the kiosk expects; ``None`` accepts whatever the table
+    reports. ``open_port`` opens the port (swap it to connect elsewhere). ``silence_timeout``
+    seconds without a valid message count as a lost table (``None`` never times out).
+    """
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        layout: TableLayout | None = None,
+        listener: LinkListener | None = None,
+        open_port: Callable[[str], serial.Serial] = open_serial,
+        silence_timeout: float | None = 2.0,
+        handshake_timeout: float = 1.0,
+        backoff: tuple[float, float] = (0.1, 2.0),
+    ) -> None:
+        self.port = port
+        self.expected_layout = layout
+        self.listener = listener if listener is not None else QueueListener()
+        self._open_port = open_port
+        self._silence_timeout = silence_timeout
+        self._handshake_timeout = handshake_timeout
+        self._backoff = backoff
+        self._parser = FrameParser()
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._connected_event = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reader: ReaderThread | None = None
+        self._info: TableInfo | None = None
+        self._layout: TableLayout | None = None
+        self._lost_reason: str | None = None
+        self._last_seq: int | None = None
+        self._last_rx = 0.0
+        self._counts = {
+            "frames": 0,
+            "malformed": 0,
+            "lost": 0,
+            "connects": 0,
+            "disconnects": 0,
+        }
+        self._table_counters: Mapping[str, int] = MappingProxyType({})
+
+    # -- public --------------------------------------------------------------------------
+
+    def start(self) -> TableLink:
+        """Start connecting in the background; returns the link."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._supervise, name="table-link", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Close the port and stop the link's threads."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def __enter__(self) -> TableLink:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    @property
+    def connected(self) -> bool:
+        """Whether a compatible table is connected now."""
+        return self._connected_event.is_set()
+
+    @property
+    def info(self) -> TableInfo | None:
+        """The connected table's identify information."""
+        return self._info if self.connected else None
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        """Block until a compatible table is connected; ``False`` on timeout."""
+        return self._connected_event.wait(timeout)
+
+    def counters(self) -> LinkCounters:
+        """A snapshot of the link's counters."""
+        with self._lock:
+            parsed = self._parser.counters
+            return LinkCounters(
+                messages=parsed.messages,
+                frames=self._counts["frames"],
+                corrupt=parsed.corrupt,
+                malformed=self._counts["malformed"],
+                lost=self._counts["lost"],
+                garbage_bytes=parsed.garbage_bytes,
+                connects=self._counts["connects"],
+                disconnects=self._counts["disconnects"],
+                table=self._table_counters,
+            )
+
+    def request_dump(self) -> bool:
+        """Ask the table for a full frame now; ``False`` if no table is connected."""
+        return self.connected and self._send(CMD_DUMP)
+
+    def request_self_test(self) -> bool:
+        """Ask the table to test its switches; the report arrives as a ``SELF_TEST`` event."""
+        return self.connected and self._send(CMD_SELF_TEST)
+
+    # -- supervisor thread ---------------------------------------------------------------
+
+    def _supervise(self) -> None:
+        delay = self._backoff[0]
+        last_failure = None
+        while not self._stopping.is_set():
+            reason, was_connected, refused = self._session()
+            if self._stopping.is_set():
+                break
+            if was_connected:
+                self._emit(LinkStatus.DISCONNECTED, f"table disconnected: {reason}")
+                delay = self._backoff[0]
+            elif not refused and reason != last_failure:
+                self._emit(LinkStatus.DISCONNECTED, f"table not connected: {reason}")
+            last_failure = None if was_connected else reason
+            if refused:
+                delay = self._backoff[1]
+            self._stopping.wait(delay)
+            delay = min(delay * 2, self._backoff[1])
+
+    def _session(self) -> tuple[str, bool, bool]:
+        """One connection attempt: (why it ended, whether it connected, whether refused)."""
+        try:
+            port = self._open_port(self.port)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            return f"cannot open {self.port}: {exc}", False, False
+        with self._lock:
+            self._parser.reset()
+            self._info = None
+            self._layout = None
+            self._lost_reason = None
+            self._last_seq = None
+            self._last_rx = time.monotonic()
+        try:
+            port.reset_input_buffer()
+        except (serial.SerialException, OSError) as exc:
+            port.close()
+            return f"cannot use {self.port}: {exc}", False, False
+        reader = ReaderThread(port, lambda: _TableProtocol(self))
+        reader.start()
+        self._reader = reader
+        try:
+            return self._run_session()
+        finally:
+            self._connected_event.clear()
+            self._reader = None
+            try:
+                reader.close()
+            except (serial.SerialException, OSError):
+                port.close()
+
+    def _run_session(self) -> tuple[str, bool, bool]:
+        self._send(CMD_IDENTIFY)
+        deadline = time.monotonic() + self._handshake_timeout
+        while self._info is None:
+            if self._lost_reason is not None or self._stopping.is_set():
+                return self._lost_reason or "stopped", False, False
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return f"no answer from {self.port} (is it the table?)", False, False
+            self._wake.wait(min(left, 0.05))
+            self._wake.clear()
+        problem = self._incompatibility(self._info)
+        if problem:
+            self._emit(LinkStatus.INCOMPATIBLE, problem, info=self._info)
+            return problem, False, True
+        with self._lock:
+            self._layout = self.expected_layout or self._info.layout
+            self._counts["connects"] += 1
+        self._connected_event.set()
+        info = self._info
+        self._emit(
+            LinkStatus.CONNECTED,
+            f"table connected on {self.port}: firmware {info.firmware}, "
+            f"protocol {info.protocol}, layout {info.layout.wire()}",
+            info=info,
+        )
+        self._send(CMD_DUMP)
+        pinged = False
+        while not self._stopping.is_set():
+            if self._lost_reason is not None:
+                break
+            quiet = time.monotonic() - self._last_rx
+            if self._silence_timeout is not None:
+                if quiet > self._silence_timeout:
+                    self._lost_reason = f"no message for {quiet:.1f} s"
+                    break
+                if quiet > self._silence_timeout / 2:
+                    if not pinged:
+                        pinged = self._send(CMD_HEARTBEAT)
+                else:
+                    pinged = False
+            self._wake.wait(0.05)
+            self._wake.clear()
+        with self._lock:
+            self._counts["disconnects"] += 1
+        return self._lost_reason or "stopped", True, False
+
+    def _incompatibility(self, info: TableInfo) -> str | None:
+        if info.protocol != PROTOCOL_VERSION:
+            return (
+                f"incompatible table firmware {info.firmware}: it speaks protocol "
+                f"{info.protocol}, this kiosk speaks protocol {PROTOCOL_VERSION}; "
+                "update the firmware (see firmware/README.md)"
+            )
+        expected = self.expected_layout
+        if expected is not None and info.layout != expected:
+            return (
+                f"table layout {info.layout.wire()} differs from the kiosk's "
+                f"{expected.wire()} (points,bars,trays); fix the configuration"
+            )
+        return None
+
+    def _send(self, command: str) -> bool:
+        reader = self._reader
+        if reader is None:
+            return False
+        try:
+            reader.write(encode(command, 0))
+        except (serial.SerialException, OSError) as exc:
+            self._lost(exc)
+            return False
+        return True
+
+    def _emit(
+        self,
+        status: LinkStatus,
+        message: str,
+        info: TableInfo | None = None,
+        self_test: SelfTestReport | None = None,
+    ) -> None:
+        if status in (LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
+            log.warning("%s", message)
+        else:
+            log.info("%s", message)
+        event = LinkEvent(status, message, self.counters(), info=info, self_test=self_test)
+        try:
+            self.listener.status_changed(event)
+        except Exception:
+            log.exception("link listener failed on %s", status.value)
+
+    # -- reader thread -------------------------------------------------------------------
+
+    def _lost(self, exc: BaseException | None) -> None:
+        if self._lost_reason is None:
+            self._lost_reason = str(exc) if exc is not None else "port closed"
+        self._wake.set()
+
+    def _received(self, data: bytes) -> None:
+        with self._lock:
+            corrupt_before = self._parser.corrupt
+            messages = self._parser.feed(data)
+            corrupt = self._parser.corrupt - corrupt_before
+        if corrupt:
+            log.warning("table link: dropped %d corrupt frame(s)", corrupt)
+        for message in messages:
+            self._handle(message)
+
+    def _count_sequence(self, message: Message) -> None:
+        with self._lock:
+            self._last_rx = time.monotonic()
+            if message.kind == MSG_IDENTIFY and message.seq == 0:
+                self._last_seq = None  # the table restarted
+            if self._last_seq is not None:
+                self._counts["lost"] += (message.seq - self._last_seq - 1) & 0xFFFF
+            self._last_seq = message.seq
+
+    def _handle(self, message: Message) -> None:
+        self._count_sequence(message)
+        try:
+            if message.kind == MSG_FRAME:
+                layout = self._layout
+                if layout is not None and self.connected:
+                    frame = decode_frame(message.seq, message.payload, layout)
+                    with self._lock:
+                        self._counts["frames"] += 1
+                    self._deliver(frame)
+            elif message.kind == MSG_HEARTBEAT:
+                beat = decode_heartbeat(message.seq, message.payload)
+                with self._lock:
+                    self._table_counters = beat.counters
+            elif message.kind == MSG_IDENTIFY:
+                self._identified(decode_identify(message.payload))
+            elif message.kind == MSG_SELF_TEST:
+                report = decode_self_test(message.payload)
+                verdict = "passed" if report.ok else "found faults"
+                self._emit(LinkStatus.SELF_TEST, f"table self-test {verdict}", self_test=report)
+            elif message.kind == MSG_ERROR:
+                self._emit(LinkStatus.TABLE_ERROR, f"table reports: {message.payload}")
+        except ValueError as exc:
+            with self._lock:
+                self._counts["malformed"] += 1
+            log.warning("table link: malformed %s message: %s", message.kind, exc)
+
+    def _identified(self, info: TableInfo) -> None:
+        if self.connected:
+            problem = self._incompatibility(info)
+            if problem:
+                self._lost(RuntimeError(problem))
+                return
+            with self._lock:
+                self._info = info
+                self._layout = self.expected_layout or info.layout
+            self._emit(
+                LinkStatus.CONNECTED, f"table restarted (reset cause: {info.reset_cause})", info
+            )
+            self._send(CMD_DUMP)
+        else:
+            self._info = info
+            self._wake.set()
+
+    def _deliver(self, frame: BoardFrame) -> None:
+        try:
+            self.listener.frame_received(frame)
+        except Exception:
+            log.exception("link listener failed on frame %d", frame.seq)

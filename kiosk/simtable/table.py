@@ -1,0 +1,549 @@
+"""A virtual table: the real firmware logic scanning a virtual switch matrix, on a pty.
+
+The model keeps the true men on every location (a point may hold more men than it has
+slots) and derives the closed reeds from it, exactly as the magnets would. The firmware
+core from ``firmware/bgtable`` scans that matrix and its output goes to a pseudo-terminal,
+so the kiosk connects through the same pyserial code as to the real table.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import shutil
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Iterable, Mapping
+from types import TracebackType
+
+from kiosk.link.layout import (
+    LOCATIONS,
+    DieReading,
+    SlotState,
+    TableLayout,
+    colour,
+)
+from kiosk.simtable.firmware import load_firmware
+
+MATRIX_COLUMNS = 16
+MAX_BACKLOG = 1 << 20  # bytes held for a reader that does not read
+
+# White moves 24 -> 1; black's points are white's 25 - n.
+STARTING_POSITION: Mapping[str, tuple[SlotState, int]] = {
+    "24": (SlotState.WHITE, 2),
+    "13": (SlotState.WHITE, 5),
+    "8": (SlotState.WHITE, 3),
+    "6": (SlotState.WHITE, 5),
+    "1": (SlotState.BLACK, 2),
+    "12": (SlotState.BLACK, 5),
+    "17": (SlotState.BLACK, 3),
+    "19": (SlotState.BLACK, 5),
+}
+
+
+class VirtualClock:
+    """Virtual time for stepped mode, with MicroPython's ``ticks_ms``/``ticks_diff``."""
+
+    def __init__(self) -> None:
+        self.us = 0
+
+    def ticks_ms(self) -> int:
+        """Virtual milliseconds since the table was created."""
+        return self.us // 1000
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        """``a - b`` in ticks."""
+        return a - b
+
+
+class RealClock:
+    """Wall-clock time for real-time mode, with MicroPython's ``ticks_ms``/``ticks_diff``."""
+
+    def ticks_ms(self) -> int:
+        """Milliseconds of the monotonic clock."""
+        return int(time.monotonic() * 1000)
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        """``a - b`` in ticks."""
+        return a - b
+
+
+class VirtualMatrix:
+    """The switch matrix as the firmware reads it: one column bitmask per row."""
+
+    columns = MATRIX_COLUMNS
+
+    def __init__(self, switches: int) -> None:
+        self.rows = -(-switches // MATRIX_COLUMNS)
+        self.state = [0] * self.rows
+        self.stuck_lines = 0
+
+    def set_closed(self, closed: Iterable[int]) -> None:
+        """Close exactly the switches numbered in ``closed``."""
+        state = [0] * self.rows
+        for switch in closed:
+            state[switch // MATRIX_COLUMNS] |= 1 << (switch % MATRIX_COLUMNS)
+        self.state = state
+
+    def scan(self) -> list[int]:
+        """The rows as they read now."""
+        return list(self.state)
+
+    def idle(self) -> int:
+        """Columns that read closed with no row selected."""
+        return self.stuck_lines
+
+
+class SimulatedTable:
+    """A scriptable table serving the real firmware on a pseudo-terminal at ``port_name``.
+
+    With ``realtime=True`` a thread scans at ``scan_hz``; otherwise time stands still
+    until ``advance(ms)`` runs the scans for that much virtual time. Host commands are
+    answered at once in both modes. ``port_name`` is a symlink that, like the udev rule's
+    ``/dev/backgammon-table``, survives ``unplug()``/``replug()``. Wells are numbered 1
+    and 2; colours are ``SlotState.WHITE``/``BLACK`` or the words ``white``/``black``.
+    """
+
+    def __init__(
+        self,
+        layout: TableLayout | None = None,
+        *,
+        realtime: bool = False,
+        scan_hz: int = 200,
+        debounce_scans: int = 3,
+        heartbeat_ms: int = 500,
+        seed: int = 0,
+    ) -> None:
+        self.layout = layout or TableLayout()
+        self.realtime = realtime
+        self.scan_hz = scan_hz
+        self.debounce_scans = debounce_scans
+        self.heartbeat_ms = heartbeat_ms
+        self._core = load_firmware("core")
+        self._dice = load_firmware("dice")
+        self._fw_layout = load_firmware("layout").Layout(
+            self.layout.point_slots, self.layout.bar_slots, self.layout.tray_slots
+        )
+        self._rng = random.Random(seed)
+        self._lock = threading.RLock()
+        self._men: dict[str, list[SlotState]] = {location: [] for location in LOCATIONS}
+        self._wells = [0, 0]
+        self._bounces: list[list[int]] = []
+        self._stuck: set[int] = set()
+        self._matrix = VirtualMatrix(self._fw_layout.switches)
+        self._closed_switches: set[int] = set()
+        self._clock: VirtualClock | RealClock = RealClock() if realtime else VirtualClock()
+        self._period_us = 1_000_000 // scan_hz
+        self._next_scan = 0.0
+        self._out = bytearray()
+        self._corrupt: list[str] = []
+        self.tx_dropped = 0
+        self.firmware = None
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._generation = 0
+        self._closed = False
+        self._dir = tempfile.mkdtemp(prefix="bgtable-")
+        self.port_name = os.path.join(self._dir, "backgammon-table")
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
+        self._plug()
+        self._thread = threading.Thread(target=self._io_loop, name="simulated-table", daemon=True)
+        self._thread.start()
+
+    # -- life cycle ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop the table and remove its pty."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._wake()
+        self._thread.join(5)
+        with self._lock:
+            self._unplug()
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+            shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> SimulatedTable:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def plugged(self) -> bool:
+        """Whether the cable is in."""
+        return self._master is not None
+
+    def unplug(self) -> None:
+        """Pull the USB cable: the port vanishes and the firmware loses power."""
+        with self._lock:
+            self._unplug()
+        self._wake()
+
+    def replug(self) -> None:
+        """Plug the cable back in: a fresh pty behind ``port_name`` and a firmware reboot."""
+        with self._lock:
+            if self._master is None and not self._closed:
+                self._plug()
+        self._wake()
+
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        self._generation += 1
+        link = self.port_name + ".new"
+        os.symlink(os.ttyname(slave), link)
+        os.replace(link, self.port_name)
+        self._out.clear()
+        self.firmware = self._core.TableFirmware(
+            self._matrix,
+            self._clock,
+            self._emit,
+            layout=self._fw_layout,
+            debounce_scans=self.debounce_scans,
+            heartbeat_ms=self.heartbeat_ms,
+            scan_hz=self.scan_hz,
+            board_id="simulated",
+        )
+        self.firmware.start()
+        self._next_scan = time.monotonic()
+
+    def _unplug(self) -> None:
+        if self._master is None:
+            return
+        os.close(self._master)
+        if self._slave is not None:
+            os.close(self._slave)
+        self._master = self._slave = None
+        self.firmware = None
+        self._out.clear()
+        if os.path.lexists(self.port_name):
+            os.unlink(self.port_name)
+
+    # -- the men -------------------------------------------------------------------------
+
+    def _check(self, location: str) -> None:
+        if location not in self._men:
+            raise ValueError(f"no such location: {location!r}")
+
+    def men(self, location: str) -> tuple[SlotState, ...]:
+        """Every man at ``location``, from the edge inwards (the true count, not the sensed)."""
+        self._check(location)
+        with self._lock:
+            return tuple(self._men[location])
+
+    def sensed(self, location: str) -> tuple[SlotState, ...]:
+        """What the slots at ``location`` sense: the first men, up to the slot count."""
+        men = self.men(location)
+        slots = self.layout.slots(location)
+        return tuple(men[:slots]) + (SlotState.EMPTY,) * max(0, slots - len(men))
+
+    def place(self, location: str, man: SlotState | str, bounce: int = 0) -> None:
+        """Put a man at ``location``; ``bounce`` makes its reed chatter that many times first."""
+        self._check(location)
+        man = colour(man)
+        with self._lock:
+            men = self._men[location]
+            men.append(man)
+            self._changed()
+            if bounce and len(men) <= self.layout.slots(location):
+                self._add_bounce(location, len(men) - 1, man, bounce)
+
+    def lift(self, location: str, man: SlotState | str | None = None, bounce: int = 0) -> SlotState:
+        """Take the top man (of colour ``man`` if given) from ``location``; returns its colour."""
+        self._check(location)
+        wanted = None if man is None else colour(man)
+        with self._lock:
+            men = self._men[location]
+            for index in range(len(men) - 1, -1, -1):
+                if wanted is None or men[index] is wanted:
+                    lifted = men.pop(index)
+                    break
+            else:
+                what = "man" if wanted is None else f"{wanted.name.lower()} man"
+                raise ValueError(f"no {what} at {location}")
+            self._changed()
+            if bounce and index < self.layout.slots(location):
+                self._add_bounce(location, index, lifted, bounce)
+            return lifted
+
+    def move(self, source: str, target: str, man: SlotState | str | None = None) -> None:
+        """Lift a man from ``source`` and place it at ``target``."""
+        self._check(target)
+        self.place(target, self.lift(source, man))
+
+    def set_position(self, position: Mapping[str, tuple[SlotState | str, int]]) -> None:
+        """Clear the table and lay out ``position``: location -> (colour, count)."""
+        for location in position:
+            self._check(location)
+        with self._lock:
+            for men in self._men.values():
+                men.clear()
+            for location, (man, count) in position.items():
+                if count < 0:
+                    raise ValueError(f"negative count at {location}")
+                self._men[location].extend([colour(man)] * count)
+            self._changed()
+
+    def clear(self) -> None:
+        """Take every man off the table."""
+        self.set_position({})
+
+    # -- the dice ------------------------------------------------------------------------
+
+    def set_dice(self, first: int | None, second: int | None) -> None:
+        """Lay the dice flat showing these faces up (``None`` leaves a well empty)."""
+        faces = (first, second)
+        for face in faces:
+            if face is not None and not 1 <= face <= 6:
+                raise ValueError(f"a die shows 1 to 6, not {face}")
+        with self._lock:
+            for well, face in enumerate(faces):
+                if face is None:
+                    self._wells[well] = 0
+                else:
+                    self._wells[well] = self._rng.choice(self._dice.orientations(7 - face))
+            self._changed()
+
+    def throw(self) -> tuple[int, int]:
+        """Throw both dice at random (from the table's seed); returns the faces up."""
+        faces = (self._rng.randint(1, 6), self._rng.randint(1, 6))
+        self.set_dice(*faces)
+        return faces
+
+    def cock(self, well: int) -> None:
+        """Leave the die in ``well`` (1 or 2) leaning: its pips match no face."""
+        with self._lock:
+            self._wells[self._well(well)] = 0b000000011
+            self._changed()
+
+    def clear_dice(self) -> None:
+        """Take both dice out of their wells."""
+        self.set_dice(None, None)
+
+    def dice(self) -> tuple[DieReading, DieReading]:
+        """What the wells would read now, settled."""
+        with self._lock:
+            read = self._dice.read_well
+            return DieReading(read(self._wells[0])), DieReading(read(self._wells[1]))
+
+    @staticmethod
+    def _well(well: int) -> int:
+        if well not in (1, 2):
+            raise ValueError(f"the wells are 1 and 2, not {well}")
+        return well - 1
+
+    # -- faults --------------------------------------------------------------------------
+
+    def bounce(
+        self,
+        location: str,
+        slot: int | None = None,
+        man: SlotState | str | None = None,
+        flips: int = 6,
+    ) -> None:
+        """Make one reed at ``location`` chatter ``flips`` times and return to its state.
+
+        The slot defaults to the outermost occupied one (or the edge slot), the reed to
+        the colour of the man there (or white). Each flip lasts one scan.
+        """
+        self._check(location)
+        with self._lock:
+            sensed = self.sensed(location)
+            if slot is None:
+                occupied = [i for i, s in enumerate(sensed) if s is not SlotState.EMPTY]
+                slot = occupied[-1] if occupied else 0
+            if not 0 <= slot < len(sensed):
+                raise ValueError(f"{location} has no slot {slot}")
+            if man is None:
+                man = sensed[slot] if sensed[slot] is not SlotState.EMPTY else SlotState.WHITE
+            self._add_bounce(location, slot, colour(man), flips)
+
+    def _add_bounce(self, location: str, slot: int, man: SlotState, flips: int) -> None:
+        index = self._fw_layout.slot_index(location, slot)
+        switch = self._fw_layout.reed_switch(index, man is SlotState.BLACK)
+        self._bounces.append([switch, 2 * ((flips + 1) // 2)])
+
+    def stick_reed(self, location: str, slot: int, man: SlotState | str) -> None:
+        """Weld one reed closed (for the self-test)."""
+        self._check(location)
+        with self._lock:
+            index = self._fw_layout.slot_index(location, slot)
+            self._stuck.add(self._fw_layout.reed_switch(index, colour(man) is SlotState.BLACK))
+            self._changed()
+
+    def free_reeds(self) -> None:
+        """Undo every ``stick_reed``."""
+        with self._lock:
+            self._stuck.clear()
+            self._changed()
+
+    def inject(self, data: bytes) -> None:
+        """Put raw bytes on the line between messages."""
+        with self._lock:
+            if self._master is not None:
+                self._out += data
+                self._flush()
+        self._wake()
+
+    def noise(self, count: int = 64) -> bytes:
+        """Inject ``count`` random bytes (from the table's seed); returns them."""
+        data = bytes(self._rng.getrandbits(8) for _ in range(count))
+        self.inject(data)
+        return data
+
+    def corrupt_next(self, count: int = 1, how: str = "flip") -> None:
+        """Damage the next ``count`` messages: ``flip`` one payload bit or ``truncate`` them."""
+        if how not in ("flip", "truncate"):
+            raise ValueError(f"how is flip or truncate, not {how!r}")
+        with self._lock:
+            self._corrupt.extend([how] * count)
+
+    # -- time ----------------------------------------------------------------------------
+
+    def advance(self, ms: float) -> None:
+        """Stepped mode: run the scans for ``ms`` of virtual time and send their output."""
+        if self.realtime:
+            raise RuntimeError("advance() is for a stepped table; this one runs in real time")
+        clock = self._clock
+        assert isinstance(clock, VirtualClock)
+        with self._lock:
+            target = clock.us + int(ms * 1000)
+            while clock.us + self._period_us <= target:
+                clock.us += self._period_us
+                self._scan()
+            clock.us = target
+            self._flush()
+        self._wake()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything sent so far has gone into the pty; ``False`` on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self._out:
+                    return True
+            self._wake()
+            time.sleep(0.001)
+        return False
+
+    # -- internals (callers hold the lock) -----------------------------------------------
+
+    def _changed(self) -> None:
+        closed = set(self._stuck)
+        layout = self._fw_layout
+        for location, men in self._men.items():
+            first = layout.first[LOCATIONS.index(location)]
+            for slot, man in enumerate(men[: self.layout.slots(location)]):
+                closed.add(layout.reed_switch(first + slot, man is SlotState.BLACK))
+        for well, mask in enumerate(self._wells):
+            for cell in range(9):
+                if mask >> cell & 1:
+                    closed.add(layout.well_switch(well, cell))
+        self._closed_switches = closed
+
+    def _scan(self) -> None:
+        if self.firmware is None:
+            return
+        closed = self._closed_switches
+        if self._bounces:
+            closed = set(closed)
+            for job in self._bounces:
+                if job[1] % 2:
+                    closed ^= {job[0]}
+                job[1] -= 1
+            self._bounces = [job for job in self._bounces if job[1] > 0]
+        self._matrix.set_closed(closed)
+        self.firmware.step()
+
+    def _emit(self, data: bytes) -> None:
+        if self._corrupt:
+            data = self._damage(data, self._corrupt.pop(0))
+        if len(self._out) + len(data) > MAX_BACKLOG:
+            self.tx_dropped += 1
+            return
+        self._out += data
+
+    def _damage(self, data: bytes, how: str) -> bytes:
+        if how == "truncate":
+            return data[: len(data) // 2]
+        damaged = bytearray(data)
+        damaged[self._rng.randrange(1, data.rindex(b"*"))] ^= 1
+        return bytes(damaged)
+
+    def _flush(self) -> None:
+        while self._out and self._master is not None:
+            try:
+                written = os.write(self._master, self._out)
+            except BlockingIOError:
+                return
+            except OSError:
+                self._out.clear()
+                return
+            del self._out[:written]
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except (BlockingIOError, OSError):
+            pass
+
+    def _io_loop(self) -> None:
+        while True:
+            with self._lock:
+                if self._closed:
+                    return
+                master = self._master
+                generation = self._generation
+                writing = [master] if master is not None and self._out else []
+                timeout = None
+                if self.realtime and master is not None:
+                    timeout = max(0.0, self._next_scan - time.monotonic())
+            reading = [self._wake_r] if master is None else [self._wake_r, master]
+            try:
+                readable, _, _ = select.select(reading, writing, [], timeout)
+            except (OSError, ValueError):
+                continue  # unplugged while waiting
+            if self._wake_r in readable:
+                os.read(self._wake_r, 4096)
+            with self._lock:
+                if self._closed or self._generation != generation or self._master is None:
+                    continue
+                if master in readable:
+                    self._read_host()
+                if self.realtime:
+                    self._scan_if_due()
+                self._flush()
+
+    def _read_host(self) -> None:
+        try:
+            data = os.read(self._master, 4096)
+        except OSError:
+            return
+        if data and self.firmware is not None:
+            self.firmware.feed(data)
+
+    def _scan_if_due(self) -> None:
+        now = time.monotonic()
+        if now < self._next_scan:
+            return
+        self._scan()
+        period = self._period_us / 1e6
+        self._next_scan += period
+        if now - self._next_scan > period and self.firmware is not None:
+            self.firmware.overruns += 1
+            self._next_scan = now + period
