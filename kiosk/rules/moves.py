@@ -143,6 +143,13 @@ def _undo(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
         op[0] -= 1
 
 
+def apply_step(position: Position, step: Step) -> Position:
+    """The position after one step of the side on roll (no legality check), still on roll."""
+    me, op = to_arrays(position)
+    _apply(me, op, step.src, step.dst, step.hit)
+    return from_arrays(me, op, position.turn)
+
+
 def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> list[Play]:
     """Every legal play of ``d1``-``d2`` from ``position``, one per distinct resulting position.
 

@@ -100,12 +100,12 @@ def parse_moves(text: str) -> list[list[int]]:
             )
         points = [_point(p) for p in m.group(1).split("/")]
         for a, b in zip(points, points[1:], strict=False):
+            if a == OFF or b == BAR:
+                raise InvalidNotationError(f"{token!r}: men enter from the bar and bear off")
             if b >= a:
                 raise InvalidNotationError(
                     f"{token!r} moves backwards: men move from higher points to lower ones"
                 )
-            if a == OFF or b == BAR:
-                raise InvalidNotationError(f"{token!r}: men enter from the bar and bear off")
         count = int(m.group(2) or 1)
         if count < 1:
             raise InvalidNotationError(f"{token!r}: a move is repeated at least once")

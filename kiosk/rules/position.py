@@ -91,7 +91,7 @@ class Position:
     ) -> None:
         white, black = (tuple(side) for side in men)
         if off is None:
-            off = (MEN - sum(white), MEN - sum(black)) if validate else (0, 0)
+            off = (max(0, MEN - sum(white)), max(0, MEN - sum(black))) if validate else (0, 0)
         object.__setattr__(self, "men", (white, black))
         object.__setattr__(self, "off", (off[0], off[1]))
         object.__setattr__(self, "turn", Colour(turn))
@@ -143,7 +143,7 @@ class Position:
                 black[24 - point] = -n
         white[24], black[24] = bar
         if off is None:
-            off = (MEN - sum(white), MEN - sum(black))
+            off = (max(0, MEN - sum(white)), max(0, MEN - sum(black)))
         return cls((white, black), off, turn)
 
     @classmethod

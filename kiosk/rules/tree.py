@@ -23,6 +23,7 @@ from kiosk.rules.moves import (
     Step,
     _apply,
     _undo,
+    apply_step,
     from_arrays,
     generate,
     roll_dice,
@@ -126,9 +127,7 @@ class PlayTree:
 
     def after(self, position: Position, step: Step) -> Position:
         """The position after one step (no legality check: see :meth:`next_steps`)."""
-        me, op = to_arrays(position)
-        _apply(me, op, step.src, step.dst, step.hit)
-        return from_arrays(me, op, position.turn)
+        return apply_step(position, step)
 
     def destinations(self, position: Position, src: int) -> list[int]:
         """Where a man lifted from ``src`` may be put down (one or more steps of that man).
