@@ -1,0 +1,1 @@
+"""Data taken from the public-domain books in shared/books, with citations."""
