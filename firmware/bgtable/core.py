@@ -183,7 +183,8 @@ class TableFirmware:
             if kind == "i":
                 self.send_identify()
             elif kind == "d":
-                self.send_frame()
+                if self.scans >= self.debounce_scans:
+                    self.send_frame()  # before that, the first settled picture answers
             elif kind == "t":
                 self._toggles = bytearray(self._units)
                 self._test_left = self.selftest_scans

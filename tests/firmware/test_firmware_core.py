@@ -1,0 +1,166 @@
+"""The firmware core's scanning, debounce, messages and self-test, run under CPython."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kiosk.link.frames import decode_frame, decode_heartbeat, decode_identify, decode_self_test
+from kiosk.link.layout import DieReading, SlotState, TableLayout
+from kiosk.link.protocol import crc16, encode
+from kiosk.simtable.firmware import load_firmware
+
+
+def frames(messages):
+    return [decode_frame(m.seq, m.payload, TableLayout()) for m in messages if m.kind == "F"]
+
+
+def test_first_settled_picture_is_sent_after_the_debounce_time(make_bench) -> None:
+    rig = make_bench()
+    rig.closed = {rig.reed("6", 0)}
+    assert frames(rig.scan(2)) == []
+    (frame,) = frames(rig.scan())
+    assert frame.slots["6"][0] is SlotState.WHITE
+
+
+def test_a_change_settles_after_the_configured_number_of_scans(make_bench) -> None:
+    rig = make_bench(debounce_scans=5)
+    rig.scan(5)
+    rig.closed = {rig.reed("13", 0, black=True)}
+    assert frames(rig.scan(4)) == []
+    (frame,) = frames(rig.scan())
+    assert frame.counts()["13"] == (SlotState.BLACK, 1)
+    assert frames(rig.scan(20)) == []
+
+
+def test_chatter_shorter_than_the_debounce_never_settles(bench) -> None:
+    switch = bench.reed("8", 2)
+    for _ in range(10):
+        bench.closed = {switch}
+        assert frames(bench.scan(2)) == []
+        bench.closed = set()
+        assert frames(bench.scan()) == []
+    assert bench.firmware.bounces == 10
+
+
+def test_both_reeds_closed_is_a_fault_not_a_state(bench) -> None:
+    bench.closed = {bench.reed("1", 0), bench.reed("1", 0, black=True)}
+    assert frames(bench.scan(10)) == []
+    assert bench.firmware.faults == 1
+
+
+def test_dice_wells_read_faces_up_cocked_and_empty(bench) -> None:
+    dice = load_firmware("dice")
+    first = [bench.layout.well_switch(0, c) for c in range(9) if dice.orientations(2)[1] >> c & 1]
+    second = [bench.layout.well_switch(1, c) for c in (0, 1)]
+    bench.closed = set(first + second)
+    (frame,) = frames(bench.scan(3))
+    assert frame.dice == (DieReading.FIVE, DieReading.COCKED)
+
+
+def test_commands_are_answered(bench) -> None:
+    bench.firmware.feed(encode("i", 0) + encode("d", 1) + encode("h", 2) + encode("x", 3))
+    kinds = [m.kind for m in bench.take()]
+    assert kinds == ["I", "F", "H", "E"]
+
+
+def test_identify_states_versions_and_layout(make_bench) -> None:
+    rig = make_bench(scan_hz=250, debounce_scans=4)
+    rig.firmware.start()
+    (message,) = rig.take()
+    info = decode_identify(message.payload)
+    assert (info.firmware, info.protocol, info.layout) == ("1.0.0", 1, TableLayout())
+    assert (info.scan_hz, info.debounce_scans, info.reset_cause) == (250, 4, "power")
+
+
+def test_a_damaged_command_is_counted_and_ignored(bench) -> None:
+    good = bytearray(encode("i", 0))
+    good[2] ^= 1
+    bench.firmware.feed(bytes(good) + b"line noise\n")
+    assert bench.take() == []
+    assert bench.firmware.rx_errors == 1
+
+
+def test_heartbeat_at_least_once_a_second_with_counters(make_bench) -> None:
+    rig = make_bench(heartbeat_ms=500)
+    beats = [m for m in rig.scan(400) if m.kind == "H"]  # two seconds
+    assert len(beats) == 4
+    beat = decode_heartbeat(beats[-1].seq, beats[-1].payload)
+    assert beat.uptime_ms == 2000
+    assert beat.counters["scans"] == 400
+
+
+def test_sequence_numbers_count_up(bench) -> None:
+    for n in range(5):
+        bench.firmware.feed(encode("h", n))
+    seqs = [m.seq for m in bench.take()]
+    assert seqs == list(range(seqs[0], seqs[0] + 5))
+
+
+def test_self_test_reports_stuck_and_chattering_switches(bench) -> None:
+    stuck = {bench.reed("3", 1), bench.reed("3", 1, black=True)}
+    bench.closed = set(stuck)
+    bench.matrix.stuck_lines = 0b100
+    bench.firmware.feed(encode("t", 0))
+    chatter = bench.reed("bar-white", 0)
+    reports = []
+    for n in range(100):
+        bench.closed = stuck | ({chatter} if n % 2 else set())
+        reports += [m for m in bench.scan() if m.kind == "T"]
+    (report,) = [decode_self_test(m.payload) for m in reports]
+    assert not report.ok
+    assert report.stuck == ("3/2",)
+    assert report.chattering == ("bar-white/1",)
+    assert report.stuck_lines == 0b100
+
+
+def test_self_test_of_a_quiet_table_passes(bench) -> None:
+    bench.firmware.feed(encode("t", 0))
+    (report,) = [decode_self_test(m.payload) for m in bench.scan(100) if m.kind == "T"]
+    assert report.ok and report.stuck == () and report.chattering == ()
+
+
+def test_crc_is_ccitt_false_in_both_implementations() -> None:
+    protocol = load_firmware("protocol")
+    assert protocol.crc16(b"123456789") == crc16(b"123456789") == 0x29B1
+
+
+PRINTABLE = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E))
+
+
+@given(PRINTABLE, st.integers(0, 0xFFFF))
+def test_firmware_and_kiosk_encode_alike(payload: str, seq: int) -> None:
+    protocol = load_firmware("protocol")
+    assert protocol.encode("F", seq, payload.encode()) == encode("F", seq, payload)
+
+
+@given(st.binary(max_size=300))
+def test_command_reader_never_raises(data: bytes) -> None:
+    reader = load_firmware("protocol").CommandReader()
+    for kind, seq, payload in reader.feed(data):
+        assert kind.isalpha() and 0 <= seq <= 0xFFFF and isinstance(payload, bytes)
+
+
+def test_default_layout_agrees_with_the_kiosk() -> None:
+    firmware = load_firmware("layout")
+    kiosk = TableLayout()
+    assert (firmware.POINT_SLOTS, firmware.BAR_SLOTS, firmware.TRAY_SLOTS) == (
+        kiosk.point_slots,
+        kiosk.bar_slots,
+        kiosk.tray_slots,
+    )
+    assert firmware.LOCATIONS == kiosk.locations
+    assert firmware.Layout().total_slots == kiosk.total_slots
+    assert firmware.Layout().switches == 382
+
+
+def test_every_orientation_of_every_face_reads_and_nothing_else_does() -> None:
+    dice = load_firmware("dice")
+    faces = {}
+    for down in range(1, 7):
+        for mask in dice.orientations(down):
+            faces[mask] = 7 - down
+    assert len(dice.orientations(6)) == 2 and len(dice.orientations(1)) == 1
+    for mask in range(512):
+        expected = faces.get(mask, dice.EMPTY if mask == 0 else dice.COCKED)
+        assert dice.read_well(mask) == expected

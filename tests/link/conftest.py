@@ -1,0 +1,67 @@
+"""Fixtures: a stepped simulated table and a link connected to it over a real pty."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+
+import pytest
+
+from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLink
+from kiosk.simtable import SimulatedTable
+
+WAIT = 5.0  # generous: a loaded CI machine; tests never assert on time
+
+
+class Session:
+    """A simulated table, a link to it and helpers to read what the link delivered."""
+
+    def __init__(self, sim: SimulatedTable, link: TableLink, listener: QueueListener) -> None:
+        self.sim = sim
+        self.link = link
+        self.listener = listener
+
+    def frame(self) -> BoardFrame:
+        """The next delivered frame."""
+        return self.listener.frames.get(timeout=WAIT)
+
+    def event(self, status: LinkStatus) -> LinkEvent:
+        """The next event with ``status``, skipping others."""
+        while True:
+            event = self.listener.events.get(timeout=WAIT)
+            if event.status is status:
+                return event
+
+    def drain(self, quiet: float = 0.2) -> list[BoardFrame]:
+        """Every frame that arrives until the line has been quiet for ``quiet`` seconds."""
+        found = []
+        while True:
+            try:
+                found.append(self.listener.frames.get(timeout=quiet))
+            except queue.Empty:
+                return found
+
+    def step(self, ms: float = 20) -> BoardFrame:
+        """Advance the table by ``ms`` and return the one frame that must result."""
+        self.sim.advance(ms)
+        return self.frame()
+
+
+@pytest.fixture
+def session() -> Iterator[Session]:
+    """A connected session whose table has settled its first (empty) picture."""
+    with SimulatedTable(seed=7) as sim:
+        listener = QueueListener()
+        link = TableLink(
+            sim.port_name,
+            layout=sim.layout,
+            listener=listener,
+            silence_timeout=1.0,
+            backoff=(0.05, 0.2),
+        )
+        with link:
+            assert link.wait_connected(WAIT)
+            connected = Session(sim, link, listener)
+            sim.advance(20)
+            assert connected.drain()  # the first settled picture, answering the dump
+            yield connected

@@ -1,0 +1,50 @@
+"""Finding the table, and falling back to a real-time simulated table."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kiosk.link import LinkStatus, QueueListener, SlotState, connect, open_table
+
+WAIT = 5.0
+
+
+@pytest.fixture
+def no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(connect.PORT_ENV, raising=False)
+    monkeypatch.setattr(connect, "DEFAULT_DEVICE", "/nonexistent/backgammon-table")
+    monkeypatch.setattr(connect.list_ports, "comports", lambda: [])
+
+
+def test_the_environment_names_the_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(connect.PORT_ENV, "/dev/ttyACM7")
+    assert connect.find_table_port() == "/dev/ttyACM7"
+
+
+def test_without_a_table_nothing_is_found_or_simulated_on_request(no_table: None) -> None:
+    assert connect.find_table_port() is None
+    with pytest.raises(LookupError):
+        open_table(simulate_if_absent=False)
+
+
+def test_without_a_table_a_real_time_simulation_serves(no_table: None) -> None:
+    listener = QueueListener()
+    link, sim = open_table(listener=listener)
+    assert sim is not None
+    try:
+        assert link.wait_connected(WAIT)
+        assert listener.events.get(timeout=WAIT).status is LinkStatus.CONNECTED
+        listener.frames.get(timeout=WAIT)  # the dump
+        sim.place("22", "white")
+        while (frame := listener.frames.get(timeout=WAIT)).counts()["22"][1] == 0:
+            pass
+        assert frame.counts()["22"] == (SlotState.WHITE, 1)
+        deadline = time.monotonic() + WAIT
+        while not link.counters().table and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert link.counters().table["scans"] > 0  # heartbeats arrive
+    finally:
+        link.stop()
+        sim.close()

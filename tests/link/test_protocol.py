@@ -1,0 +1,103 @@
+"""The host-side frame parser and payload decoders."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kiosk.link.frames import decode_frame, decode_identify
+from kiosk.link.layout import LOCATIONS, DieReading, SlotState, TableLayout
+from kiosk.link.protocol import MAX_LINE, FrameParser, Message, encode
+
+PRINTABLE = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E)).filter(
+    lambda text: "$" not in text
+)
+EMPTY_FRAME = " ".join("." * TableLayout().slots(loc) for loc in LOCATIONS) + " .."
+
+
+def test_a_message_round_trips() -> None:
+    parser = FrameParser()
+    assert parser.feed(encode("H", 0x1234, "up=5")) == [Message("H", 0x1234, "up=5")]
+
+
+def test_messages_split_anywhere_reassemble() -> None:
+    data = encode("F", 1, "a") + encode("H", 2, "b c")
+    parser = FrameParser()
+    found = []
+    for byte in data:
+        found += parser.feed(bytes([byte]))
+    assert [m.seq for m in found] == [1, 2]
+    assert parser.counters.corrupt == 0
+
+
+def test_truncated_frame_resynchronises_on_the_next_start() -> None:
+    parser = FrameParser()
+    whole = encode("H", 7, "up=1")
+    assert parser.feed(whole[:9] + whole) == [Message("H", 7, "up=1")]
+    assert parser.counters.corrupt == 1
+
+
+def test_every_single_bit_flip_is_caught() -> None:
+    whole = encode("F", 3, EMPTY_FRAME)
+    for index in range(len(whole) - 2):
+        for bit in range(8):
+            damaged = bytearray(whole)
+            damaged[index] ^= 1 << bit
+            found = FrameParser().feed(bytes(damaged) + encode("H", 4, ""))
+            assert found == [Message("H", 4, "")]
+
+
+def test_an_endless_line_is_dropped() -> None:
+    parser = FrameParser()
+    parser.feed(b"$F0001 " + b"." * (MAX_LINE + 10))
+    assert parser.feed(encode("H", 1, "")) == [Message("H", 1, "")]
+    assert parser.counters.corrupt == 1
+
+
+@given(st.binary(max_size=2000))
+def test_the_parser_never_raises(data: bytes) -> None:
+    parser = FrameParser()
+    for message in parser.feed(data):
+        assert isinstance(message, Message)
+
+
+@given(st.lists(st.tuples(st.binary(max_size=40), PRINTABLE), max_size=8), st.integers(1, 50))
+def test_frames_survive_surrounding_garbage(chunks: list[tuple[bytes, str]], cut: int) -> None:
+    stream = b""
+    sent = []
+    for n, (garbage, payload) in enumerate(chunks):
+        stream += garbage.replace(b"$", b"") + b"\n" + encode("F", n, payload)
+        sent.append(Message("F", n, payload))
+    parser = FrameParser()
+    found = []
+    for start in range(0, len(stream), cut):
+        found += parser.feed(stream[start : start + cut])
+    assert found == sent
+
+
+def test_a_frame_decodes_slots_and_dice() -> None:
+    groups = ["." * TableLayout().slots(loc) for loc in LOCATIONS]
+    groups[0] = "BB...."
+    groups[LOCATIONS.index("off-white")] = "WWW" + "." * 12
+    frame = decode_frame(9, " ".join(groups) + " 4C", TableLayout())
+    assert frame.slots["1"] == (SlotState.BLACK,) * 2 + (SlotState.EMPTY,) * 4
+    assert frame.counts()["off-white"] == (SlotState.WHITE, 3)
+    assert frame.dice == (DieReading.FOUR, DieReading.COCKED)
+    assert frame.dice[0].face == 4 and frame.dice[1].face is None
+    assert frame.to_payload() == " ".join(groups) + " 4C"
+
+
+@pytest.mark.parametrize(
+    "payload",
+    ["", EMPTY_FRAME[:-3], EMPTY_FRAME.replace(".", "X", 1), EMPTY_FRAME[:-2] + "9.", "...... "],
+)
+def test_a_frame_that_does_not_fit_is_refused(payload: str) -> None:
+    with pytest.raises(ValueError):
+        decode_frame(1, payload, TableLayout())
+
+
+def test_identify_needs_its_versions() -> None:
+    with pytest.raises(ValueError, match="proto"):
+        decode_identify("fw=1.0.0 layout=6,4,15")
+    assert decode_identify("fw=1.0.0 proto=1 layout=5,4,15").layout == TableLayout(point_slots=5)
