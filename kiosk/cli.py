@@ -12,6 +12,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.rules.cli",
     "kiosk.app_cli",
     "kiosk.link.cli",
+    "kiosk.referee.cli",
 )
 
 

@@ -1,0 +1,31 @@
+"""``kiosk scenario``: run a scripted session headless through the whole stack."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``scenario`` sub-command."""
+    parser = subparsers.add_parser(
+        "scenario",
+        help="run a scripted session (simulated table, link, referee) and print its events",
+        description="Run a script of table actions and write one JSON object per event.",
+    )
+    parser.add_argument("file", help="the script ('-' for standard input)")
+    parser.add_argument("--settle-ms", type=int, default=300, help="settle time (default 300)")
+    parser.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from kiosk.referee.scenario import run_script
+
+    try:
+        source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    except OSError as err:
+        print(f"kiosk scenario: cannot read {args.file}: {err.strerror}", file=sys.stderr)
+        return 2
+    with source:
+        run_script(source, sys.stdout, settle_ms=args.settle_ms)
+    return 0
