@@ -1,0 +1,144 @@
+"""What the players should see right now, kept up to date from the event stream.
+
+The display draws a :class:`TableView`; it never asks the referee or the game.
+``TableView.apply(event)`` folds one application event into the view.
+
+>>> view = TableView()
+>>> view.apply({"event": "dice", "player": "white", "dice": [6, 5]})
+>>> view.dice, view.turn
+((6, 5), 'white')
+>>> view.apply({"event": "destinations", "from": "24", "to": ["18", "13"], "player": "white",
+...             "table": {"from": "24", "to": ["18", "13"]}})
+>>> view.lifted, view.targets
+('24', ('18', '13'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from kiosk.rules import Colour, Position
+from kiosk.rules.moves import Play
+
+
+@dataclass
+class PlayerText:
+    """A short message for one player (drawn facing that player) and its full explanation."""
+
+    text: str
+    detail: str = ""
+    warning: bool = False
+
+
+@dataclass
+class TableView:
+    """Everything the display shows; locations are the table's (white's numbering)."""
+
+    position: Position = field(default_factory=Position.standard)
+    turn: str = "white"
+    dice: tuple[int, int] | None = None
+    cocked: tuple[int, ...] = ()
+    movable: tuple[str, ...] = ()  # locations whose men may move now
+    lifted: str | None = None  # location a man was lifted from
+    targets: tuple[str, ...] = ()  # where the lifted man may go
+    illegal: tuple[str, str, str] | None = None  # (location, reason code, message)
+    last_play: tuple[tuple[str, str], ...] = ()  # arrows (from, to), table locations
+    last_move: str = ""  # the last play in notation
+    score: tuple[int, int] = (0, 0)  # white, black
+    cube: tuple[int, str | None] = (1, None)  # value, owner
+    match_length: int = 0  # 0: money game / unlimited
+    connected: bool = False
+    connection_message: str = "Looking for the table..."
+    messages: dict[str, PlayerText] = field(default_factory=dict)  # "white"/"black" -> text
+    banner: str = ""  # a short line both players see (mode, lesson title)
+    choices: tuple[str, ...] = ()  # plays to choose between
+    pips: tuple[int, int] = (167, 167)
+
+    def copy(self) -> TableView:
+        """A snapshot the display can draw while the events go on changing the view."""
+        return replace(self, messages=dict(self.messages))
+
+    def say(self, colour: str, text: str, detail: str = "", warning: bool = False) -> None:
+        """Show a message to one player (``"both"`` for both)."""
+        for who in ("white", "black") if colour == "both" else (colour,):
+            self.messages[who] = PlayerText(text, detail, warning)
+
+    def set_position(self, position: Position) -> None:
+        """The men as the game has them now."""
+        self.position = position
+        self.pips = (position.pips(Colour.WHITE), position.pips(Colour.BLACK))
+
+    def apply(self, event: dict) -> None:
+        """Fold one application event into the view."""
+        kind = event.get("event")
+        player = str(event.get("player", self.turn))
+        if kind == "dice":
+            self.dice = (event["dice"][0], event["dice"][1])
+            self.turn = player
+            self.cocked = ()
+            self.illegal = None
+            self.say(player, f"You threw {self.dice[0]}-{self.dice[1]}.")
+        elif kind == "destinations":
+            table = event.get("table", {})
+            self.lifted = table.get("from", event["from"])
+            self.targets = tuple(table.get("to", event["to"]))
+        elif kind == "illegal":
+            where = self.lifted or ""
+            self.illegal = (where, event["reason"], event["message"])
+            self.say(player, event["message"], event.get("law", ""), warning=True)
+        elif kind == "legal":
+            self.illegal = None
+            self.lifted, self.targets = None, ()
+            self.say(player, "That is fine.")
+        elif kind == "play":
+            self.last_move = event["move"]
+            self.dice = None
+            self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
+            self.turn = "black" if player == "white" else "white"
+            self.say(player, f"You played {event['move'] or 'nothing (no legal move)'}.")
+            self.say(self.turn, "Your turn: throw the dice.")
+        elif kind == "choose":
+            self.choices = tuple(event["options"])
+            self.say(player, event["message"])
+        elif kind == "cocked":
+            self.cocked = (*self.cocked, event["well"])
+            self.say("both", event["message"], event.get("law", ""), warning=True)
+        elif kind == "opening":
+            if event.get("starter"):
+                self.turn = event["starter"]
+            self.say("both", event["message"])
+        elif kind == "setup":
+            self.say("both", event["message"], event.get("law", ""), warning=True)
+        elif kind == "setup-ok":
+            self.say(
+                "both",
+                "The board is set. Throw to start."
+                if not event.get("restored")
+                else "The board is restored. Play on.",
+            )
+        elif kind == "game-over":
+            winner = event["winner"]
+            white, black = self.score
+            self.score = (
+                (white + event["points"], black)
+                if winner == "white"
+                else (white, black + event["points"])
+            )
+            self.say(
+                "both",
+                f"{winner.capitalize()} wins a {event['result']} game "
+                f"({event['points']} point{'s' if event['points'] != 1 else ''}).",
+            )
+        elif kind == "table":
+            self.connected = event["status"] == "connected"
+            self.connection_message = event.get("message", "")
+        elif kind in ("message", "coach", "lesson"):
+            self.say(str(event.get("to", "both")), event.get("text", ""), event.get("detail", ""))
+
+
+def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:
+    """The arrows for a play's steps, as table locations."""
+    from kiosk.referee.sensing import location
+
+    return tuple((location(mover, s.src), location(mover, s.dst)) for s in play.steps)
+
