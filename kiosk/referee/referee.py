@@ -668,7 +668,13 @@ class Referee:
         mover, dice = game.turn, game.dice
         assert dice is not None
         game.play(play)
-        self._emit("play", player=str(mover), dice=list(dice), move=str(play))
+        self._emit(
+            "play",
+            player=str(mover),
+            dice=list(dice),
+            move=str(play),
+            position=game.position.position_id(),
+        )
         self._after_turn()
 
     def _after_turn(self) -> None:
@@ -710,7 +716,14 @@ class Referee:
         game.dice = None
         game.result = score_game(after, game.profile, game.cube.value)
         game.phase = Phase.OVER if game.result else Phase.ROLL
-        self._emit("play", player=str(mover), dice=list(dice), move="", accepted=True)
+        self._emit(
+            "play",
+            player=str(mover),
+            dice=list(dice),
+            move="",
+            accepted=True,
+            position=after.position_id(),
+        )
         self._after_turn()
 
     def _reconstruct(self, board: Sensed) -> Position:
