@@ -447,7 +447,10 @@ class Referee:
             fuller = dict(board)
             fuller[where] = (w + 1, b) if side == 0 else (w, b + 1)
             for base in self._index.get(key(fuller), ()):
-                options.append((base not in self._candidates, where, base, fuller))
+                # prefer the last judged play, then the fewest steps taken
+                node = self._tree.node(base)
+                left = max(len(d) for d in node.dice_left) if node else 0
+                options.append(((base not in self._candidates, -left), where, base, fuller))
         if options:
             _, where, base, want = min(options, key=lambda o: o[0])
             src = point_of(mover, where)
