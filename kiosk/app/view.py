@@ -53,10 +53,18 @@ class TableView:
     banner: str = ""  # a short line both players see (mode, lesson title)
     choices: tuple[str, ...] = ()  # plays to choose between
     pips: tuple[int, int] = (167, 167)
+    show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
+    board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
+    busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
 
     def copy(self) -> TableView:
         """A snapshot the display can draw while the events go on changing the view."""
-        return replace(self, messages=dict(self.messages))
+        return replace(
+            self,
+            messages=dict(self.messages),
+            show_detail=dict(self.show_detail),
+            board=None if self.board is None else dict(self.board),
+        )
 
     def say(self, colour: str, text: str, detail: str = "", warning: bool = False) -> None:
         """Show a message to one player (``"both"`` for both)."""
@@ -141,4 +149,3 @@ def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:
     from kiosk.referee.sensing import location
 
     return tuple((location(mover, s.src), location(mover, s.dst)) for s in play.steps)
-
