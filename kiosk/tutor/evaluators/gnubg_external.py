@@ -1,0 +1,233 @@
+"""GNU Backgammon as a separate program, asked over its external-player socket.
+
+Where the ``gnubg-nn`` wheel does not install (the Raspberry Pi among them), Debian's
+``gnubg`` package does. One ``gnubg -t -q`` process is started and told
+``external localhost:PORT``; it then listens on that port and answers one line for each
+line it is sent. This module speaks its versioned interface (``version`` answers
+``Interface: 2`` in GNU Backgammon 1.07):
+
+* ``evaluation fibsboard board:...:... plies N cubeless`` answers the five outputs and the
+  equity of the FIBS board line's position for the side on roll;
+* ``board:...`` (a FIBS board line with dice) answers GNU Backgammon's move.
+
+Nothing is read from gnubg's text console. The process stays up across ratings, is
+started again if it dies, and every answer has a time limit.
+
+>>> from kiosk.rules import Position
+>>> fibs_board(Position.standard(), (3, 1))[:60]
+'board:coach:gnubg:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+
+from kiosk.rules import Play, Position
+from kiosk.tutor.evaluators import EvaluatorError, Scored, rank_plays
+from kiosk.tutor.evaluators.gnubg_nn import tan_board
+
+#: Where Debian installs the program.
+GNUBG_PATHS = ("/usr/games/gnubg", "/usr/bin/gnubg")
+
+
+def find_program() -> str | None:
+    """The path of the ``gnubg`` program, if one is installed."""
+    for path in GNUBG_PATHS:
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which("gnubg")
+
+
+def fibs_board(position: Position, dice: tuple[int, int] = (0, 0)) -> str:
+    """The FIBS ``board:`` line for ``position`` from the side on roll, money play, cube 1.
+
+    Laid out as GNU Backgammon writes one (its ``FIBSBoard``): the side on roll moves
+    from 24 down to 1 with positive counts, the adversary's men negative.
+    """
+    opp, me = tan_board(position)
+    fields = ["board", "coach", "gnubg", "0", "0", "0", str(-opp[24])]
+    for i in range(24):
+        theirs = opp[23 - i]
+        fields.append(str(-theirs if theirs else me[i]))
+    fields.append(str(me[24]))
+    fields.append("1")  # the side on roll is "you"
+    d1, d2 = dice
+    fields += [str(d1), str(d2), str(d1), str(d2)]
+    fields += ["1", "1", "1", "0"]  # cube 1, both may double, not doubled
+    fields += ["1", "-1", "0", "25"]  # colour, direction, home, bar
+    fields += [str(position.off[position.turn]), str(position.off[position.turn.other])]
+    fields += ["0", "0", "0", "0", "0", "0"]
+    return ":".join(fields)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class GnubgExternalEvaluator:
+    """GNU Backgammon's evaluation at ``plies``, from one long-running ``gnubg`` process."""
+
+    name = "gnubg"
+
+    def __init__(
+        self,
+        plies: int = 1,
+        program: str | None = None,
+        timeout: float = 30.0,
+        start_timeout: float = 60.0,
+    ) -> None:
+        if not 0 <= plies <= 3:
+            raise ValueError(f"plies are 0 to 3, not {plies}")
+        found = program or find_program()
+        if not found:
+            raise EvaluatorError("GNU Backgammon (gnubg) is not installed")
+        self.program = found
+        self.plies = plies
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.interface: int | None = None
+        self._process: subprocess.Popen | None = None
+        self._socket: socket.socket | None = None
+        self._reader = None
+        self._lock = threading.Lock()
+
+    # -- the process -----------------------------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running gnubg, if one runs."""
+        return self._process.pid if self._process and self._process.poll() is None else None
+
+    def _start(self) -> None:
+        self._stop()
+        port = _free_port()
+        try:
+            process = subprocess.Popen(
+                [self.program, "-t", "-q"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+        except OSError as err:
+            raise EvaluatorError(f"cannot start {self.program}: {err}") from err
+        self._process = process
+        assert process.stdin is not None
+        process.stdin.write(f"external 127.0.0.1:{port}\n")
+        process.stdin.flush()
+        deadline = time.monotonic() + self.start_timeout
+        while True:
+            if process.poll() is not None:
+                self._stop()
+                raise EvaluatorError(f"{self.program} stopped while starting")
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=self.timeout)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    self._stop()
+                    raise EvaluatorError(
+                        f"{self.program} did not open its external port in time"
+                    ) from None
+                time.sleep(0.05)
+        conn.settimeout(self.timeout)
+        self._socket = conn
+        self._reader = conn.makefile("r", encoding="ascii", newline="\n")
+        # "version" answers four lines: Interface, RFBF, Engine and Software.
+        answer = self._ask("version", lines=4)
+        if not answer.startswith("Interface:"):
+            self._stop()
+            raise EvaluatorError(f"{self.program} answered {answer!r} to 'version'")
+        self.interface = int(answer.splitlines()[0].split(":", 1)[1])
+
+    def _stop(self) -> None:
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.sendall(b"exit\n")
+            with contextlib.suppress(OSError):
+                self._socket.close()
+        self._socket = self._reader = None
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        if process is not None and process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+
+    def _ask(self, line: str, lines: int = 1) -> str:
+        """Send one line and read gnubg's answer of ``lines`` lines (the caller holds the lock)."""
+        assert self._socket is not None and self._reader is not None
+        answer = ""
+        try:
+            self._socket.sendall(line.encode("ascii") + b"\n")
+            for _ in range(lines):
+                part = self._reader.readline()
+                if not part:
+                    self._stop()
+                    raise EvaluatorError("GNU Backgammon closed the connection")
+                answer += part
+        except (OSError, ValueError) as err:
+            self._stop()
+            raise EvaluatorError(f"GNU Backgammon did not answer: {err}") from err
+        answer = answer.strip()
+        if answer.startswith("Error"):
+            raise EvaluatorError(f"GNU Backgammon refused {line[:40]!r}...: {answer}")
+        return answer
+
+    def request(self, line: str) -> str:
+        """One line to gnubg and its answer, starting (or restarting) gnubg if need be."""
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                self._start()
+            return self._ask(line)
+
+    # -- evaluation --------------------------------------------------------------------
+
+    def _equity(self, after: Position, plies: int) -> float:
+        answer = self.request(f"evaluation fibsboard {fibs_board(after)} plies {plies} cubeless")
+        try:
+            return -float(answer.split()[5])
+        except (IndexError, ValueError):
+            raise EvaluatorError(f"GNU Backgammon answered {answer!r} to an evaluation") from None
+
+    def equity(self, after: Position) -> float:
+        """The equity of ``after`` for the side that just moved, at ``plies``."""
+        return self._equity(after, self.plies)
+
+    def evaluate_plays(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        keep: Play | None = None,
+        profile: object = None,
+    ) -> list[Scored]:
+        """The plays worth considering, best first (see :func:`rank_plays`)."""
+        plays = position.legal_plays(d1, d2, profile)
+        if self.plies == 0:
+            return rank_plays(plays, lambda p: self._equity(p, 0))
+        return rank_plays(
+            plays, lambda p: self._equity(p, 0), lambda p: self._equity(p, self.plies), keep
+        )
+
+    def best_move(self, position: Position, d1: int, d2: int) -> str:
+        """GNU Backgammon's own choice for the roll, in its notation (its global settings)."""
+        return self.request(fibs_board(position, (d1, d2)))
+
+    def close(self) -> None:
+        """Stop the gnubg process."""
+        with self._lock:
+            self._stop()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self._stop()

@@ -1,0 +1,91 @@
+"""GNU Backgammon's neural-net evaluation in-process, from the ``gnubg-nn`` wheel.
+
+The wheel (module ``gnubg_nn``; older builds called it ``gnubg``) exists for x86-64
+Linux only; :func:`load_module` says whether it is importable here.
+
+Its board is GNU Backgammon's ``TanBoard``: two lists of 25 counts, the side *not* on
+roll first, each side counted from its own ace point with index 24 its bar. That is
+exactly how :class:`~kiosk.rules.Position` keeps ``men``, so :func:`tan_board` only
+orders the two sides.
+
+>>> from kiosk.rules import Position
+>>> board = tan_board(Position.standard())
+>>> board[1][5], board[1][23], len(board[0])
+(5, 2, 25)
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from types import ModuleType
+
+from kiosk.rules import Play, Position
+from kiosk.tutor.evaluators import EvaluatorError, Scored, cubeless_equity, rank_plays
+
+MODULE_NAMES = ("gnubg_nn", "gnubg")
+
+
+def load_module() -> ModuleType | None:
+    """The gnubg-nn module if it can be imported here, else ``None``."""
+    for name in MODULE_NAMES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "probabilities"):
+            return module
+    return None
+
+
+def tan_board(position: Position) -> list[list[int]]:
+    """GNU Backgammon's board for ``position``: ``[side not on roll, side on roll]``."""
+    return [list(position.men[position.turn.other]), list(position.men[position.turn])]
+
+
+class GnubgNNEvaluator:
+    """GNU Backgammon's evaluation at ``plies`` (0 is the bare net, 2 its usual strength).
+
+    Every play is looked at with the bare net; the few best are then evaluated at
+    ``plies``, as GNU Backgammon's own move filter does.
+    """
+
+    name = "gnubg-nn"
+
+    def __init__(self, plies: int = 2, module: ModuleType | None = None) -> None:
+        if not 0 <= plies <= 3:
+            raise ValueError(f"plies are 0 to 3, not {plies}")
+        self.module = module or load_module()
+        if self.module is None:
+            raise EvaluatorError("the gnubg-nn module is not installed on this machine")
+        self.plies = plies
+        # The extension keeps a global evaluation cache: one caller at a time.
+        self._lock = threading.Lock()
+
+    def _equity(self, after: Position, plies: int) -> float:
+        with self._lock:
+            outputs = self.module.probabilities(tan_board(after), plies)
+        return -cubeless_equity(outputs)
+
+    def equity(self, after: Position) -> float:
+        """The equity of ``after`` for the side that just moved, at ``plies``."""
+        return self._equity(after, self.plies)
+
+    def evaluate_plays(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        keep: Play | None = None,
+        profile: object = None,
+    ) -> list[Scored]:
+        """The plays worth considering, best first (see :func:`rank_plays`)."""
+        plays = position.legal_plays(d1, d2, profile)
+        if self.plies == 0:
+            return rank_plays(plays, lambda p: self._equity(p, 0))
+        return rank_plays(
+            plays, lambda p: self._equity(p, 0), lambda p: self._equity(p, self.plies), keep
+        )
+
+    def close(self) -> None:
+        """Nothing to release."""
