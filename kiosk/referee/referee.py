@@ -42,6 +42,7 @@ from kiosk.rules import (
 from kiosk.rules.game import score_game
 
 Event = dict
+Candidate = tuple[Position, tuple[int, ...]]
 
 
 class Mode(StrEnum):
@@ -88,8 +89,8 @@ class Referee:
         self._index: dict[tuple, list[Position]] = {}
         self._mine: set[tuple] = set()  # the mover's men in every partial play
         self._theirs: set[tuple] = set()  # the adversary's men, hit men on their way included
-        self._theirs_done: set[tuple] = set()  # the adversary's men after complete plays
-        self._candidates: list[Position] = []
+        self._done: dict[tuple, set[tuple]] = {}  # complete plays: the mover's men -> adversary's
+        self._candidates: list[Candidate] = []  # partial plays the board may show, dice left
         self._lifted: set[int] = set()
         self._lift_reported: tuple | None = None
         self._touched: tuple[int, Position] | None = None  # laws mode: a man that must be played
@@ -114,6 +115,11 @@ class Referee:
         self._board = board
         self._changed_at = now
         self._complete_since = None
+        if self.game.phase == Phase.OPENING_OPTION and self._target is None:
+            side = 0 if self.game.turn == WHITE else 1
+            want = project(self.game.position, self.layout)
+            if any(board[w][side] != want[w][side] for w in board):
+                self.game.choose_opening(True)  # the starter plays the cast by moving a man
         self._watch_lift(board)
 
     def dice(self, wells: tuple[DieReading, DieReading], now: int) -> None:
@@ -184,8 +190,10 @@ class Referee:
         if k in self._index:
             self._finish_if_complete()
         elif self._in_motion(self._board):
-            adv = self.game.turn.other
-            if _part(self._board, adv) not in self._theirs_done:
+            mover = self.game.turn
+            adv = mover.other
+            wanted = self._done.get(_part(self._board, mover), set())
+            if wanted and _part(self._board, adv) not in wanted:
                 self._illegal_event(
                     "hit-not-on-bar", f"Put the hit man on {adv}'s bar before you finish."
                 )
@@ -293,14 +301,14 @@ class Referee:
         self._index = {}
         mover = position.turn
         adv = mover.other
-        self._mine, self._theirs, self._theirs_done = set(), set(), set()
+        self._mine, self._theirs, self._done = set(), set(), {}
         for partial, node in self._tree.partials():
             seen = project(partial, self.layout)
             self._index.setdefault(key(seen), []).append(partial)
             self._mine.add(_part(seen, mover))
             self._theirs.add(_part(seen, adv))
             if node.complete:
-                self._theirs_done.add(_part(seen, adv))
+                self._done.setdefault(_part(seen, mover), set()).add(_part(seen, adv))
             hits = partial.bar(adv) - position.bar(adv)
             if hits <= 0:
                 continue
@@ -317,7 +325,7 @@ class Referee:
                     left = dict(in_hand)
                     left[where] = _add(in_hand[where], side, 1)
                     self._theirs.add(_part(cap(left, self.layout), adv))
-        self._candidates = [position]
+        self._candidates = [(position, self._tree.dice)]
         self._lifted = set()
         self._touched = None
         self._judged = None
@@ -347,10 +355,6 @@ class Referee:
         mover = game.turn
         side = 0 if mover == WHITE else 1
         moved_mine = any(board[w][side] != want[w][side] for w in board)
-        if game.phase == Phase.OPENING_OPTION and moved_mine:
-            game.choose_opening(True)
-            self._judge_play(board, now)
-            return
         if moved_mine and game.phase in (Phase.ROLL, Phase.OPENING):
             self._illegal_event("throw-first", f"{mover}: throw the dice before moving.")
         else:
@@ -373,46 +377,57 @@ class Referee:
     def _progress(self, found: list[Position], now: int) -> None:
         tree = self._tree
         assert tree is not None
-        narrowed = [c for c in found if any(self._leads(p, c) for p in self._candidates)]
-        candidates = narrowed or found
-        start = self.game.position
+        targets = set(found)
+        reached: list[Candidate] = []
+        for position, left in self._candidates:
+            for state in self._reach(position, left, targets):
+                if state not in reached:
+                    reached.append(state)
+        if not reached:  # men were moved back: any way of reaching the board will do
+            for position in found:
+                node = tree.node(position)
+                reached += [(position, left) for left in node.dice_left] if node else []
         if self._touched is not None:
             src, before = self._touched
             mover = self.game.turn
-            if all(c.count(mover, src) >= before.count(mover, src) for c in candidates):
+            if all(c.count(mover, src) >= before.count(mover, src) for c, _ in reached):
                 self._illegal_event(
                     "touch-move",
                     f"You lifted the man on your {_name(src)} point: it must be played.",
                 )
                 return
             self._touched = None
-        self._candidates = candidates
+        self._candidates = reached
         self._lifted = set()
         self._lift_reported = None
         self._clear_illegal()
-        if any(tree.is_complete(c) for c in candidates) and candidates != [start]:
-            self._complete_since = now
-        elif tree.is_complete(start):
+        if any(tree.is_complete(c) for c, _ in reached):
             self._complete_since = now
 
-    def _leads(self, before: Position, after: Position) -> bool:
-        """Whether ``after`` follows ``before`` by steps (from a lifted point, if any was seen)."""
-        if before == after:
-            return True
+    def _reach(self, start: Position, left: tuple[int, ...], targets: set[Position]) -> list:
+        """The (position, dice left) in ``targets`` reached from ``start`` by steps of the dice
+        left; when a lift was seen, by a way that moves a man from a lifted point."""
         tree = self._tree
         assert tree is not None
-        frontier = [(before, False)]
-        seen = {before}
+        found = [(start, left)] if start in targets else []
+        frontier = [(start, left, False)]
+        seen = {(start, left)}
         while frontier:
-            here, used_lift = frontier.pop()
+            here, dice, used_lift = frontier.pop()
             for step, there in tree.next_steps(here):
+                if step.die not in dice:
+                    continue
+                rest = list(dice)
+                rest.remove(step.die)
+                state = (there, tuple(rest))
                 lifted = used_lift or not self._lifted or step.src in self._lifted
-                if there == after and lifted:
-                    return True
-                if there not in seen:
-                    seen.add(there)
-                    frontier.append((there, lifted))
-        return False
+                if state in seen:
+                    continue
+                seen.add(state)
+                if there in targets and lifted:
+                    found.append(state)
+                frontier.append((there, state[1], lifted))
+        return found
 
     def _in_motion(self, board: Sensed) -> bool:
         """Whether each side's men match some partial play, allowing for men in the hand.
@@ -440,6 +455,7 @@ class Referee:
         mover = self.game.turn
         side = 0 if mover == WHITE else 1
         options = []
+        bases = [c for c, _ in self._candidates]
         for where in board:
             w, b = board[where]
             if w + b >= self.layout.slots(where):
@@ -450,7 +466,7 @@ class Referee:
                 # prefer the last judged play, then the fewest steps taken
                 node = self._tree.node(base)
                 left = max(len(d) for d in node.dice_left) if node else 0
-                options.append(((base not in self._candidates, -left), where, base, fuller))
+                options.append(((base not in bases, -left), where, base, fuller))
         if options:
             _, where, base, want = min(options, key=lambda o: o[0])
             src = point_of(mover, where)
@@ -483,7 +499,7 @@ class Referee:
 
     def _diagnose(self, board: Sensed) -> tuple[str, str]:
         """The reason code and message for an illegal board, measured from the last legal one."""
-        base = self._candidates[0]
+        base = self._candidates[0][0]
         mover = self.game.turn
         adv = mover.other
         side = 0 if mover == WHITE else 1
@@ -640,7 +656,7 @@ class Referee:
     def _finish_if_complete(self) -> None:
         tree = self._tree
         assert tree is not None
-        complete = [c for c in self._candidates if tree.is_complete(c)]
+        complete = [c for c, _ in self._candidates if tree.is_complete(c)]
         if not complete:
             used = {len(p.steps) for p in tree.plays}
             n = used.pop() if used else 0
@@ -684,7 +700,7 @@ class Referee:
         game = self.game
         self._tree = None
         self._index = {}
-        self._candidates = [game.position]
+        self._candidates = [(game.position, ())]
         self._illegal = None
         self._judged = None
         self._complete_since = None
@@ -731,7 +747,7 @@ class Referee:
 
     def _reconstruct(self, board: Sensed) -> Position:
         """The whole position the table shows, using the last known counts where slots cap them."""
-        base = true_counts(self._candidates[0])
+        base = true_counts(self._candidates[0][0])
         men: list[list[int]] = [[0] * 25, [0] * 25]
         off = [0, 0]
         for colour in (WHITE, WHITE.other):
