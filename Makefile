@@ -21,7 +21,7 @@ test: install
 	$(BIN)/python -m pytest -q
 
 bench: install
-	$(BIN)/python benchmarks/bench_rules.py
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
