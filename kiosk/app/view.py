@@ -56,6 +56,10 @@ class TableView:
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
     busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
+    menu_title: str = ""  # the open menu's title ("" with no menu open)
+    menu: tuple[str, ...] = ()  # the open menu's items
+    menu_cursor: int = 0  # the item Select would take
+    menu_footer: str = ""  # how to work the menu with the buttons
 
     def copy(self) -> TableView:
         """A snapshot the display can draw while the events go on changing the view."""
@@ -99,6 +103,8 @@ class TableView:
             self.lifted, self.targets = None, ()
             self.say(player, "That is fine.")
         elif kind == "play":
+            if event.get("position"):
+                self._played(event, Colour.parse(player))
             self.last_move = event["move"]
             self.dice = None
             self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
@@ -141,7 +147,45 @@ class TableView:
             self.connected = event["status"] == "connected"
             self.connection_message = event.get("message", "")
         elif kind in ("message", "coach", "lesson"):
-            self.say(str(event.get("to", "both")), event.get("text", ""), event.get("detail", ""))
+            self.say(
+                str(event.get("to", "both")),
+                event.get("text", ""),
+                event.get("detail", ""),
+                bool(event.get("warning", False)),
+            )
+        elif kind == "menu":
+            self.menu_title = event.get("title", "")
+            self.menu = tuple(event.get("items", ()))
+            self.menu_cursor = int(event.get("cursor", 0))
+            self.menu_footer = event.get("footer", "")
+        elif kind == "board":
+            self.board = dict(event["board"]) if event.get("board") is not None else None
+        elif kind == "mode":
+            self.banner = event.get("banner", "")
+        elif kind in ("position", "new-game", "resume"):
+            self.turn = str(event.get("turn", self.turn))
+            self.set_position(Position.from_id(event["position"], Colour.parse(self.turn)))
+            dice = event.get("dice")
+            self.dice = (dice[0], dice[1]) if dice else None
+            self.last_play = tuple((a, b) for a, b in event.get("arrows", ()))
+            self.last_move = event.get("move", "")
+            self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
+            self.cocked = ()
+            if kind == "new-game":
+                self.banner = "Tutor on" if event.get("tutor") else "Tutor off"
+            if event.get("text"):
+                self.say("both", event["text"], event.get("detail", ""))
+
+    def _played(self, event: dict, mover: Colour) -> None:
+        """A play event: the position after it, and arrows for its steps."""
+        before = self.position.with_turn(mover)
+        self.set_position(Position.from_id(event["position"], mover.other))
+        try:
+            play = before.parse_play(event["dice"][0], event["dice"][1], event["move"])
+        except (ValueError, KeyError, IndexError):
+            self.last_play = ()
+            return
+        self.last_play = play_arrows(play, mover)
 
 
 def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:

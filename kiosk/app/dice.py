@@ -1,0 +1,65 @@
+"""The three dice sources: the table's wells, entry with the buttons, and digital dice.
+
+Wells are read by the referee from the table's frames (a cocked die is announced
+there). Digital dice come from the operating system's random source. Button entry
+walks each die through 1-6 with the Menu (or the player's own Done) button and takes
+it with Select.
+
+>>> entry = DiceEntry()
+>>> entry.up(); entry.up(); entry.select()   # first die: 3
+>>> entry.select()                           # second die: 1
+(3, 1)
+"""
+
+from __future__ import annotations
+
+import secrets
+
+SOURCES = ("wells", "buttons", "digital")
+
+
+def resolve_source(configured: str, simulated: bool) -> str:
+    """The dice source to use: ``auto`` means digital dice on a simulated table, else wells."""
+    if configured == "auto":
+        return "digital" if simulated else "wells"
+    if configured not in SOURCES:
+        raise ValueError(f"unknown dice source {configured!r}; allowed: auto, {', '.join(SOURCES)}")
+    return configured
+
+
+def digital_throw() -> tuple[int, int]:
+    """Two fair dice from the operating system's random source."""
+    return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
+
+
+class DiceEntry:
+    """Entering a throw of real dice with the buttons, one die at a time."""
+
+    def __init__(self) -> None:
+        self.taken: list[int] = []
+        self.value = 1
+
+    def up(self) -> None:
+        """Show the next face (6 wraps round to 1)."""
+        self.value = self.value % 6 + 1
+
+    def select(self) -> tuple[int, int] | None:
+        """Take the face shown; returns the throw once both dice are taken."""
+        self.taken.append(self.value)
+        self.value = 1
+        if len(self.taken) == 2:
+            return self.taken[0], self.taken[1]
+        return None
+
+    def back(self) -> bool:
+        """Undo the first die; ``False`` when there was nothing to undo (leave the entry)."""
+        if not self.taken:
+            return False
+        self.value = self.taken.pop()
+        return True
+
+    def prompt(self) -> str:
+        """What the players see while entering."""
+        which = "first" if not self.taken else "second"
+        done = f" (first die: {self.taken[0]})" if self.taken else ""
+        return f"Enter the {which} die: {self.value}{done}. Menu: next number, Select: take it."

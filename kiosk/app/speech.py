@@ -1,0 +1,131 @@
+"""Spoken messages: a queue of sentences that espeak-ng says in its own thread.
+
+Speaking never blocks the game: ``follow(event)`` only queues a sentence, and when
+the queue backs up the oldest sentences give way to the newest. Without espeak-ng
+(or with speech switched off) the speaker stays silent and says why in ``problem``.
+"""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+from kiosk.config import SpeechSection
+
+MAX_WAITING = 3  # sentences queued before older ones are dropped
+
+
+def sentence(event: dict) -> str | None:
+    """What to say for an application event, or ``None`` for events spoken by nobody."""
+    kind = event.get("event")
+    if kind == "dice":
+        d1, d2 = event["dice"]
+        return f"{str(event['player']).capitalize()} threw {d1} {d2}."
+    if kind in ("illegal", "cocked", "setup", "opening", "wrong-move", "choose"):
+        return str(event.get("message", "")) or None
+    if kind == "game-over":
+        return f"{str(event['winner']).capitalize()} wins a {event['result']} game."
+    if kind == "table" and event.get("status") != "connected":
+        return "The table is not connected."
+    if kind in ("coach", "lesson", "message") and event.get("speak", True):
+        return str(event.get("text", "")) or None
+    return None
+
+
+class Speaker:
+    """Says sentences with espeak-ng in a background thread.
+
+    ``record_dir``: write each sentence to a numbered WAV file there instead of playing
+    it (to check the voice on a machine without speakers).
+    """
+
+    def __init__(
+        self, config: SpeechSection, program: str = "espeak-ng", record_dir: Path | None = None
+    ) -> None:
+        self.config = config
+        self.record_dir = record_dir
+        self._program = shutil.which(program)
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self.spoken: list[str] = []  # sentences espeak-ng has said, latest last
+        self.failure = ""  # why the last sentence could not be said
+
+    @property
+    def problem(self) -> str:
+        """Why nothing is spoken ("" when speech works)."""
+        if not self.config.enabled:
+            return "speech is switched off in the configuration ([speech] enabled)"
+        if self._program is None:
+            return "espeak-ng is not installed (sudo apt install espeak-ng)"
+        return self.failure
+
+    def follow(self, event: dict) -> None:
+        """Event-bus subscriber: queue what the event says."""
+        text = sentence(event)
+        if text:
+            self.say(text)
+
+    def say(self, text: str) -> None:
+        """Queue a sentence; returns at once."""
+        if not self.config.enabled or self._program is None:
+            return
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="speech", daemon=True)
+            self._thread.start()
+        while self._queue.qsize() >= MAX_WAITING:
+            try:
+                self._queue.get_nowait()
+                self._queue.task_done()
+            except queue.Empty:
+                break
+        self._queue.put(text)
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until every queued sentence has been said; ``False`` on timeout."""
+        done = threading.Event()
+        threading.Thread(target=lambda: (self._queue.join(), done.set()), daemon=True).start()
+        return done.wait(timeout)
+
+    def close(self) -> None:
+        """Stop once the sentence being said is finished."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(5)
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            text = self._queue.get()
+            try:
+                if text is None:
+                    return
+                self._speak(text)
+            finally:
+                self._queue.task_done()
+
+    def _speak(self, text: str) -> None:
+        assert self._program is not None
+        command = [self._program, "-v", self.config.voice, "-s", str(self.config.rate)]
+        command += ["-a", str(self.config.volume)]
+        if self.record_dir is not None:
+            self.record_dir.mkdir(parents=True, exist_ok=True)
+            command += ["-w", str(self.record_dir / f"{len(self.spoken) + 1:04d}.wav")]
+        try:
+            result = subprocess.run(command + ["--", text], capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            self.failure = f"espeak-ng failed: {err}"
+            return
+        errors = [
+            line
+            for line in result.stderr.decode(errors="replace").splitlines()
+            if line.startswith("error") or "cannot" in line
+        ]
+        if result.returncode != 0 or errors:
+            why = errors[-1] if errors else f"exit status {result.returncode}"
+            self.failure = f"espeak-ng cannot play sound ({why}); check the speaker and aplay -l"
+            return
+        self.failure = ""
+        self.spoken.append(text)

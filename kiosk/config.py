@@ -1,0 +1,333 @@
+"""The table's one configuration file: TOML, validated at start, defaults for the simulated table.
+
+The file lives at ``$BACKGAMMON_TABLE_CONFIG`` or ``~/.config/backgammon-table/config.toml``;
+a missing default file means "all defaults". Every problem is reported as
+``[section] key: what is wrong; allowed: ...`` so the installer can fix it without
+reading code.
+
+>>> config = load_config_text('[dice]\\nsource = "buttons"\\n')
+>>> config.dice.source, config.referee.settle_ms
+('buttons', 300)
+>>> try:
+...     load_config_text('[dice]\\nsource = "coins"\\n')
+... except ConfigError as err:
+...     print(err)
+[dice] source: 'coins' is not allowed; allowed: auto, wells, buttons, digital
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_ENV = "BACKGAMMON_TABLE_CONFIG"
+DEFAULT_PATH = Path("~/.config/backgammon-table/config.toml")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the key and what is allowed."""
+
+
+Check = Callable[[Any], str | None]  # returns what is wrong, or None
+
+
+def _setting(default: Any, allowed: str, check: Check | None = None) -> Any:
+    return field(default=default, metadata={"allowed": allowed, "check": check})
+
+
+def _choice(*words: str) -> Check:
+    def check(value: Any) -> str | None:
+        return None if value in words else f"{value!r} is not allowed"
+
+    return check
+
+
+def _between(low: float, high: float) -> Check:
+    def check(value: Any) -> str | None:
+        return None if low <= value <= high else f"{value} is out of range"
+
+    return check
+
+
+def _pin(optional: bool = False) -> Check:
+    def check(value: Any) -> str | None:
+        if optional and value == 0:
+            return None
+        return None if 2 <= value <= 27 else f"{value} is not a usable GPIO (BCM) number"
+
+    return check
+
+
+def _profile(value: Any) -> str | None:
+    from kiosk.rules.profiles import PROFILES
+
+    return None if value.strip().lower() in PROFILES else f"{value!r} is not a rule profile"
+
+
+def _profiles() -> str:
+    from kiosk.rules.profiles import PROFILES
+
+    return ", ".join(sorted(PROFILES))
+
+
+def _installer_pin(value: Any) -> str | None:
+    if not (value.isdigit() and 4 <= len(value) <= 8):
+        return f"{value!r} is not 4 to 8 digits"
+    return None
+
+
+@dataclass
+class TableSection:
+    """Where the table is and how many sensing slots it has."""
+
+    port: str = _setting("", 'a serial device path, or "" to find the table (else simulate one)')
+    point_slots: int = _setting(6, "an integer 1-15", _between(1, 15))
+    bar_slots: int = _setting(4, "an integer 1-15", _between(1, 15))
+    tray_slots: int = _setting(15, "an integer 1-15", _between(1, 15))
+
+
+@dataclass
+class DiceSection:
+    """Which dice the players throw."""
+
+    source: str = _setting(
+        "auto",
+        "auto, wells, buttons, digital",
+        _choice("auto", "wells", "buttons", "digital"),
+    )
+
+
+@dataclass
+class RefereeSection:
+    """How the referee judges the table."""
+
+    settle_ms: int = _setting(300, "an integer 50-5000 (milliseconds)", _between(50, 5000))
+    auto_done_ms: int = _setting(
+        0, "0 (players press Done) or 200-60000 milliseconds", _between(0, 60000)
+    )
+    mode: str = _setting("teaching", "teaching, laws", _choice("teaching", "laws"))
+
+
+@dataclass
+class RulesSection:
+    """Which book's rules the table applies."""
+
+    profile: str = _setting("modern", "a rule profile", _profile)
+
+
+@dataclass
+class TutorSection:
+    """The tutor: whether it watches, and how large a mistake must be to be mentioned."""
+
+    enabled: bool = _setting(True, "true, false")
+    doubtful: float = _setting(0.03, "a number 0-1 (equity lost)", _between(0, 1))
+    bad: float = _setting(0.06, "a number 0-1 (equity lost)", _between(0, 1))
+    very_bad: float = _setting(0.12, "a number 0-1 (equity lost)", _between(0, 1))
+
+
+@dataclass
+class SpeechSection:
+    """Spoken messages."""
+
+    enabled: bool = _setting(True, "true, false")
+    volume: int = _setting(100, "an integer 0-200 (percent)", _between(0, 200))
+    voice: str = _setting("en", "an espeak-ng voice name such as en, en-gb, de")
+    rate: int = _setting(160, "an integer 80-400 (words a minute)", _between(80, 400))
+
+
+@dataclass
+class PinsSection:
+    """The Raspberry Pi's buttons, lights and buzzer (BCM GPIO numbers; 0: not fitted)."""
+
+    done_white: int = _setting(5, "a GPIO (BCM) number 2-27", _pin())
+    done_black: int = _setting(6, "a GPIO (BCM) number 2-27", _pin())
+    menu: int = _setting(19, "a GPIO (BCM) number 2-27", _pin())
+    back: int = _setting(13, "a GPIO (BCM) number 2-27", _pin())
+    select: int = _setting(26, "a GPIO (BCM) number 2-27", _pin())
+    led_white: int = _setting(16, "a GPIO (BCM) number 2-27", _pin())
+    led_black: int = _setting(20, "a GPIO (BCM) number 2-27", _pin())
+    led_connected: int = _setting(12, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
+    led_check: int = _setting(21, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
+    buzzer: int = _setting(0, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
+
+
+@dataclass
+class InstallerSection:
+    """What guards the settings menu."""
+
+    pin: str = _setting("1234", "a string of 4 to 8 digits", _installer_pin)
+
+
+@dataclass
+class StoreSection:
+    """Where games and lesson progress are kept."""
+
+    path: str = _setting(
+        "~/.local/share/backgammon-table/table.sqlite3", "a file path (~ is your home)"
+    )
+
+
+@dataclass
+class DisplaySection:
+    """The picture under the playing surface."""
+
+    fullscreen: bool = _setting(False, "true, false")
+    fps: int = _setting(30, "an integer 10-120 (frames a second)", _between(10, 120))
+    width: int = _setting(1280, "an integer 320-7680 (pixels)", _between(320, 7680))
+    height: int = _setting(720, "an integer 240-4320 (pixels)", _between(240, 4320))
+    calibration: str = _setting(
+        "", 'a file path, or "" for calibration.toml beside this configuration file'
+    )
+    screenshots: str = _setting("screenshots", "a directory path")
+
+
+@dataclass
+class Config:
+    """The whole configuration, one attribute per TOML section."""
+
+    table: TableSection = field(default_factory=TableSection)
+    dice: DiceSection = field(default_factory=DiceSection)
+    referee: RefereeSection = field(default_factory=RefereeSection)
+    rules: RulesSection = field(default_factory=RulesSection)
+    tutor: TutorSection = field(default_factory=TutorSection)
+    speech: SpeechSection = field(default_factory=SpeechSection)
+    pins: PinsSection = field(default_factory=PinsSection)
+    installer: InstallerSection = field(default_factory=InstallerSection)
+    store: StoreSection = field(default_factory=StoreSection)
+    display: DisplaySection = field(default_factory=DisplaySection)
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """The configuration as TOML-shaped nested dicts."""
+        return dataclasses.asdict(self)
+
+
+_TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> Any:
+    want = type(spec.default)
+    allowed = spec.metadata["allowed"]
+    ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+    if want is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if not ok:
+        raise ConfigError(
+            f"[{section}] {name}: {_toml_value(value)} is not {_TYPE_WORDS[want]}; "
+            f"allowed: {allowed}"
+        )
+    check = spec.metadata["check"]
+    problem = check(value) if check else None
+    if problem:
+        if check is _profile:
+            allowed = _profiles()
+        raise ConfigError(f"[{section}] {name}: {problem}; allowed: {allowed}")
+    return value.strip().lower() if check is _profile else value
+
+
+def from_dict(data: dict[str, Any]) -> Config:
+    """A validated ``Config`` from TOML-shaped data; ``ConfigError`` names the first problem."""
+    config = Config()
+    sections = {f.name: f for f in dataclasses.fields(Config)}
+    for section, values in data.items():
+        if section not in sections:
+            raise ConfigError(f"[{section}]: unknown section; allowed: {', '.join(sections)}")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{section}: must be a [{section}] table of keys, not a value")
+        target = getattr(config, section)
+        specs = {f.name: f for f in dataclasses.fields(target)}
+        for name, value in values.items():
+            if name not in specs:
+                raise ConfigError(f"[{section}] {name}: unknown key; allowed: {', '.join(specs)}")
+            setattr(target, name, _convert(section, name, specs[name], value))
+    tutor = config.tutor
+    if not tutor.doubtful <= tutor.bad <= tutor.very_bad:
+        raise ConfigError(
+            "[tutor] bad: the thresholds must grow; allowed: doubtful <= bad <= very_bad"
+        )
+    used: dict[int, str] = {}
+    for name, pin in dataclasses.asdict(config.pins).items():
+        if pin and pin in used:
+            raise ConfigError(
+                f"[pins] {name}: GPIO {pin} is already used by {used[pin]}; "
+                "allowed: a different GPIO for each part"
+            )
+        used[pin] = name
+    return config
+
+
+def load_config_text(text: str, source: str = "the configuration") -> Config:
+    """A validated ``Config`` from TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{source} is not valid TOML: {err}") from None
+    return from_dict(data)
+
+
+def config_path(path: str | os.PathLike[str] | None = None) -> Path:
+    """The configuration file to use: ``path``, ``$BACKGAMMON_TABLE_CONFIG`` or the default."""
+    chosen = path or os.environ.get(CONFIG_ENV) or DEFAULT_PATH
+    return Path(chosen).expanduser()
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """Load and validate the configuration; a missing file is an error only if it was named."""
+    named = path is not None or bool(os.environ.get(CONFIG_ENV))
+    where = config_path(path)
+    try:
+        text = where.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if named:
+            raise ConfigError(f"{where}: no such configuration file") from None
+        return Config()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{where}: cannot be read ({err})") from None
+    try:
+        return load_config_text(text, str(where))
+    except ConfigError as err:
+        raise ConfigError(f"{where}: {err}") from None
+
+
+def dumps(config: Config) -> str:
+    """The configuration as TOML text that ``load_config_text`` reads back unchanged."""
+    lines: list[str] = []
+    for section, values in config.to_dict().items():
+        lines.append(f"[{section}]")
+        for name, value in values.items():
+            lines.append(f"{name} = {_toml_value(value)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if not isinstance(value, str):
+        return f"a {type(value).__name__}"
+    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def save_config(config: Config, path: str | os.PathLike[str] | None = None) -> Path:
+    """Write the configuration atomically (a power cut leaves the old file or the new one)."""
+    where = config_path(path)
+    where.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".config-", dir=where.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(dumps(config))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, where)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return where
