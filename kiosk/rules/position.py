@@ -330,15 +330,10 @@ def encode_position_id(roller: tuple[int, ...], other: tuple[int, ...]) -> str:
     >>> encode_position_id(side, side)
     '4HPwATDgc/ABMA'
     """
-    key = bytearray(10)
-    bit = 0
-    for side in (other, roller):
-        for n in side:
-            for _ in range(n):
-                key[bit >> 3] |= 1 << (bit & 7)
-                bit += 1
-            bit += 1
-    return base64.b64encode(bytes(key)).decode("ascii")[:14]
+    # each point: a run of ones (its men) closed by a zero, least significant bit first
+    bits = "".join("1" * n + "0" for side in (other, roller) for n in side)
+    key = int(bits[::-1], 2).to_bytes(10, "little")
+    return base64.b64encode(key).decode("ascii")[:14]
 
 
 def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
