@@ -25,7 +25,7 @@ from typing import TextIO
 
 from kiosk.link import BoardFrame, QueueListener, TableLayout, TableLink
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
-from kiosk.referee.sensing import from_frame, location, true_counts
+from kiosk.referee.sensing import Sensed, from_frame, location, true_counts
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.simtable import SimulatedTable
 
@@ -80,6 +80,23 @@ class ScenarioRunner:
     def _referee(self) -> Referee:
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
         return Referee(self.game, self.layout, config, emit=self.emit)
+
+    # -- for a driver such as a lesson -----------------------------------------------------
+
+    def new_referee(self, game: Game) -> Referee:
+        """Judge the table with a fresh referee for ``game``, from the board it shows now.
+
+        Script actions then play in that game (a lesson drives the runner this way).
+        """
+        self.game = game
+        self.referee = self._referee()
+        if self._last is not None:
+            self.referee.board(from_frame(self._last), self.now)
+        return self.referee
+
+    def sensed(self) -> Sensed | None:
+        """The last board the link reported (None before the first frame)."""
+        return from_frame(self._last) if self._last is not None else None
 
     # -- running ---------------------------------------------------------------------------
 

@@ -1,0 +1,576 @@
+"""The lesson engine: plays a :class:`~kiosk.tutor.lessons.model.Lesson` at the table.
+
+It is a state machine fed from the application's event stream. The host (the
+application, or :mod:`kiosk.tutor.lessons.headless` in tests) gives it a
+:class:`LessonHost`: where to publish events, a fresh referee for each position the
+learner must lay out or play from, and the board the table shows. The engine
+publishes:
+
+* ``{"event": "lesson", "to": "both", "lesson", "step", "steps", "kind", "text",
+  "detail" (citation), "light" (table locations), ...}`` for each step, with
+  ``choices``/``selected`` for questions, ``dice`` and ``books`` for plays, and
+  ``position`` (a Position ID, with ``turn``) when the learner must lay men out;
+* ``{"event": "lesson-result", "correct": bool, "text", "detail", "light", ...}``
+  after each play, answer or count;
+* ``{"event": "chart", "chart", "title", "series": [{"name", "values"}], "wrong"}``;
+* ``{"event": "lesson-end", ...}`` when the last step is done, ``{"event":
+  "lesson-exit"}`` when the learner leaves with the menu button.
+
+Buttons arrive as ``{"event": "button", "name": "select"|"back"|"menu"|"done"}``.
+While a question is asked, ``select`` moves to the next choice and ``done`` answers
+the highlighted one; otherwise ``select`` and ``done`` go on to the next step.
+While a play is on the table the Done button belongs to the referee (the host
+passes it to the referee it made), so the engine leaves ``done`` alone then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, Protocol
+
+from kiosk.link import TableLayout
+from kiosk.referee import Referee, location, point_of, project
+from kiosk.referee.sensing import Sensed
+from kiosk.rules import (
+    BAR,
+    BLACK,
+    OFF,
+    WHITE,
+    Colour,
+    Game,
+    Position,
+    shots,
+    shots_by_attacker,
+)
+from kiosk.tutor.lessons.model import (
+    ChartStep,
+    CountStep,
+    ExplainStep,
+    Lesson,
+    PlayStep,
+    QuestionStep,
+    SetupStep,
+    Step,
+)
+
+
+class LessonHost(Protocol):
+    """What the engine needs from the application that runs it."""
+
+    def emit(self, event: dict) -> None:
+        """Publish an application event (the referee's events go the same way)."""
+
+    def new_referee(self, game: Game) -> Referee:
+        """Judge the table with a fresh referee for ``game`` from now on; return it."""
+
+    def sensed(self) -> Sensed | None:
+        """The last board the table showed (None before the first picture)."""
+
+
+class ProgressStore(Protocol):
+    """The part of :class:`kiosk.store.Store` that keeps lesson progress."""
+
+    def save_lesson_step(self, slot: str, lesson_id: str, step: int, done: bool) -> None:
+        """Remember that ``slot`` reached ``step`` of a lesson (``done`` once it is finished)."""
+
+    def lesson_progress(self, slot: str) -> Mapping[str, Any]:
+        """Each lesson's progress for ``slot``: lesson id -> (step, done)."""
+
+
+class State(StrEnum):
+    """Where the engine is within the current step."""
+
+    READING = "reading"  # words or a chart on show; a button goes on
+    LAYING = "laying"  # the learner is laying out a position
+    PLAYING = "playing"  # dice thrown, waiting for the play
+    ASKING = "asking"  # a question or a count waits for its answer
+    WATCHING = "watching"  # live count: the table is watched for a blot
+    ANSWERED = "answered"  # the verdict is on show; a button goes on
+    FINISHED = "finished"
+    LEFT = "left"  # the learner left with the menu button
+
+
+class LessonEngine:
+    """Runs one lesson for one learner (see the module docstring for its events)."""
+
+    def __init__(
+        self,
+        lesson: Lesson,
+        host: LessonHost,
+        store: ProgressStore | None = None,
+        player_slot: str = "guest-1",
+    ) -> None:
+        self.lesson = lesson
+        self.host = host
+        self.store = store
+        self.slot = player_slot
+        self.index = 0
+        self.state = State.READING
+        self.selected = 0
+        self.mistakes = 0  # wrong plays, answers and placements in this lesson
+        self.referee: Referee | None = None
+        self.target: Position | None = None  # what the learner is laying out, if anything
+        self.choices: tuple[str, ...] = ()  # the choices on show (a question's, or the referee's)
+        self._right = 0  # index of the right choice of the current question or count
+        self._count_text = ""
+        self._count_light: tuple[str, ...] = ()
+        self._watched: tuple | None = None
+
+    # -- the public interface ----------------------------------------------------------
+
+    @property
+    def current_step(self) -> Step:
+        """The step on show."""
+        return self.lesson.steps[self.index]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the last step is done."""
+        return self.state == State.FINISHED
+
+    def start(self) -> None:
+        """Begin, or resume where the learner's slot left this lesson unfinished."""
+        self.index = 0
+        if self.store is not None:
+            step, done = _progress(self.store.lesson_progress(self.slot), self.lesson.id)
+            if not done and 1 <= step <= len(self.lesson.steps):
+                self.index = step - 1
+        self._enter()
+
+    def next(self) -> None:
+        """Go on to the next step (a step not yet answered may be skipped)."""
+        if self.state in (State.FINISHED, State.LEFT):
+            return
+        if self.index + 1 >= len(self.lesson.steps):
+            self._finish()
+            return
+        self.index += 1
+        self._enter()
+
+    def back(self) -> None:
+        """Go back to the step before this one."""
+        if self.state == State.LEFT or self.index == 0:
+            return
+        self.index -= 1
+        self._enter()
+
+    def answer(self, choice: int) -> None:
+        """The learner's answer to the question or count on show (index from 0)."""
+        if self.state == State.PLAYING and self.choices:
+            self._referee_choice(choice)
+            return
+        if self.state != State.ASKING:
+            return
+        if not 0 <= choice < len(self.choices):
+            self._emit("error", message=f"There is no choice {choice + 1}.")
+            return
+        step = self.current_step
+        if isinstance(step, CountStep):
+            self._answer_count(step, choice)
+        else:
+            assert isinstance(step, QuestionStep)
+            self._answer_question(step, choice)
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """An application event: the referee's, or a button."""
+        kind = event.get("event")
+        if kind == "button":
+            self._button(str(event.get("name", "")))
+        elif kind == "setup-ok" and self.state == State.LAYING:
+            self._laid_out()
+        elif kind == "play" and self.state == State.PLAYING:
+            self._played(event)
+        elif kind == "choose" and self.state == State.PLAYING:
+            self.choices = tuple(event.get("options", ()))
+        elif kind in ("illegal", "setup") and self.state in (State.PLAYING, State.LAYING):
+            self.mistakes += kind == "illegal"
+
+    def on_board(self, board: Sensed) -> None:
+        """A settled picture of the table: a live count follows the learner's blot."""
+        if self.state in (State.WATCHING, State.ANSWERED) and _live(self.current_step):
+            self._watch(board)
+
+    # -- entering a step ---------------------------------------------------------------
+
+    def _enter(self) -> None:
+        step = self.current_step
+        self.selected = 0
+        self.choices = ()
+        self.target = None
+        self._watched = None
+        self._save(done=False)
+        if isinstance(step, ExplainStep):
+            self.state = State.READING
+            self._announce()
+        elif isinstance(step, ChartStep):
+            self.state = State.READING
+            self._announce()
+            self._chart(step)
+        elif isinstance(step, SetupStep):
+            self._lay_out(step.position, step.text)
+        elif isinstance(step, PlayStep):
+            self._start_play(step)
+        elif isinstance(step, QuestionStep):
+            self._ask(step.choices, step.answer)
+        elif isinstance(step, CountStep):
+            if _live(step):
+                self.state = State.WATCHING
+                self._announce()
+                board = self.host.sensed()
+                if board is not None:
+                    self._watch(board, quiet=True)
+            elif self._shows(step.board):
+                self._ask_count(step)
+            else:
+                self._lay_out(step.board, "First lay out the men as shown. " + step.text)
+
+    def _announce(self, text: str | None = None, **extra: object) -> None:
+        step = self.current_step
+        self._emit(
+            "lesson",
+            to="both",
+            lesson=self.lesson.id,
+            title=self.lesson.title,
+            step=step.number,
+            steps=len(self.lesson.steps),
+            kind=step.kind,
+            text=text if text is not None else step.text,
+            detail=step.cite,
+            light=list(step.light),
+            **extra,
+        )
+
+    def _lay_out(self, position: Position, text: str) -> None:
+        """Guide the learner to lay out ``position``; the step goes on at ``setup-ok``."""
+        self.state = State.LAYING
+        self.target = position
+        referee = self._referee(position)
+        referee.set_up(position)
+        self._announce(text, position=position.position_id(), turn=str(position.turn))
+
+    def _laid_out(self) -> None:
+        self.target = None
+        step = self.current_step
+        if isinstance(step, SetupStep):
+            self._result(True, "The men are all in place.")
+            self.next()
+        elif isinstance(step, PlayStep):
+            self._throw(step)
+        elif isinstance(step, CountStep):
+            self._ask_count(step)
+
+    def _referee(self, position: Position) -> Referee:
+        game = Game(self.lesson.profile, position)
+        game.start_with(position.turn)
+        self.referee = self.host.new_referee(game)
+        return self.referee
+
+    def _shows(self, position: Position) -> bool:
+        board = self.host.sensed()
+        return board is not None and board == project(position, self._layout())
+
+    def _layout(self) -> TableLayout:
+        return self.referee.layout if self.referee else TableLayout()
+
+    # -- plays -------------------------------------------------------------------------
+
+    def _start_play(self, step: PlayStep) -> None:
+        if self._shows(step.start):
+            self._referee(step.start)
+            self._throw(step)
+        else:
+            self._lay_out(
+                step.start,
+                "Set the men as shown first; then the lesson throws the dice for you.",
+            )
+
+    def _throw(self, step: PlayStep) -> None:
+        assert self.referee is not None
+        self.state = State.PLAYING
+        d1, d2 = step.dice
+        mover = step.start.turn
+        self.referee.throw(d1, d2, 0)
+        self._announce(
+            f"{step.text} ({mover.name.capitalize()} to play {d1}-{d2}.)",
+            dice=[d1, d2],
+            player=str(mover),
+            books=[
+                {"book": b.book, "hit": b.hit, "gammon": b.gammon, "cite": b.cite, "note": b.note}
+                for b in step.books
+            ],
+        )
+
+    def _played(self, event: Mapping[str, Any]) -> None:
+        step = self.current_step
+        assert isinstance(step, PlayStep)
+        move = str(event.get("move", "")) or "no move"
+        verdict = step.verdict(str(event.get("position", "")))
+        best = " or ".join(step.accept)
+        books = step.book_names(str(event.get("position", "")))
+        by = f" ({'; '.join(books)})" if books else ""
+        if verdict == "accept":
+            self._result(True, f"Right: {move}{by}. {step.explain}", move=move, best=True)
+        elif verdict == "good":
+            self._result(
+                True,
+                f"{move} is sound{by}, but the best play is {best}. {step.explain}",
+                move=move,
+                best=False,
+            )
+        else:
+            self.mistakes += 1
+            self._result(
+                False,
+                f"You played {move}{by}; the play wanted is {best}. {step.explain} "
+                "Put the men back and try again.",
+                move=move,
+                best=False,
+            )
+            self._lay_out(step.start, "Put the men back as they were to try the roll again.")
+            return
+        self.state = State.ANSWERED
+
+    def _referee_choice(self, choice: int) -> None:
+        assert self.referee is not None
+        self.choices = ()
+        self.referee.choose(choice)
+
+    # -- questions and counts --------------------------------------------------------------
+
+    def _ask(self, choices: tuple[str, ...], right: int, text: str | None = None) -> None:
+        self.state = State.ASKING
+        self.choices = choices
+        self._right = right
+        self._announce(text, choices=list(choices), selected=self.selected)
+
+    def _answer_question(self, step: QuestionStep, choice: int) -> None:
+        right = step.choices[step.answer]
+        if choice == step.answer:
+            self._result(True, f"Right: {right}. {step.explain}", choice=choice)
+            self.state = State.ANSWERED
+        else:
+            self.mistakes += 1
+            self._result(
+                False,
+                f"Not {step.choices[choice]}. {step.explain} Try again.",
+                choice=choice,
+            )
+
+    def _ask_count(self, step: CountStep) -> None:
+        position = self._board_position() or step.board
+        if step.what == "shots":
+            assert step.at is not None
+            colour, point = _blot_at(position, step.at)
+            if colour is None:
+                self._lay_out(step.board, f"Put the blot back on {step.at} first. {step.text}")
+                return
+            by = shots_by_attacker(position, colour, point)
+            total = shots(position, colour, point)
+            self._count_light = tuple(location(colour.other, p) for p in sorted(by))
+            self._count_text = _shots_text(total, by, colour)
+            choices, right = _numbers(total)
+        elif step.what == "pips":
+            pips = position.pips(step.side)
+            self._count_light = ()
+            self._count_text = f"{step.side.name.capitalize()} needs {pips} pips to bear all off."
+            choices, right = _numbers(pips, spread=(-10, -5, 5, 10))
+        else:
+            white, black = position.pips(WHITE), position.pips(BLACK)
+            self._count_light = ()
+            self._count_text = f"White needs {white} pips, Black {black}."
+            choices = ("White is forwardest", "Black is forwardest", "They are level")
+            right = 0 if white < black else 1 if black < white else 2
+        self._ask(choices, right)
+
+    def _answer_count(self, step: CountStep, choice: int) -> None:
+        light = list(self._count_light)
+        if choice == self._right:
+            self._result(True, f"Right. {self._count_text} {step.explain}", light=light)
+            self.state = State.ANSWERED
+        else:
+            self.mistakes += 1
+            hint = (
+                "Count again: the lit men are the ones that can hit."
+                if light
+                else ("Count again, point by point.")
+            )
+            self._result(False, f"Not {self.choices[choice]}. {hint}", light=light)
+
+    def _watch(self, board: Sensed, quiet: bool = False) -> None:
+        """Count the shots at the learner's one blot; ``quiet``: say nothing if there is none."""
+        position = _position(board)
+        blots = [p for p in range(1, 25) if position.is_blot(WHITE, p)]
+        if len(blots) == 1:
+            point = blots[0]
+            by = shots_by_attacker(position, WHITE, point)
+            seen = ("blot", point, tuple(sorted(by.items())))
+            if seen == self._watched:
+                return
+            self._watched = seen
+            total = shots(position, WHITE, point)
+            self._result(
+                True,
+                f"Your blot on your {point} point: {_shots_text(total, by, WHITE)}",
+                light=[location(BLACK, p) for p in sorted(by)],
+                count=total,
+                at=location(WHITE, point),
+            )
+            self.state = State.ANSWERED
+            return
+        seen = ("blots", len(blots))
+        if seen == self._watched:
+            return
+        self._watched = seen
+        if not quiet:
+            self._result(
+                False,
+                "Leave exactly one of your men alone on a point, and the table counts its shots."
+                if blots
+                else "Place one of your men alone on a point.",
+            )
+
+    def _board_position(self) -> Position | None:
+        board = self.host.sensed()
+        return _position(board) if board is not None else None
+
+    # -- charts ----------------------------------------------------------------------------
+
+    def _chart(self, step: ChartStep) -> None:
+        if step.chart == "shots":
+            title, x_label = "Shots at a blot by distance (of 36 rolls)", "distance in pips"
+        else:
+            title, x_label = "Rolls that enter a man from the bar (of 36)", "points open"
+        series = [{"name": "exact", "values": [[x, y] for x, y in sorted(step.exact.items())]}]
+        for book, values in step.books.items():
+            series.append({"name": book, "values": [[x, y] for x, y in sorted(values.items())]})
+        self._emit(
+            "chart",
+            lesson=self.lesson.id,
+            step=step.number,
+            chart=step.chart,
+            title=title,
+            x_label=x_label,
+            y_label="rolls of 36",
+            series=series,
+            wrong=[
+                {"book": book, "x": x, "book_value": value, "exact": exact}
+                for book, x, value, exact in step.wrong()
+            ],
+        )
+
+    # -- buttons, results, progress ----------------------------------------------------------
+
+    def _button(self, name: str) -> None:
+        if name == "menu":
+            self._save(done=False)
+            self.state = State.LEFT
+            self._emit("lesson-exit", lesson=self.lesson.id, step=self.current_step.number)
+        elif name == "back":
+            self.back()
+        elif self.state == State.ASKING and name == "select":
+            self.selected = (self.selected + 1) % len(self.choices)
+            self._announce(choices=list(self.choices), selected=self.selected)
+        elif self.state == State.ASKING and name == "done":
+            self.answer(self.selected)
+        elif self.state in (State.READING, State.ANSWERED, State.WATCHING) and name in (
+            "select",
+            "done",
+        ):
+            self.next()
+
+    def _result(self, correct: bool, text: str, **extra: object) -> None:
+        step = self.current_step
+        fields: dict[str, object] = {"light": list(step.light)}
+        fields.update(extra)
+        self._emit(
+            "lesson-result",
+            to="both",
+            lesson=self.lesson.id,
+            step=step.number,
+            correct=correct,
+            text=" ".join(text.split()),
+            detail=step.cite,
+            **fields,
+        )
+
+    def _finish(self) -> None:
+        self.state = State.FINISHED
+        self._save(done=True)
+        self._emit(
+            "lesson-end",
+            to="both",
+            lesson=self.lesson.id,
+            title=self.lesson.title,
+            mistakes=self.mistakes,
+            text=f"Lesson {self.lesson.info.number} done: {self.lesson.title}.",
+        )
+
+    def _save(self, done: bool) -> None:
+        if self.store is not None:
+            self.store.save_lesson_step(self.slot, self.lesson.id, self.current_step.number, done)
+
+    def _emit(self, name: str, **fields: object) -> None:
+        self.host.emit({"event": name, **fields})
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _progress(progress: Mapping[str, Any], lesson_id: str) -> tuple[int, bool]:
+    entry = progress.get(lesson_id)
+    if entry is None:
+        return 0, False
+    if isinstance(entry, Mapping):
+        return int(entry["step"]), bool(entry["done"])
+    step, done = entry
+    return int(step), bool(done)
+
+
+def _live(step: Step) -> bool:
+    return isinstance(step, CountStep) and step.what == "shots" and step.at is None
+
+
+def _position(board: Sensed) -> Position:
+    """The position a sensed board shows, white to play (counts as the slots read them)."""
+    men: list[list[int]] = [[0] * 25, [0] * 25]
+    off = [0, 0]
+    for colour in (WHITE, BLACK):
+        side = 0 if colour == WHITE else 1
+        for where, counts in board.items():
+            n = counts[side]
+            if not n:
+                continue
+            point = point_of(colour, where)
+            if point == OFF:
+                off[colour] += n
+            else:
+                men[colour][point - 1 if point != BAR else 24] += n
+    return Position((men[0], men[1]), (off[0], off[1]), WHITE, validate=False)
+
+
+def _blot_at(position: Position, where: str) -> tuple[Colour | None, int]:
+    for colour in (WHITE, BLACK):
+        point = point_of(colour, where)
+        if position.is_blot(colour, point):
+            return colour, point
+    return None, 0
+
+
+def _shots_text(total: int, by: Mapping[int, int], colour: Colour) -> str:
+    """The count of shots at a blot of ``colour``, and where they come from."""
+    if not total:
+        return "No roll of the 36 can hit it."
+    parts = [f"{n} from {colour.other}'s {p} point" for p, n in sorted(by.items())]
+    return f"{total} of the 36 rolls hit it ({'; '.join(parts)})."
+
+
+def _numbers(right: int, spread: tuple[int, ...] = (-3, 2, 5)) -> tuple[tuple[str, ...], int]:
+    """Numeric choices: ``right`` and one more for each of ``spread``, none below 0, in order."""
+    others = [right + s for s in spread if right + s >= 0]
+    extra = max(spread)
+    while len(others) < len(spread):
+        extra += 2
+        others.append(right + extra)
+    values = sorted({right, *others})
+    return tuple(str(v) for v in values), values.index(right)

@@ -1,0 +1,632 @@
+"""Lessons as data: one TOML file a lesson, read and checked into :class:`Lesson` objects.
+
+A lesson file has ``id``, ``number``, ``title``, ``summary`` (and optionally ``profile``,
+the rule profile its plays follow), then one ``[[step]]`` table per step. Every step has
+``kind`` and ``text``, and may have ``cite`` (book and section or law) and ``light`` (table
+locations to light: ``"1"``-``"24"`` in white's numbering, ``"bar-white"``, ``"off-black"``,
+or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
+
+``explain``
+    Words, with the board lit to show what they mean.
+``setup``
+    ``position``: the learner lays it out on the table; the referee guides each man.
+``play``
+    ``dice = [3, 1]``: the learner makes the play on the table. ``accept`` lists the
+    right answers in GNU Backgammon notation, ``good`` plays that are sound but not the
+    best; ``explain`` says why. ``position`` (optional) is where the play starts; without
+    it the play starts where the last step left the board. ``books`` (optional) sets each
+    book's play beside today's: ``{book, hit, gammon, cite}``.
+``question``
+    ``choices`` answered with the buttons; ``answer`` is the index of the right one (from
+    0), ``explain`` says why. ``check`` (optional) names an exact figure the right choice
+    must equal, such as ``"shots 12"`` or ``"enter 2"`` (see :mod:`.figures`).
+``count``
+    Counted on the learner's own board: ``what = "shots"`` at the blot on ``at`` (or, without
+    ``at``, at whatever blot the learner places), ``"pips"`` for one ``side``, or ``"race"``
+    (who is forwardest).
+``chart``
+    A chart for the display: ``chart = "shots"`` (shots by distance) or ``"entering"``,
+    with each book's figures in ``[step.books.NAME]`` tables (``{distance = shots}``).
+``replay``
+    Expands into one ``play`` step per turn of Crawley's recorded games:
+    ``game = 1 | 2``, ``turns = [first, last]`` (counted from 1), ``notes`` (optional,
+    ``{turn = "words"}``).
+
+Positions are ``"standard"``, ``"empty"``, a GNU Backgammon Position ID, or a table
+``{white = {6 = 5, 8 = 3}, black = {6 = 2, bar = 1}}`` with each side's men on its own
+points (as the books count them); ``turn`` says who is on roll (default white, the
+learner's side of the table).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE
+from kiosk.link import LOCATIONS
+from kiosk.referee.sensing import location, point_of
+from kiosk.rules import (
+    BAR,
+    BLACK,
+    WHITE,
+    Colour,
+    Play,
+    Position,
+    RuleProfile,
+    get_profile,
+)
+from kiosk.tutor.lessons import figures
+
+DATA = Path(__file__).with_name("data")
+KINDS = ("explain", "setup", "play", "question", "count", "chart", "replay")
+CHARTS = ("shots", "entering")
+COUNTS = ("shots", "pips", "race")
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used, with the file, step and key at fault."""
+
+
+@dataclass(frozen=True)
+class LessonInfo:
+    """What the Lessons menu lists."""
+
+    id: str
+    number: int
+    title: str
+    summary: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    """One step of a lesson; ``number`` counts from 1."""
+
+    number: int
+    kind: str
+    text: str
+    cite: str = ""
+    light: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExplainStep(Step):
+    """Words to read, with the board lit."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetupStep(Step):
+    """The learner lays out ``position`` on the table."""
+
+    position: Position
+
+
+@dataclass(frozen=True)
+class BookPlay:
+    """One book's play of a throw, for a single game ("hit") and for a gammon."""
+
+    book: str
+    hit: str
+    gammon: str
+    cite: str
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayStep(Step):
+    """The learner plays ``dice`` from ``start``; ``accept`` and ``good`` are canonical plays."""
+
+    start: Position
+    dice: tuple[int, int]
+    accept: tuple[str, ...]
+    good: tuple[str, ...] = ()
+    explain: str = ""
+    books: tuple[BookPlay, ...] = ()
+    plays: Mapping[str, Play] = field(default_factory=dict)  # canonical text -> play
+
+    def verdict(self, position_id: str) -> str | None:
+        """``"accept"``, ``"good"`` or None for the position a finished play left."""
+        for text in self.accept:
+            if self.plays[text].result.position_id() == position_id:
+                return "accept"
+        for text in self.good:
+            if self.plays[text].result.position_id() == position_id:
+                return "good"
+        return None
+
+    def book_names(self, position_id: str) -> list[str]:
+        """The books (and aims) whose play left ``position_id``, e.g. ``"Hoyle, for a hit"``."""
+        names = []
+        for book in self.books:
+            for aim, text in (("for a hit", book.hit), ("for a gammon", book.gammon)):
+                if text and self.plays[text].result.position_id() == position_id:
+                    names.append(f"{book.book}, {aim}")
+        return names
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuestionStep(Step):
+    """A question answered with the buttons."""
+
+    choices: tuple[str, ...]
+    answer: int
+    explain: str = ""
+    check: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CountStep(Step):
+    """Counting on the learner's own board; ``board`` is what the lesson expects there."""
+
+    what: str
+    board: Position
+    at: str | None = None  # table location of the blot (shots)
+    side: Colour = WHITE  # whose pips (pips)
+    explain: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartStep(Step):
+    """A chart of exact figures beside each book's."""
+
+    chart: str
+    books: Mapping[str, Mapping[int, int]]
+    exact: Mapping[int, int]
+
+    def wrong(self) -> list[tuple[str, int, int, int]]:
+        """Where a book differs from the exact count: ``(book, x, book's figure, exact)``."""
+        return [
+            (book, x, value, self.exact[x])
+            for book, values in self.books.items()
+            for x, value in sorted(values.items())
+            if self.exact.get(x) != value
+        ]
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson: its menu entry, the rule profile of its plays, and its steps."""
+
+    info: LessonInfo
+    profile: RuleProfile
+    steps: tuple[Step, ...]
+    path: Path
+
+    @property
+    def id(self) -> str:
+        """The lesson's id."""
+        return self.info.id
+
+    @property
+    def title(self) -> str:
+        """The lesson's title."""
+        return self.info.title
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def lesson_files(folder: Path = DATA) -> list[Path]:
+    """The lesson files in ``folder``, in name order."""
+    return sorted(folder.glob("*.toml"))
+
+
+def catalogue(folder: Path = DATA) -> list[LessonInfo]:
+    """Every lesson in ``folder``, in lesson-number order (each file is checked)."""
+    return sorted((read_lesson(p).info for p in lesson_files(folder)), key=lambda i: i.number)
+
+
+def load_lesson(lesson_id: str, folder: Path = DATA) -> Lesson:
+    """The lesson with ``lesson_id``; LessonError if there is none or its file is bad."""
+    for path in lesson_files(folder):
+        if _peek_id(path) == lesson_id:
+            return read_lesson(path)
+    known = ", ".join(_peek_id(p) or p.name for p in lesson_files(folder))
+    raise LessonError(f"there is no lesson {lesson_id!r} (the lessons are: {known})")
+
+
+def _peek_id(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            value = tomllib.load(f).get("id")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def read_lesson(path: Path) -> Lesson:
+    """Read and check one lesson file."""
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except OSError as err:
+        raise LessonError(f"{path.name}: cannot be read: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise LessonError(f"{path.name}: is not valid TOML: {err}") from None
+    return parse_lesson(data, path)
+
+
+def parse_lesson(data: Mapping[str, Any], path: Path) -> Lesson:
+    """Check a lesson's parsed TOML and build the :class:`Lesson` (``path`` names it in errors)."""
+    where = _Where(path.name)
+    known = {"id", "number", "title", "summary", "profile", "step"}
+    where.unknown(data, known)
+    lesson_id = where.text(data, "id")
+    if not lesson_id.replace("-", "").isalnum() or lesson_id != lesson_id.lower():
+        raise where.error("id", "use lower-case letters, digits and hyphens")
+    number = where.integer(data, "number", 1, 99)
+    info = LessonInfo(lesson_id, number, where.text(data, "title"), where.text(data, "summary"))
+    profile_name = where.text(data, "profile", "modern")
+    try:
+        profile = get_profile(profile_name)
+    except (KeyError, ValueError) as err:
+        raise where.error("profile", str(err)) from None
+    raw_steps = data.get("step")
+    if not isinstance(raw_steps, list) or not raw_steps:
+        raise where.error("step", "a lesson needs at least one [[step]]")
+    builder = _Builder(where, profile)
+    for raw in raw_steps:
+        builder.add(raw)
+    return Lesson(info, profile, tuple(builder.steps), path)
+
+
+class _Where:
+    """Makes errors that name the file, the step and the key."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.step: int | None = None
+
+    def error(self, key: str, message: str) -> LessonError:
+        at = f"step {self.step}: " if self.step is not None else ""
+        return LessonError(f"{self.file}: {at}{key}: {message}")
+
+    def unknown(self, data: Mapping[str, Any], known: set[str]) -> None:
+        for key in data:
+            if key not in known:
+                raise self.error(key, f"unknown key (known: {', '.join(sorted(known))})")
+
+    def text(self, data: Mapping[str, Any], key: str, default: str | None = None) -> str:
+        value = data.get(key, default)
+        if value is None:
+            raise self.error(key, "missing")
+        if not isinstance(value, str) or (default is None and not value.strip()):
+            raise self.error(key, "must be a piece of text")
+        return " ".join(value.split())
+
+    def integer(self, data: Mapping[str, Any], key: str, low: int, high: int) -> int:
+        value = data.get(key)
+        if value is None:
+            raise self.error(key, "missing")
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise self.error(key, f"must be a whole number from {low} to {high}")
+        return value
+
+    def texts(self, data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(key, 'must be a list of texts, like ["8/5 6/5"]')
+        return tuple(" ".join(v.split()) for v in value)
+
+
+_COMMON = {"kind", "text", "cite", "light"}
+_KEYS = {
+    "explain": set(),
+    "setup": {"position", "turn"},
+    "play": {"position", "turn", "dice", "accept", "good", "explain", "books"},
+    "question": {"choices", "answer", "explain", "check"},
+    "count": {"what", "at", "side", "explain", "position", "turn"},
+    "chart": {"chart", "books"},
+    "replay": {"game", "turns", "notes"},
+}
+
+
+class _Builder:
+    """Builds the steps in order, following the board from step to step."""
+
+    def __init__(self, where: _Where, profile: RuleProfile) -> None:
+        self.where = where
+        self.profile = profile
+        self.steps: list[Step] = []
+        self.board = Position.standard()
+
+    def add(self, raw: object) -> None:
+        where = self.where
+        where.step = len(self.steps) + 1
+        if not isinstance(raw, dict):
+            raise where.error("step", "each [[step]] must be a table")
+        kind = raw.get("kind")
+        if kind not in KINDS:
+            raise where.error("kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+        where.unknown(raw, _COMMON | _KEYS[kind])
+        if kind == "replay":
+            self._replay(raw)
+            return
+        common = {
+            "number": where.step,
+            "kind": kind,
+            "text": where.text(raw, "text"),
+            "cite": where.text(raw, "cite", ""),
+            "light": self._light(raw),
+        }
+        step: Step
+        if kind == "explain":
+            step = ExplainStep(**common)
+        elif kind == "setup":
+            if "position" not in raw:
+                raise where.error("position", "missing")
+            self.board = self._position(raw)
+            step = SetupStep(**common, position=self.board)
+        elif kind == "play":
+            step = self._play(raw, common)
+        elif kind == "question":
+            step = self._question(raw, common)
+        elif kind == "count":
+            step = self._count(raw, common)
+        else:
+            step = self._chart(raw, common)
+        self.steps.append(step)
+
+    # -- the parts of a step ---------------------------------------------------------------
+
+    def _light(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(self._location(word, "light") for word in self.where.texts(raw, "light"))
+
+    def _location(self, word: str, key: str) -> str:
+        if word in LOCATIONS:
+            return word
+        side, _, point = word.partition(":")
+        if side in ("white", "black") and point:
+            colour = Colour.parse(side)
+            if point in ("bar", "off"):
+                return f"{point}-{side}"
+            if point.isdigit() and 1 <= int(point) <= 24:
+                return location(colour, int(point))
+        raise self.where.error(
+            key, f"{word!r} is not a place on the table (1-24, bar-white, off-black, black:6)"
+        )
+
+    def _turn(self, raw: Mapping[str, Any]) -> Colour:
+        word = self.where.text(raw, "turn", "white")
+        if word not in ("white", "black"):
+            raise self.where.error("turn", "must be white or black")
+        return Colour.parse(word)
+
+    def _position(self, raw: Mapping[str, Any]) -> Position:
+        spec = raw.get("position")
+        turn = self._turn(raw)
+        where = self.where
+        if spec == "standard":
+            return Position.standard(turn)
+        if spec == "empty":
+            return Position.empty(turn)
+        if isinstance(spec, str):
+            try:
+                return Position.from_id(spec, turn)
+            except ValueError as err:
+                raise where.error("position", f"{spec!r} is not a Position ID: {err}") from None
+        if not isinstance(spec, dict):
+            raise where.error("position", "use standard, empty, a Position ID or a table")
+        where.unknown(spec, {"white", "black"})
+        men: list[list[int]] = [[0] * 25, [0] * 25]
+        for side, colour in (("white", WHITE), ("black", BLACK)):
+            points = spec.get(side, {})
+            if not isinstance(points, dict):
+                raise where.error(f"position.{side}", "must be a table like {6 = 5, 8 = 3}")
+            for point, n in points.items():
+                p = BAR if point == "bar" else int(point) if point.isdigit() else 0
+                if not 1 <= p <= 25:
+                    raise where.error(f"position.{side}", f"{point!r} is not a point (1-24, bar)")
+                if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 15:
+                    raise where.error(f"position.{side}.{point}", "must be 1 to 15 men")
+                men[colour][p - 1] = n
+        try:
+            return Position((men[0], men[1]), None, turn)
+        except ValueError as err:
+            raise where.error("position", str(err)) from None
+
+    def _canonical(self, start: Position, dice: tuple[int, int], text: str, key: str) -> Play:
+        try:
+            return start.parse_play(dice[0], dice[1], text, self.profile)
+        except ValueError as err:
+            raise self.where.error(key, f"{text!r} with {dice[0]}-{dice[1]}: {err}") from None
+
+    def _play(self, raw: Mapping[str, Any], common: dict[str, Any]) -> PlayStep:
+        where = self.where
+        start = self._position(raw) if "position" in raw else self.board
+        if "turn" in raw and "position" not in raw:
+            raise where.error("turn", "give turn with a position")
+        dice = raw.get("dice")
+        if (
+            not isinstance(dice, list)
+            or len(dice) != 2
+            or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
+        ):
+            raise where.error("dice", "must be two dice, like [3, 1]")
+        d = (dice[0], dice[1])
+        plays: dict[str, Play] = {}
+
+        def canon(texts: tuple[str, ...], key: str) -> tuple[str, ...]:
+            out = []
+            for text in texts:
+                play = self._canonical(start, d, text, key)
+                plays[str(play)] = play
+                out.append(str(play))
+            return tuple(out)
+
+        accept = canon(where.texts(raw, "accept"), "accept")
+        if not accept:
+            raise where.error("accept", "a play step needs at least one accepted play")
+        good = canon(where.texts(raw, "good"), "good")
+        books = []
+        raw_books = raw.get("books", [])
+        if not isinstance(raw_books, list):
+            raise where.error("books", "must be a list of {book, hit, gammon, cite} tables")
+        for i, entry in enumerate(raw_books):
+            key = f"books[{i}]"
+            if not isinstance(entry, dict):
+                raise where.error(key, "must be a table {book, hit, gammon, cite}")
+            where.unknown(entry, {"book", "hit", "gammon", "cite", "note"})
+            hit, gammon = (where.text(entry, k, "") for k in ("hit", "gammon"))
+            if not (hit or gammon):
+                raise where.error(key, "give the book's play for a hit or for a gammon")
+            hit = canon((hit,), f"{key}.hit")[0] if hit else ""
+            gammon = canon((gammon,), f"{key}.gammon")[0] if gammon else ""
+            books.append(
+                BookPlay(
+                    where.text(entry, "book"),
+                    hit,
+                    gammon,
+                    where.text(entry, "cite"),
+                    where.text(entry, "note", ""),
+                )
+            )
+        self.board = plays[accept[0]].result
+        return PlayStep(
+            **common,
+            start=start,
+            dice=d,
+            accept=accept,
+            good=tuple(g for g in good if g not in accept),
+            explain=where.text(raw, "explain", ""),
+            books=tuple(books),
+            plays=plays,
+        )
+
+    def _question(self, raw: Mapping[str, Any], common: dict[str, Any]) -> QuestionStep:
+        where = self.where
+        choices = where.texts(raw, "choices")
+        if not 2 <= len(choices) <= 6:
+            raise where.error("choices", "give 2 to 6 choices")
+        answer = where.integer(raw, "answer", 0, len(choices) - 1)
+        spec = where.text(raw, "check", "")
+        if spec:
+            try:
+                exact = figures.check(spec)
+            except ValueError as err:
+                raise where.error("check", str(err)) from None
+            if choices[answer].split()[0] != str(exact):
+                raise where.error(
+                    "answer",
+                    f"the right choice must be {exact} ({spec}), not {choices[answer]!r}",
+                )
+        return QuestionStep(
+            **common,
+            choices=choices,
+            answer=answer,
+            explain=where.text(raw, "explain", ""),
+            check=spec,
+        )
+
+    def _count(self, raw: Mapping[str, Any], common: dict[str, Any]) -> CountStep:
+        where = self.where
+        if "position" in raw:
+            self.board = self._position(raw)
+        what = where.text(raw, "what")
+        if what not in COUNTS:
+            raise where.error("what", f"must be one of {', '.join(COUNTS)}")
+        at = None
+        if "at" in raw:
+            if what != "shots":
+                raise where.error("at", "only a count of shots has a blot to count at")
+            at = self._location(where.text(raw, "at"), "at")
+            colour, point = _owner(self.board, at)
+            if colour is None or not self.board.is_blot(colour, point):
+                raise where.error("at", f"there is no blot on {at} in the lesson's position")
+        side = self._turn({"turn": raw["side"]}) if "side" in raw else WHITE
+        return CountStep(
+            **common,
+            what=what,
+            board=self.board,
+            at=at,
+            side=side,
+            explain=where.text(raw, "explain", ""),
+        )
+
+    def _chart(self, raw: Mapping[str, Any], common: dict[str, Any]) -> ChartStep:
+        where = self.where
+        chart = where.text(raw, "chart")
+        if chart not in CHARTS:
+            raise where.error("chart", f"must be one of {', '.join(CHARTS)}")
+        if chart == "shots":
+            exact = {d: figures.shots_at_distance(d) for d in range(1, figures.MAX_DISTANCE + 1)}
+        else:
+            exact = {k: figures.entering(k) for k in range(0, 7)}
+        books: dict[str, dict[int, int]] = {}
+        raw_books = raw.get("books", {})
+        if not isinstance(raw_books, dict):
+            raise where.error("books", "must be a table of tables, [step.books.NAME]")
+        for name, values in raw_books.items():
+            if not isinstance(values, dict):
+                raise where.error(f"books.{name}", "must be a table like {1 = 11, 2 = 12}")
+            row = {}
+            for x, v in values.items():
+                if not x.isdigit() or int(x) not in exact:
+                    raise where.error(f"books.{name}.{x}", f"is not on the chart ({chart})")
+                if not isinstance(v, int) or not 0 <= v <= 36:
+                    raise where.error(f"books.{name}.{x}", "must be 0 to 36 rolls")
+                row[int(x)] = v
+            books[name] = row
+        return ChartStep(**common, chart=chart, books=books, exact=exact)
+
+    def _replay(self, raw: Mapping[str, Any]) -> None:
+        where = self.where
+        number = where.integer(raw, "game", 1, len(GAMES))
+        game = GAMES[number - 1]
+        turns = raw.get("turns")
+        if (
+            not isinstance(turns, list)
+            or len(turns) != 2
+            or not all(isinstance(t, int) for t in turns)
+            or not 1 <= turns[0] <= turns[1] <= len(game.turns)
+        ):
+            raise where.error("turns", f"must be [first, last] within 1-{len(game.turns)}")
+        notes = raw.get("notes", {})
+        if not isinstance(notes, dict) or not all(
+            k.isdigit() and turns[0] <= int(k) <= turns[1] and isinstance(v, str)
+            for k, v in notes.items()
+        ):
+            raise where.error("notes", 'must be a table {turn = "words"} within the turns')
+        lead = where.text(raw, "text")
+        position = Position.standard(Colour.parse(PLAYERS[game.turns[0].player]))
+        for index, turn in enumerate(game.turns[: turns[1]], start=1):
+            play = position.parse_play(*turn.dice, turn.move, profile=self.profile)
+            if index >= turns[0]:
+                where.step = len(self.steps) + 1
+                who = "Black (L)" if turn.player == "L" else "White (F)"
+                note = notes.get(str(index), "")
+                words = f"{game.title}, turn {index}: {who} throws {turn.dice[0]}-{turn.dice[1]}."
+                if index == turns[0]:
+                    words = f"{lead} {words}"
+                self.steps.append(
+                    PlayStep(
+                        number=where.step,
+                        kind="play",
+                        text=f"{words} Make the book's play.",
+                        cite=f"Crawley, Ch. III, {game.title} [{SOURCE.split('/')[-1][:3]}:"
+                        f"{turn.line}]",
+                        light=(),
+                        start=position,
+                        dice=turn.dice,
+                        accept=(str(play),),
+                        explain=" ".join(
+                            part
+                            for part in (f"Crawley's play: {play or 'no move'}.", turn.note, note)
+                            if part
+                        ),
+                        plays={str(play): play},
+                    )
+                )
+            position = play.result
+        self.board = position
+
+
+def _owner(position: Position, where: str) -> tuple[Colour | None, int]:
+    """Who has men on a point location, and that point in the owner's numbering."""
+    if not where.isdigit():
+        return None, 0
+    colour, _ = position.owner(int(where))
+    return colour, point_of(colour, where) if colour is not None else 0
