@@ -1,20 +1,198 @@
-"""``kiosk run``: start the table application."""
+"""``kiosk run`` (the table) and ``kiosk doctor`` (what is wrong with it, in words)."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
-from kiosk.cli_help import describe_commands
+if TYPE_CHECKING:
+    from kiosk.app.controls import Controls
+    from kiosk.config import Config
+    from kiosk.rules import Position
+    from kiosk.store import Store
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``run`` sub-command."""
-    parser = subparsers.add_parser("run", help="start the table")
-    parser.set_defaults(func=_run)
+    """Add the ``run`` and ``doctor`` sub-commands."""
+    run = subparsers.add_parser(
+        "run",
+        help="start the table (a simulated one in a window if none is attached)",
+        description="Start the table. With no table attached a simulated one is played "
+        "with the mouse; with no screen either, a short demonstration game is played "
+        "headless and its screenshots are saved.",
+    )
+    run.add_argument(
+        "--config",
+        help="configuration file (default: $BACKGAMMON_TABLE_CONFIG "
+        "or ~/.config/backgammon-table/config.toml)",
+    )
+    run.add_argument("--port", help="the table's serial port (overrides [table] port)")
+    run.add_argument("--demo", action="store_true", help="play the headless demonstration game")
+    run.add_argument(
+        "--screenshots",
+        help="where the demonstration saves its pictures (default: [display] screenshots)",
+    )
+    run.add_argument(
+        "--events",
+        metavar="FILE",
+        help="also write every event as a JSON line to FILE ('-': standard output)",
+    )
+    run.add_argument(
+        "--position",
+        metavar="POSITION_ID",
+        help="start a new game from this GNU Backgammon Position ID (white on roll)",
+    )
+    run.set_defaults(func=_run)
+    doctor = subparsers.add_parser(
+        "doctor",
+        help="check the serial device, firmware, GPIO, display, audio, disk and database",
+    )
+    doctor.add_argument("--config", help="configuration file to check")
+    doctor.add_argument("--port", help="the table's serial port (overrides [table] port)")
+    doctor.set_defaults(func=_doctor)
 
 
 def _run(args: argparse.Namespace) -> int:
-    print("Backgammon Table: the display and referee are not built yet.")
-    print("What this kiosk can do today:")
-    print(describe_commands())
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from kiosk.config import ConfigError, config_path, load_config
+    from kiosk.display import is_headless
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(f"kiosk run: {err}", file=sys.stderr)
+        return 2
+    port = args.port or config.table.port or None
+    if port is None:
+        from kiosk.link import find_table_port
+
+        port = find_table_port()
+    if args.demo or (port is None and is_headless()):
+        return _demo(args, config)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    start = None
+    if args.position:
+        from kiosk.rules import Position
+
+        try:
+            start = Position.from_id(args.position)
+        except ValueError as err:
+            print(f"kiosk run: --position {args.position}: {err}", file=sys.stderr)
+            return 2
+    return _table(args, config, config_path(args.config), port, start)
+
+
+def _demo(args: argparse.Namespace, config: Config) -> int:
+    from kiosk.app.demo import run_demo
+    from kiosk.app.main import table_layout
+
+    out = Path(args.screenshots or config.display.screenshots).expanduser()
+    print("No screen and no table: playing a short demonstration game headless.", flush=True)
+    shots = run_demo(out, table_layout(config))
+    print(f"Saved {len(shots)} screenshots:")
+    for path in shots:
+        print(f"  {os.path.abspath(path)}")
+    print("With a screen, 'make run' opens the simulated table in a window.")
+    return 0
+
+
+def _table(
+    args: argparse.Namespace,
+    config: Config,
+    config_file: Path,
+    port: str | None,
+    start: Position | None,
+) -> int:
+    from kiosk.app.main import App, table_layout
+    from kiosk.app.speech import Speaker
+    from kiosk.display import Display, calibration_path, load_or_default
+    from kiosk.link import QueueListener, TableLink, open_table
+
+    layout = table_layout(config)
+    listener = QueueListener()
+    simulator = None
+    if port is not None:
+        link = TableLink(port, layout=layout, listener=listener).start()
+    else:
+        link, simulator = open_table(None, layout=layout, listener=listener)
+        print(f"No table attached: playing on a simulated table ({simulator.port_name}).")
+    store = _open_store(config)
+    cal_file = config.display.calibration or calibration_path(config_file)
+    calibration, why = load_or_default(
+        cal_file, config.display.width, config.display.height, layout
+    )
+    if why:
+        logging.getLogger(__name__).info("%s", why)
+    display = Display(calibration, fullscreen=config.display.fullscreen, layout=layout)
+    events_out: TextIO | None = None
+    if args.events == "-":
+        events_out = sys.stdout
+    elif args.events:
+        events_out = open(args.events, "a", encoding="utf-8")
+    app = App(
+        config,
+        link=link,
+        listener=listener,
+        simulator=simulator,
+        store=store,
+        display=display,
+        calibration=display.calibration,
+        speaker=Speaker(config.speech),
+        controls_factory=_controls(config),
+        config_file=config_file,
+        events_out=events_out,
+        start_position=start,
+    )
+    try:
+        return app.run()
+    finally:
+        if events_out not in (None, sys.stdout):
+            events_out.close()
+
+
+def _open_store(config: Config) -> Store | None:
+    path = Path(config.store.path).expanduser()
+    try:
+        from kiosk.store import Store
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return Store(path)
+    except Exception as err:  # the store says what is wrong in words
+        print(f"kiosk run: games will not be saved: {err} (run 'kiosk doctor')", file=sys.stderr)
+        return None
+
+
+def _controls(config: Config) -> Callable[[Callable[[dict], None]], Controls | None]:
+    from kiosk.app.controls import Controls, ControlsUnavailable
+
+    def make(publish: Callable[[dict], None]) -> Controls | None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                return Controls(config.pins, publish)
+            except ControlsUnavailable as err:
+                logging.getLogger(__name__).info("%s; the keyboard works instead", err)
+                return None
+
+    return make
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from kiosk.app.doctor import run_checks
+
+    checks = run_checks(args.config, args.port)
+    for check in checks:
+        print(check.line(), flush=True)
+    problems = sum(not c.ok for c in checks)
+    if problems:
+        print(f"{problems} problem{'s' if problems != 1 else ''} found.")
+        return 1
+    print("Everything the table needs is in order.")
     return 0

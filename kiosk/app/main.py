@@ -87,7 +87,7 @@ class App:
         display: Display | None = None,
         calibration: Calibration | None = None,
         speaker: Speaker | None = None,
-        controls_factory: Callable[[Callable[[dict], None]], Controls] | None = None,
+        controls_factory: Callable[[Callable[[dict], None]], Controls | None] | None = None,
         config_file: Path | None = None,
         events_out: TextIO | None = None,
         start_position: Position | None = None,
@@ -121,9 +121,8 @@ class App:
         self.bus.subscribe(self._record)
         if speaker is not None:
             self.bus.subscribe(speaker.follow)
-        self.controls: Controls | None = None
-        if controls_factory is not None:
-            self.controls = controls_factory(self.bus.publish)
+        self.controls = controls_factory(self.bus.publish) if controls_factory else None
+        if self.controls is not None:
             self.bus.subscribe(self.controls.follow)
         if events_out is not None:
             self.bus.subscribe(_json_lines(events_out))

@@ -1,0 +1,309 @@
+"""``kiosk doctor``: check everything the table needs and say in words what is wrong.
+
+Each check gives one line, ``OK`` or ``PROBLEM``, with what was found and what to do.
+The checks are plain functions of what they examine (a port, a path, a pin map), so
+they can be run one by one.
+"""
+
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import queue
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk.config import Config, ConfigError, PinsSection, load_config
+
+MIN_FREE_MB = 200  # the games and logs need little; an SD card this full is in trouble
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check."""
+
+    name: str
+    ok: bool
+    message: str
+
+    def line(self) -> str:
+        """The line ``kiosk doctor`` prints."""
+        return f"{'OK' if self.ok else 'PROBLEM':<8}{self.name}: {self.message}"
+
+
+def _user() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
+
+
+def _in_group(name: str) -> bool:
+    try:
+        gid = grp.getgrnam(name).gr_gid
+    except KeyError:
+        return False
+    return gid in os.getgroups() or gid == os.getegid()
+
+
+def check_config(path: str | None) -> tuple[Check, Config]:
+    """The configuration file reads and validates (defaults are used if it does not)."""
+    try:
+        config = load_config(path)
+    except ConfigError as err:
+        return Check("configuration", False, f"{err}. Fix that line; defaults used meanwhile."), (
+            Config()
+        )
+    from kiosk.config import config_path
+
+    where = config_path(path)
+    found = "read from" if where.exists() else "defaults (no file at"
+    closing = "" if where.exists() else ")"
+    return Check("configuration", True, f"{found} {where}{closing}"), config
+
+
+def check_serial(port: str | None) -> Check:
+    """The table's serial device exists and this user may open it."""
+    from kiosk.link import DEFAULT_DEVICE, find_table_port
+
+    name = "serial device"
+    chosen = port or find_table_port()
+    if chosen is None:
+        return Check(
+            name,
+            False,
+            f"no table found: {DEFAULT_DEVICE} does not exist and no Raspberry Pi Pico is "
+            "plugged in. Check the table's USB cable, and that the udev rule is installed "
+            "(deploy/INSTALL.md, step 5). Without a table, 'kiosk run' uses a simulated one.",
+        )
+    if not os.path.exists(chosen):
+        return Check(
+            name,
+            False,
+            f"{chosen} does not exist. Is the table's USB cable plugged in? Is [table] port "
+            "right, and the udev rule installed (deploy/INSTALL.md, step 5)?",
+        )
+    if not os.access(chosen, os.R_OK | os.W_OK):
+        hint = (
+            f"add the user to the dialout group: sudo usermod -aG dialout {_user()} "
+            "(then log in again)"
+            if not _in_group("dialout")
+            else 'check the udev rule gives the device GROUP="dialout" and MODE="0660"'
+        )
+        return Check(name, False, f"{chosen} exists but {_user()} may not open it: {hint}.")
+    return Check(name, True, f"{chosen} is present and can be opened")
+
+
+def check_firmware(port: str | None, config: Config, timeout: float = 3.0) -> Check:
+    """The table answers and speaks this kiosk's protocol with the configured layout."""
+    from kiosk.app.main import table_layout
+    from kiosk.link import PROTOCOL_VERSION, LinkStatus, QueueListener, TableLink, find_table_port
+
+    name = "table firmware"
+    chosen = port or find_table_port()
+    if chosen is None or not os.path.exists(chosen):
+        return Check(name, False, "cannot be checked: no table is connected (see above).")
+    listener = QueueListener()
+    link = TableLink(
+        chosen, layout=table_layout(config), listener=listener, backoff=(timeout, timeout)
+    )
+    link.start()
+    try:
+        try:
+            event = listener.events.get(timeout=timeout)
+        except queue.Empty:
+            return Check(name, False, f"no answer from {chosen} within {timeout:.0f} s.")
+    finally:
+        link.stop()
+    if event.status == LinkStatus.CONNECTED and event.info is not None:
+        info = event.info
+        return Check(
+            name,
+            True,
+            f"firmware {info.firmware}, protocol {info.protocol} (this kiosk: "
+            f"{PROTOCOL_VERSION}), layout {info.layout.wire()}",
+        )
+    return Check(name, False, f"{event.message}.")
+
+
+def check_gpio(pins: PinsSection, pin_factory: object | None = None) -> Check:
+    """The buttons and lights can be claimed on the GPIO header."""
+    from kiosk.app.controls import Controls, ControlsUnavailable
+
+    name = "buttons and lights (GPIO)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            Controls(pins, lambda event: None, pin_factory=pin_factory).close()
+        except ControlsUnavailable as err:
+            hint = (
+                f"; add the user to the gpio group: sudo usermod -aG gpio {_user()}"
+                if os.path.exists("/dev/gpiochip0") and not os.access("/dev/gpiochip0", os.W_OK)
+                else "; on a Raspberry Pi install python3-lgpio (deploy/INSTALL.md, step 1)"
+            )
+            return Check(name, False, f"{err}{hint}. The keyboard still works.")
+    return Check(name, True, "every button, light and the buzzer pin could be claimed")
+
+
+def check_display(timeout: float = 10.0) -> Check:
+    """SDL can open the screen the table draws on."""
+    from kiosk.display import is_headless
+
+    name = "display"
+    if is_headless():
+        return Check(
+            name,
+            False,
+            "no screen: DISPLAY and WAYLAND_DISPLAY are unset and SDL_VIDEODRIVER names no "
+            "driver. On the Pi the service sets SDL_VIDEODRIVER=kmsdrm "
+            "(deploy/backgammon-table.service).",
+        )
+    probe = (
+        "import pygame; pygame.display.init(); s = pygame.display.get_desktop_sizes(); "
+        "print(pygame.display.get_driver(), *s[0] if s else (0, 0))"
+    )
+    try:
+        result = subprocess.run(
+            [_python(), "-c", probe], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return Check(name, False, f"SDL did not open the screen within {timeout:.0f} s.")
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
+        return Check(
+            name,
+            False,
+            f"SDL cannot open the screen ({last}). Is the user in the video group, and is "
+            "the screen connected?",
+        )
+    driver, width, height = (result.stdout.split() + ["?", "?", "?"])[:3]
+    return Check(name, True, f"SDL opens the screen with the {driver} driver at {width}x{height}")
+
+
+def _python() -> str:
+    import sys
+
+    return sys.executable
+
+
+def check_audio(run: Callable[..., subprocess.CompletedProcess] = subprocess.run) -> Check:
+    """espeak-ng is installed and ALSA has a sound card to speak through."""
+    name = "speech and sound"
+    if shutil.which("espeak-ng") is None:
+        return Check(
+            name, False, "espeak-ng is not installed: sudo apt install espeak-ng (speech is off)."
+        )
+    if shutil.which("aplay") is None:
+        return Check(
+            name,
+            False,
+            "aplay is not installed, so the sound cards cannot be listed: "
+            "sudo apt install alsa-utils.",
+        )
+    try:
+        result = run(["aplay", "-l"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return Check(name, False, f"aplay -l failed: {err}.")
+    cards = [line for line in result.stdout.splitlines() if line.startswith("card ")]
+    if not cards:
+        return Check(
+            name,
+            False,
+            "no sound card found (aplay -l lists none): connect a speaker (HDMI or the "
+            f"headphone socket) and check that {_user()} is in the audio group.",
+        )
+    return Check(name, True, f"espeak-ng installed; {cards[0]}")
+
+
+def _existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def check_disk(path: Path, min_free_mb: int = MIN_FREE_MB) -> Check:
+    """There is room on the disk that holds the database."""
+    name = "disk space"
+    where = _existing(path.parent)
+    usage = shutil.disk_usage(where)
+    free_mb = usage.free // (1024 * 1024)
+    if free_mb < min_free_mb:
+        return Check(
+            name,
+            False,
+            f"only {free_mb} MB free on the disk holding {where} (at least {min_free_mb} MB "
+            "are needed): delete old files or use a larger card.",
+        )
+    return Check(name, True, f"{free_mb} MB free on the disk holding {where}")
+
+
+def check_database(path: Path) -> Check:
+    """The database folder is writable and the database opens and passes an integrity check."""
+    name = "database"
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return Check(
+            name,
+            False,
+            f"cannot create the folder {folder} for the games ({err.strerror}): create it and "
+            f"give it to {_user()}, or set [store] path.",
+        )
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
+            pass
+    except OSError as err:
+        return Check(
+            name,
+            False,
+            f"the folder {folder} is not writable by {_user()} ({err.strerror}), so no game "
+            f"could be saved: sudo chown -R {_user()} {folder}",
+        )
+    if not path.exists():
+        return Check(name, True, f"{path} will be created at the first game")
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5)
+        try:
+            verdict = connection.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.Error as err:
+        return Check(
+            name,
+            False,
+            f"{path} cannot be read as a database ({err}): move it aside "
+            f"(mv {path} {path}.broken) and a new one is made; the old games stay in the copy.",
+        )
+    if verdict != "ok":
+        return Check(
+            name,
+            False,
+            f"{path} is damaged ({verdict}): move it aside (mv {path} {path}.broken) and a new "
+            "one is made.",
+        )
+    return Check(name, True, f"{path} opens and passes its integrity check")
+
+
+def run_checks(config_file: str | None = None, port: str | None = None) -> list[Check]:
+    """Every check, in the order an installer would fix them."""
+    first, config = check_config(config_file)
+    port = port or config.table.port or None
+    store = Path(config.store.path).expanduser()
+    return [
+        first,
+        check_serial(port),
+        check_firmware(port, config),
+        check_gpio(config.pins),
+        check_display(),
+        check_audio(),
+        check_disk(store),
+        check_database(store),
+    ]
