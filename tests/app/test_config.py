@@ -1,0 +1,95 @@
+"""The configuration file: defaults, validation messages that name the key, round trips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.cli import main
+from kiosk.config import (
+    CONFIG_ENV,
+    Config,
+    ConfigError,
+    dumps,
+    load_config,
+    load_config_text,
+    save_config,
+)
+
+
+def test_defaults_work_with_the_simulated_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CONFIG_ENV, raising=False)
+    monkeypatch.setenv("HOME", "/nonexistent-home")
+    config = load_config()
+    assert config == Config()
+    assert config.dice.source == "auto" and config.table.port == ""
+    assert config.display.fullscreen is False
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[dice]\nsorce = "wells"', "[dice] sorce: unknown key; allowed: source"),
+        ("[dices]\nsource = 1", "[dices]: unknown section; allowed: table, dice, referee"),
+        ('[dice]\nsource = "coins"', "[dice] source: 'coins' is not allowed; allowed: auto, wells"),
+        ("[dice]\nsource = 6", "[dice] source: 6 is not a string; allowed: auto, wells"),
+        ('[referee]\nsettle_ms = "300"', '[referee] settle_ms: "300" is not an integer'),
+        ("[referee]\nsettle_ms = 10", "[referee] settle_ms: 10 is out of range; allowed: an "),
+        ("[speech]\nenabled = 1", "[speech] enabled: 1 is not true or false; allowed: true"),
+        ("[speech]\nvolume = true", "[speech] volume: true is not an integer"),
+        ('[rules]\nprofile = "chess"', "[rules] profile: 'chess' is not a rule profile; allowed: "),
+        ("[pins]\nmenu = 40", "[pins] menu: 40 is not a usable GPIO (BCM) number; allowed: a G"),
+        ("[pins]\nback = 5", "[pins] back: GPIO 5 is already used by done_white; allowed: a d"),
+        ('[installer]\npin = "12a4"', "[installer] pin: '12a4' is not 4 to 8 digits"),
+        ("[installer]\npin = 1234", "[installer] pin: 1234 is not a string; allowed: a string"),
+        ("[tutor]\nbad = 0.2", "[tutor] bad: the thresholds must grow"),
+        ("dice = 3", "dice: must be a [dice] table of keys, not a value"),
+        ("[dice\nsource = 1", "is not valid TOML"),
+    ],
+)
+def test_a_bad_setting_is_named_with_what_is_allowed(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config_text(text)
+    assert message in str(caught.value)
+
+
+def test_every_rule_profile_is_listed_when_one_is_wrong() -> None:
+    from kiosk.rules.profiles import PROFILES
+
+    with pytest.raises(ConfigError) as caught:
+        load_config_text('[rules]\nprofile = "x"')
+    assert all(name in str(caught.value) for name in PROFILES)
+
+
+def test_a_file_round_trips_and_names_itself_in_errors(tmp_path: Path) -> None:
+    config = load_config_text('[dice]\nsource = "wells"\n[tutor]\nenabled = false\nbad = 0.07')
+    path = save_config(config, tmp_path / "sub" / "config.toml")
+    assert load_config(path) == config
+    assert load_config_text(dumps(config)) == config
+    path.write_text("[referee]\nmode = 'strict'\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(f"{path}: [referee] mode: 'strict' is not allowed")
+
+
+def test_a_named_file_must_exist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config(tmp_path / "missing.toml")
+    monkeypatch.setenv(CONFIG_ENV, str(tmp_path / "also-missing.toml"))
+    with pytest.raises(ConfigError, match="also-missing.toml: no such configuration file"):
+        load_config()
+
+
+def test_kiosk_run_refuses_a_bad_file_and_leaves_the_games_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    db.write_bytes(b"the games, untouched")
+    bad = tmp_path / "config.toml"
+    bad.write_text(f'[store]\npath = "{db}"\n[display]\nfps = 1000\n')
+    assert main(["run", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "[display] fps: 1000 is out of range; allowed: an integer 10-120" in err
+    assert db.read_bytes() == b"the games, untouched"
+    assert bad.read_text().endswith("fps = 1000\n")

@@ -1,0 +1,155 @@
+"""``kiosk doctor``: each check says in words what is wrong and what to do."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from kiosk.app.doctor import (
+    check_audio,
+    check_config,
+    check_database,
+    check_disk,
+    check_firmware,
+    check_gpio,
+    check_serial,
+)
+from kiosk.cli import main
+from kiosk.config import Config, PinsSection
+from kiosk.simtable import SimulatedTable
+
+
+def test_a_missing_serial_device_is_named(tmp_path: Path) -> None:
+    check = check_serial(str(tmp_path / "ttyACM7"))
+    assert not check.ok
+    assert f"{tmp_path / 'ttyACM7'} does not exist" in check.message
+    assert "USB cable" in check.message and "udev rule" in check.message
+    assert check.line().startswith("PROBLEM serial device: ")
+
+
+def test_firmware_of_a_simulated_table_is_identified() -> None:
+    with SimulatedTable(realtime=True) as sim:
+        serial = check_serial(sim.port_name)
+        firmware = check_firmware(sim.port_name, Config())
+    assert serial.ok, serial.message
+    assert firmware.ok, firmware.message
+    assert "protocol 1 (this kiosk: 1)" in firmware.message and "layout 6,4,15" in firmware.message
+
+
+def test_a_table_with_another_layout_is_refused_in_words() -> None:
+    config = Config()
+    config.table.point_slots = 5
+    with SimulatedTable(realtime=True) as sim:
+        check = check_firmware(sim.port_name, config)
+    assert not check.ok
+    assert "differs from the kiosk's 5,4,15" in check.message
+
+
+def test_a_device_that_is_not_the_table_does_not_answer(tmp_path: Path) -> None:
+    master, slave = os.openpty()
+    try:
+        check = check_firmware(os.ttyname(slave), Config(), timeout=1.5)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert not check.ok
+    assert "no answer from" in check.message
+
+
+def test_gpio_with_mock_pins_and_without_any() -> None:
+    assert check_gpio(PinsSection(), pin_factory=MockFactory()).ok
+    missing = check_gpio(PinsSection())  # no Raspberry Pi here: no pin factory loads
+    assert not missing.ok
+    assert "cannot be used" in missing.message and "keyboard still works" in missing.message
+
+
+def _read_only_folder(tmp_path: Path) -> Path:
+    """A folder this process cannot write: chmod for a normal user, sysfs for root."""
+    if os.geteuid() == 0:
+        return Path("/sys/kernel")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder
+
+
+def test_a_read_only_database_folder(tmp_path: Path) -> None:
+    folder = _read_only_folder(tmp_path)
+    check = check_database(folder / "table.sqlite3")
+    assert not check.ok
+    assert f"the folder {folder} is not writable" in check.message
+    assert "chown" in check.message
+
+
+def test_a_database_folder_that_cannot_be_made(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    check = check_database(blocker / "games" / "table.sqlite3")
+    assert not check.ok
+    assert "cannot create the folder" in check.message
+
+
+def test_a_damaged_database_and_a_good_one(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_bytes(b"this is no database" * 100)
+    check = check_database(broken)
+    assert not check.ok and "cannot be read as a database" in check.message
+    assert f"mv {broken} {broken}.broken" in check.message
+    good = tmp_path / "good.sqlite3"
+    with sqlite3.connect(good) as db:
+        db.execute("create table t (x)")
+    check = check_database(good)
+    assert check.ok and "passes its integrity check" in check.message
+    assert check_database(tmp_path / "new.sqlite3").ok
+
+
+def test_disk_space_below_the_minimum(tmp_path: Path) -> None:
+    assert check_disk(tmp_path / "db.sqlite3", min_free_mb=1).ok
+    full = check_disk(tmp_path / "db.sqlite3", min_free_mb=10**12)
+    assert not full.ok and "MB free on the disk holding" in full.message
+
+
+def test_audio_without_espeak_ng(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    check = check_audio()
+    assert not check.ok and "sudo apt install espeak-ng" in check.message
+
+
+def test_a_bad_configuration_is_a_problem(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[dice]\nsource = "coins"\n')
+    check, config = check_config(str(path))
+    assert not check.ok and "[dice] source: 'coins' is not allowed" in check.message
+    assert config == Config()
+
+
+def test_kiosk_doctor_prints_a_line_per_check_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\npath = "{tmp_path / "db" / "t.sqlite3"}"\n')
+    status = main(["doctor", "--config", str(config), "--port", str(tmp_path / "nothing")])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 1
+    names = [line[8:].split(":")[0] for line in lines[:-1]]
+    assert names == [
+        "configuration",
+        "serial device",
+        "table firmware",
+        "buttons and lights (GPIO)",
+        "display",
+        "speech and sound",
+        "disk space",
+        "database",
+    ]
+    assert lines[0].startswith("OK      configuration: read from")
+    assert lines[4].startswith("PROBLEM display: no screen")
+    assert lines[-2].startswith("OK      database:")
+    assert lines[-1].endswith("problems found.")
