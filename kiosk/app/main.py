@@ -114,6 +114,7 @@ class App:
         self.entry: DiceEntry | PinEntry | None = None
         self.replay: Replay | None = None
         self.drag: tuple[str, str] | None = None  # simulator: (location lifted from, colour)
+        self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
         self.running = True
         self.now = 0
         self._store_failed = False
@@ -209,6 +210,8 @@ class App:
         assert self.referee is not None
         self.setting_up = True
         self.referee.set_up(position, restoring=restoring)
+        if self.sensed is not None:  # a new referee starts from the table as it stands
+            self.referee.board(self.sensed, self.now)
         if self.simulator is not None:
             self.simulator.set_position(simulator_layout(position))
 
@@ -272,7 +275,7 @@ class App:
                 frame = self.listener.frames.get_nowait()
             except queue.Empty:
                 break
-            sensed = from_frame(frame)
+            sensed = self.sensed = from_frame(frame)
             if self.simulator is not None:
                 self.bus.publish({"event": "board", "board": sensed})
             if self.referee is not None and self.replay is None:

@@ -1,0 +1,206 @@
+"""The application loop: menus, the installer's PIN, settings, replays, digital dice,
+the connection shown and regained, the simulated table under the mouse, the demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from kiosk.app.demo import run_demo
+from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
+from kiosk.app.speech import Speaker, sentence
+from kiosk.config import Config, SpeechSection, load_config
+from kiosk.display import Calibration
+from kiosk.simtable import STARTING_POSITION
+
+
+def button(h, name: str, player: str | None = None, times: int = 1) -> None:
+    for _ in range(times):
+        event = {"event": "button", "name": name}
+        if player:
+            event["player"] = player
+        h.app.bus.publish(event)
+        h.wait(40)
+
+
+def ready(harness, config: Config | None = None, **kwargs):
+    config = config or Config()
+    config.referee.settle_ms = 200
+    h = harness(config, **kwargs)
+    h.sim.set_position(STARTING_POSITION)
+    h.app.start()
+    h.wait(400)
+    assert "setup-ok" in h.kinds()
+    return h
+
+
+def test_digital_dice_start_the_game_and_the_view_follows(harness) -> None:
+    config = Config()
+    config.dice.source = "digital"
+    h = ready(harness, config)
+    assert h.app.view.connected
+    for _ in range(20):  # a tie means throw again
+        button(h, "done", "white")
+        if h.last("opening").get("starter"):
+            break
+    opening = h.last("opening")
+    d1, d2 = opening["dice"]
+    assert 1 <= d1 <= 6 and 1 <= d2 <= 6 and d1 != d2
+    assert h.app.view.turn == opening["starter"]
+
+
+def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) -> None:
+    config = Config()
+    config.installer.pin = "2101"
+    config.dice.source = "digital"
+    path = tmp_path / "config.toml"
+    h = ready(harness, config, config_file=path)
+    button(h, "menu")
+    assert h.app.view.menu_title == "Backgammon Table"
+    settings = h.app.view.menu.index("Settings (installer)")
+    button(h, "menu", times=settings)
+    button(h, "select")
+    assert h.app.view.menu == () and "Installer PIN" in h.app.view.messages["white"].text
+    # a wrong PIN first: 0000
+    button(h, "select", times=4)
+    assert "not right" in h.app.view.messages["white"].text
+    assert h.app.view.menu == ()
+    # then 2101
+    button(h, "menu")
+    button(h, "menu", times=settings)
+    button(h, "select")
+    for digit in (2, 1, 0, 1):
+        button(h, "menu", times=digit)
+        button(h, "select")
+    assert h.app.view.menu_title == "Settings"
+    assert h.app.view.menu[0] == "Tutor: on"
+    button(h, "select")  # tutor off
+    assert h.app.view.menu[0] == "Tutor: off" and h.app.view.banner == "Tutor off"
+    button(h, "menu")
+    button(h, "select")  # dice: digital -> auto
+    assert h.app.view.menu[1] == "Dice: auto"
+    button(h, "menu", times=len(h.app.view.menu) - 2)
+    assert h.app.view.menu[h.app.view.menu_cursor] == "Save these settings"
+    button(h, "select")
+    saved = load_config(path)
+    assert saved.tutor.enabled is False and saved.dice.source == "auto"
+    assert saved.installer.pin == "2101"
+
+
+def test_choosing_a_new_game_without_the_tutor(harness) -> None:
+    h = ready(harness)
+    button(h, "menu")
+    button(h, "menu", times=h.app.view.menu.index("New game without the tutor"))
+    button(h, "select")
+    assert h.last("new-game")["tutor"] is False
+    assert h.app.view.banner == "Tutor off" and h.app.view.menu == ()
+    h.wait(400)
+    assert h.kinds().count("setup-ok") == 2
+
+
+def test_replaying_crawleys_first_game_and_back_to_the_table(harness) -> None:
+    h = ready(harness)
+    button(h, "menu")
+    button(h, "menu", times=h.app.view.menu.index("Replay a game"))
+    button(h, "select")
+    assert h.app.view.menu_title == "Replay a game"
+    assert h.app.view.menu[0].startswith("Crawley, First Game")
+    button(h, "select")
+    assert h.app.view.banner.startswith("Replay: Crawley, First Game")
+    start = h.app.view.position
+    button(h, "done", "white")
+    first = h.last("position")
+    assert first["text"].startswith("Turn 1 of")
+    assert h.app.view.position != start and h.app.view.last_play
+    button(h, "back")
+    assert h.app.view.position == start
+    button(h, "back")  # before the start: the replay ends, the table is restored
+    assert h.last("mode")["mode"] == "game"
+    h.wait(400)
+    assert h.last("setup-ok")["restored"] is True
+
+
+def test_the_connection_is_shown_lost_and_regained(harness) -> None:
+    h = ready(harness)
+    assert h.app.view.connected
+    h.sim.unplug()
+    for _ in range(200):
+        h.app.step(h.now)
+        if not h.app.view.connected:
+            break
+        h.link.wait_connected(0.02)
+    assert not h.app.view.connected
+    assert "disconnected" in h.app.view.connection_message
+    h.sim.replug()
+    assert h.link.wait_connected(10)
+    h.wait(400)
+    assert h.app.view.connected and h.last("table")["status"] == "connected"
+
+
+def test_the_mouse_drags_a_man_on_the_simulated_table(harness) -> None:
+    config = Config()
+    h = harness(config)
+    # the app drives its own simulated table: hand it the harness's one
+    h.app.simulator = h.sim
+    h.app.calibration = Calibration.default(1280, 720)
+    h.app.start()
+    h.wait(400)
+    cal = h.app.calibration
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cal.slot_xy("13", 4)))
+    assert h.app.drag == ("13", "white")
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=cal.slot_xy("10", 0)))
+    assert len(h.sim.men("13")) == 4 and len(h.sim.men("10")) == 1
+    h.wait(400)
+    assert h.app.view.board is not None and h.app.view.board["10"] == (1, 0)
+    assert h.last("illegal")["reason"] == "throw-first"
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(3, 3)))
+    assert h.app.drag is None  # nothing there
+
+
+def test_dice_sources_and_button_entry() -> None:
+    assert resolve_source("auto", simulated=True) == "digital"
+    assert resolve_source("auto", simulated=False) == "wells"
+    assert resolve_source("buttons", simulated=True) == "buttons"
+    with pytest.raises(ValueError, match="allowed: auto, wells, buttons, digital"):
+        resolve_source("coins", simulated=False)
+    throws = {digital_throw() for _ in range(400)}
+    assert {d for pair in throws for d in pair} == {1, 2, 3, 4, 5, 6}
+    entry = DiceEntry()
+    for _ in range(7):
+        entry.up()  # 1 -> ... -> 6 -> 1 -> 2
+    assert entry.select() is None
+    assert entry.back() and entry.value == 2 and not entry.back()
+    entry.select()
+    entry.up()
+    assert entry.select() == (2, 2)
+
+
+def test_speech_says_events_into_wav_files(tmp_path: Path) -> None:
+    speaker = Speaker(SpeechSection(), record_dir=tmp_path)
+    if speaker.problem:
+        pytest.skip(speaker.problem)
+    speaker.follow({"event": "dice", "player": "black", "dice": [6, 6]})
+    speaker.follow({"event": "legal"})  # nothing to say
+    assert speaker.wait_idle()
+    speaker.close()
+    assert speaker.spoken == ["Black threw 6 6."]
+    wav = tmp_path / "0001.wav"
+    assert wav.read_bytes()[:4] == b"RIFF" and wav.stat().st_size > 1000
+    silent = Speaker(SpeechSection(enabled=False))
+    silent.say("nothing")
+    assert "switched off" in silent.problem and silent.spoken == []
+    assert sentence({"event": "table", "status": "disconnected"}) == "The table is not connected."
+
+
+def test_the_headless_demo_saves_its_screenshots(tmp_path: Path) -> None:
+    events: list[dict] = []
+    shots = run_demo(tmp_path, emit=events.append)
+    assert len(shots) >= 8
+    for path in shots:
+        assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    kinds = [e["event"] for e in events]
+    assert {"destinations", "illegal", "legal", "play"} <= set(kinds)
+    plays = [e["move"] for e in events if e["event"] == "play"]
+    assert plays == ["13/11 13/8", "24/14*", "bar/21 24/21"]
