@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.app_cli",
     "kiosk.link.cli",
     "kiosk.referee.cli",
+    "kiosk.tutor.cli",
 )
 
 

@@ -1,0 +1,351 @@
+"""The coach: rate each play as GNU Backgammon's tutor does, and say why, citing the books.
+
+A play is rated by the equity it gives up against the best play of the roll:
+``fine``, ``doubtful``, ``bad`` or ``very bad`` at GNU Backgammon's default thresholds of
+0.03, 0.06 and 0.12 (configurable). The reasons come from :mod:`kiosk.tutor.features`.
+In a teaching game a bad or very bad play comes with an offer to take it back.
+
+The evaluator is chosen once, by :func:`choose_evaluator`: GNU Backgammon's nets in-process
+(``gnubg-nn``) if they import, else the ``gnubg`` program if installed, else the built-in
+evaluation. :class:`CoachWorker` rates in a background thread so the table never waits.
+
+>>> from kiosk.rules import Position
+>>> from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+>>> coach = Coach(BuiltinEvaluator())
+>>> rating = coach.rate(Position.standard(), (3, 1), "8/5 6/5")
+>>> rating.rating, rating.best_text
+('fine', '8/5 6/5')
+>>> rating.reasons[0]
+'Makes your five point (Cady, Tactics I)'
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from kiosk.rules import Play, Position
+from kiosk.rules.profiles import get_profile
+from kiosk.tutor.evaluators import Evaluator, EvaluatorError
+from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.features import explain
+
+log = logging.getLogger(__name__)
+
+#: GNU Backgammon's tutor defaults: equity lost for doubtful, bad and very bad.
+THRESHOLDS: tuple[float, float, float] = (0.03, 0.06, 0.12)
+RATINGS: tuple[str, ...] = ("fine", "doubtful", "bad", "very bad")
+EVALUATOR_NAMES: tuple[str, ...] = ("auto", "gnubg-nn", "gnubg", "builtin")
+
+
+@dataclass(frozen=True)
+class CoachConfig:
+    """The coach's settings: which evaluator, how deep, and the rating thresholds."""
+
+    evaluator: str = "auto"  # auto, gnubg-nn, gnubg or builtin
+    plies: int = 2  # GNU Backgammon's look-ahead (0 is the bare net)
+    thresholds: tuple[float, float, float] = THRESHOLDS
+    timeout: float = 30.0  # seconds to wait for the gnubg program's answer
+
+    def __post_init__(self) -> None:
+        if self.evaluator not in EVALUATOR_NAMES:
+            raise ValueError(
+                f"coach evaluator {self.evaluator!r} is not one of {', '.join(EVALUATOR_NAMES)}"
+            )
+        if not isinstance(self.plies, int) or not 0 <= self.plies <= 3:
+            raise ValueError(f"coach plies must be a whole number 0 to 3, not {self.plies!r}")
+        check_thresholds(self.thresholds)
+        if not isinstance(self.timeout, int | float) or not self.timeout > 0:
+            raise ValueError(f"coach timeout must be a positive number, not {self.timeout!r}")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping | None) -> CoachConfig:
+        """Settings from a configuration section (unknown keys are refused by name)."""
+        data = dict(data or {})
+        known = {"evaluator", "plies", "thresholds", "timeout"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown coach setting(s): {', '.join(unknown)}")
+        if "thresholds" in data:
+            value = data["thresholds"]
+            if not isinstance(value, list | tuple) or len(value) != 3:
+                raise ValueError("coach thresholds are three numbers: doubtful, bad, very bad")
+            data["thresholds"] = tuple(value)
+        return cls(**data)
+
+
+def check_thresholds(thresholds: tuple[float, float, float]) -> None:
+    """Raise ``ValueError`` unless the three thresholds are positive and increasing."""
+    if len(thresholds) != 3 or not all(
+        isinstance(t, int | float) and math.isfinite(t) and t > 0 for t in thresholds
+    ):
+        raise ValueError(f"thresholds are three positive numbers, not {thresholds!r}")
+    if not thresholds[0] < thresholds[1] < thresholds[2]:
+        raise ValueError(f"thresholds must increase (doubtful < bad < very bad): {thresholds}")
+
+
+def classify(loss: float, thresholds: tuple[float, float, float] = THRESHOLDS) -> str:
+    """The rating for an equity loss.
+
+    >>> [classify(x) for x in (0.0, 0.03, 0.059, 0.07, 0.2)]
+    ['fine', 'doubtful', 'doubtful', 'bad', 'very bad']
+    """
+    level = sum(1 for t in thresholds if loss >= t)
+    return RATINGS[level]
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The coach's verdict on one play."""
+
+    rating: str  # fine, doubtful, bad, very bad
+    equity_loss: float | None  # equity given up against the best play
+    move: str  # the play rated, in GNU Backgammon notation
+    best: Play
+    best_text: str
+    reasons: list[str]
+    tactics: list[dict[str, str]]
+    evaluator: str  # which evaluator judged
+    equity: float | None = None  # the play's equity for the player
+    best_equity: float | None = None
+    take_back_offered: bool = False
+    only_play: bool = False
+    alternatives: list[tuple[str, float]] = field(default_factory=list)  # best few, best first
+
+    def as_dict(self) -> dict:
+        """JSON-ready data (the ``kiosk coach`` contract)."""
+
+        def rounded(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+
+        return {
+            "move": self.move,
+            "rating": self.rating,
+            "equity_loss": rounded(self.equity_loss),
+            "best": self.best_text,
+            "reasons": list(self.reasons),
+            "tactics": list(self.tactics),
+            "evaluator": self.evaluator,
+            "equity": rounded(self.equity),
+            "best_equity": rounded(self.best_equity),
+            "take_back": self.take_back_offered,
+            "only_play": self.only_play,
+            "alternatives": [{"move": m, "equity": round(e, 4)} for m, e in self.alternatives],
+        }
+
+
+class Coach:
+    """Rates plays with one evaluator (falling back to the built-in one if it fails)."""
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        thresholds: tuple[float, float, float] = THRESHOLDS,
+        profile: object = None,
+        fallback: Evaluator | None = None,
+    ) -> None:
+        check_thresholds(thresholds)
+        self.evaluator = evaluator
+        self.thresholds = tuple(thresholds)
+        self.profile = get_profile(profile)
+        if fallback is None and not isinstance(evaluator, BuiltinEvaluator):
+            fallback = BuiltinEvaluator()
+        self.fallback = fallback
+
+    def _rank(self, position: Position, d1: int, d2: int, play: Play):
+        try:
+            ranked = self.evaluator.evaluate_plays(
+                position, d1, d2, keep=play, profile=self.profile
+            )
+            return ranked, self.evaluator.name
+        except EvaluatorError as err:
+            if self.fallback is None:
+                raise
+            log.warning(
+                "%s failed (%s); rating with %s", self.evaluator.name, err, self.fallback.name
+            )
+            ranked = self.fallback.evaluate_plays(position, d1, d2, keep=play, profile=self.profile)
+            return ranked, self.fallback.name
+
+    def rate(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        play: Play | str,
+        teaching: bool = False,
+    ) -> Rating:
+        """Rate ``play`` (a :class:`Play` or its notation) of ``dice`` in ``position``.
+
+        Raises ``ValueError`` (``IllegalPlayError``, ``InvalidNotationError``) if the play
+        is not a legal play of the roll.
+        """
+        d1, d2 = dice
+        legal = position.legal_plays(d1, d2, self.profile)
+        if isinstance(play, str):
+            play = position.parse_play(d1, d2, play, self.profile)
+        elif play not in legal:
+            raise ValueError(f"{play} is not a legal play of {d1}-{d2} here")
+        if len(legal) == 1:
+            reason = "The only legal play of the roll" if play.steps else "No legal play: lost"
+            return Rating(
+                rating="fine",
+                equity_loss=0.0,
+                move=str(play),
+                best=play,
+                best_text=str(play),
+                reasons=[reason],
+                tactics=[],
+                evaluator="rules",
+                only_play=True,
+            )
+        ranked, judge = self._rank(position, d1, d2, play)
+        best, best_equity = ranked[0]
+        equity = next(e for p, e in ranked if p == play)
+        loss = max(0.0, best_equity - equity)
+        rating = classify(loss, self.thresholds)
+        reasons = explain(position, play, best)
+        texts = [str(r) for r in reasons]
+        if play == best:
+            texts.insert(0, "The best play of the roll")
+        tactics: list[dict[str, str]] = []
+        for r in reasons:
+            if r.tactic is not None and r.tactic.as_dict() not in tactics:
+                tactics.append(r.tactic.as_dict())
+        return Rating(
+            rating=rating,
+            equity_loss=loss,
+            move=str(play),
+            best=best,
+            best_text=str(best),
+            reasons=texts,
+            tactics=tactics,
+            evaluator=judge,
+            equity=equity,
+            best_equity=best_equity,
+            take_back_offered=teaching and rating in ("bad", "very bad"),
+            alternatives=[(str(p), e) for p, e in ranked[:3]],
+        )
+
+    def close(self) -> None:
+        """Release the evaluators."""
+        self.evaluator.close()
+        if self.fallback is not None:
+            self.fallback.close()
+
+
+def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
+    """The application event that shows ``player`` the coach's verdict.
+
+    >>> from kiosk.rules import Position
+    >>> from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+    >>> r = Coach(BuiltinEvaluator()).rate(Position.standard(), (3, 1), "8/5 6/5")
+    >>> coach_event(r, "white", teaching=True)["text"]
+    'Good play: 8/5 6/5.'
+    """
+    take_back = teaching and rating.rating in ("bad", "very bad")
+    if rating.rating == "fine":
+        text = f"Good play: {rating.move or 'no move'}."
+    else:
+        cost = f" (it costs {rating.equity_loss:.2f})" if rating.equity_loss is not None else ""
+        label = rating.rating.capitalize()
+        text = f"{label} play. Better was {rating.best_text}{cost}."
+        if take_back:
+            text += " Take it back and think again?"
+    return {
+        "event": "coach",
+        "to": player,
+        "text": text,
+        "detail": "\n".join(rating.reasons),
+        "reasons": list(rating.reasons),
+        "tactics": list(rating.tactics),
+        "rating": rating.rating,
+        "equity_loss": rating.equity_loss,
+        "move": rating.move,
+        "best": rating.best_text,
+        "evaluator": rating.evaluator,
+        "take_back": take_back,
+    }
+
+
+def choose_evaluator(config: CoachConfig | Mapping | None = None) -> Evaluator:
+    """The strongest evaluator this machine offers, or the one the configuration names.
+
+    ``auto`` tries gnubg-nn, then the gnubg program, then the built-in evaluator. A named
+    evaluator that is not available raises :class:`EvaluatorError`.
+    """
+    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, find_program
+    from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module
+
+    if not isinstance(config, CoachConfig):
+        config = CoachConfig.from_mapping(config)
+    name = config.evaluator
+    if name in ("auto", "gnubg-nn") and (name == "gnubg-nn" or load_module() is not None):
+        return GnubgNNEvaluator(plies=config.plies)
+    if name in ("auto", "gnubg") and (name == "gnubg" or find_program() is not None):
+        return GnubgExternalEvaluator(plies=config.plies, timeout=config.timeout)
+    return BuiltinEvaluator()
+
+
+class CoachWorker:
+    """Rates plays in a background thread and publishes a ``coach`` event for each.
+
+    ``publish`` is usually :meth:`kiosk.app.events.EventBus.publish`. If rating fails, a
+    ``coach`` event with ``rating`` ``None`` and the error is published instead, so the
+    table carries on.
+    """
+
+    def __init__(self, coach: Coach, publish, teaching: bool = False) -> None:
+        self.coach = coach
+        self.publish = publish
+        self.teaching = teaching
+        self._jobs: queue.Queue = queue.Queue()
+        self._pending = 0
+        self._idle = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="coach", daemon=True)
+        self._thread.start()
+
+    def submit(
+        self, position: Position, dice: tuple[int, int], play: Play | str, player: str
+    ) -> None:
+        """Queue one play to rate; returns at once."""
+        with self._idle:
+            self._pending += 1
+        self._jobs.put((position, dice, play, player))
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            position, dice, play, player = job
+            try:
+                rating = self.coach.rate(position, dice, play, teaching=self.teaching)
+                event = coach_event(rating, player, self.teaching)
+            except Exception as err:  # the table must carry on whatever the evaluator does
+                log.exception("the coach could not rate %s", play)
+                event = {
+                    "event": "coach",
+                    "to": player,
+                    "text": "The coach could not rate this play.",
+                    "detail": str(err),
+                    "rating": None,
+                    "take_back": False,
+                }
+            self.publish(event)
+            with self._idle:
+                self._pending -= 1
+                self._idle.notify_all()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the thread once queued plays are rated."""
+        self._jobs.put(None)
+        self._thread.join(timeout)
