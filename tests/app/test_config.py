@@ -93,3 +93,9 @@ def test_kiosk_run_refuses_a_bad_file_and_leaves_the_games_alone(
     assert "[display] fps: 1000 is out of range; allowed: an integer 10-120" in err
     assert db.read_bytes() == b"the games, untouched"
     assert bad.read_text().endswith("fps = 1000\n")
+
+
+def test_the_installation_example_is_valid() -> None:
+    example = Path(__file__).parents[2] / "deploy" / "config.example.toml"
+    config = load_config(example)
+    assert config.display.fullscreen is True and config.dice.source == "wells"
