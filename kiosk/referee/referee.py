@@ -99,6 +99,8 @@ class Referee:
         self._dice_armed = True
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
+        self._check_table = False  # after a reconnect: restore the table if it was disturbed
+        self._last_guidance: list[dict] | None = None
 
     # -- inputs ------------------------------------------
 
@@ -107,6 +109,7 @@ class Referee:
         self._target = position
         self._restoring = restoring
         self._judged = None
+        self._last_guidance = None
 
     def board(self, board: Sensed, now: int) -> None:
         """A settled frame from the table's firmware (already debounced per switch)."""
@@ -204,6 +207,11 @@ class Referee:
         elif self._illegal is not None:
             self._illegal_event(*self._illegal)
 
+    def reconnected(self) -> None:
+        """The table is back after a disconnect: check it against the game before going on."""
+        self._check_table = True
+        self._judged = None
+
     def accept(self) -> None:
         """Laws mode: the adversary accepts a wrong move, which then stands."""
         if self._wrong is not None:
@@ -220,15 +228,18 @@ class Referee:
 
     # -- setting up ------------------------------------------
 
-    def _judge_setup(self, board: Sensed) -> None:
+    def _judge_setup(self, board: Sensed, now: int) -> None:
         assert self._target is not None
         want = project(self._target, self.layout)
-        if board == want:
+        in_play = self._restoring and self._tree is not None and key(board) in self._index
+        if board == want or in_play:
             restoring = self._restoring
             self._target = None
             self._restoring = False
             self._emit("setup-ok", restored=restoring)
-            if self.game.phase == Phase.PLAY and self.game.dice:
+            if in_play:
+                self._judge_play(board, now)
+            elif self.game.phase == Phase.PLAY and self.game.dice:
                 self._build_tree()
             return
         corrections = []
@@ -244,6 +255,9 @@ class Referee:
         diff = first["want"] - first["have"]
         verb = f"put {diff} more" if diff > 0 else f"take {-diff}"
         men = "man" if abs(diff) == 1 else "men"
+        if corrections == self._last_guidance:
+            return
+        self._last_guidance = corrections
         self._emit(
             "setup",
             corrections=corrections,
@@ -336,8 +350,13 @@ class Referee:
         return self._board if self._judged == key(self._board) else None
 
     def _judge(self, board: Sensed, now: int) -> None:
+        if self._check_table and self._target is None:
+            self._check_table = False
+            last = self._candidates[0][0] if self._tree is not None else self.game.position
+            if key(board) not in self._index and board != project(last, self.layout):
+                self.set_up(last, restoring=True)
         if self._target is not None:
-            self._judge_setup(board)
+            self._judge_setup(board, now)
             return
         phase = self.game.phase
         if phase == Phase.PLAY and self._tree is not None:
@@ -714,6 +733,8 @@ class Referee:
         """Laws mode: the turn ends on a wrong move, which stands unless the adversary objects."""
         assert self._board is not None and self.game.dice is not None
         self._wrong = self._reconstruct(self._board)
+        if self._bearing_penalty():
+            return
         self._emit(
             "wrong-move",
             player=str(self.game.turn),
@@ -723,6 +744,36 @@ class Referee:
             law="A wrong move stands once the adversary has thrown without claiming it "
             "(Cady law 11; Crawley law 5; Foster law 9).",
         )
+
+    def _bearing_penalty(self) -> bool:
+        """Laws mode: men borne off while one is up (or, by Foster's law, before all are home)
+        go to the bar and must enter again; the rest of the move stands."""
+        wrong, start = self._wrong, self.game.position
+        assert wrong is not None
+        mover = start.turn
+        borne = wrong.off[mover] - start.off[mover]
+        man_up = start.bar(mover) > 0
+        not_home = not start.all_home(mover) and self.game.profile.name.startswith("foster")
+        if borne <= 0 or not (man_up or not_home):
+            return False
+        men = [list(wrong.men[0]), list(wrong.men[1])]
+        off = list(wrong.off)
+        off[mover] -= borne
+        men[mover][24] += borne
+        self._wrong = Position((men[0], men[1]), (off[0], off[1]), mover, validate=False)
+        men_text = "man borne off goes" if borne == 1 else f"{borne} men borne off go"
+        self._emit(
+            "penalty",
+            player=str(mover),
+            message=f"{mover}: the {men_text} on your bar and must enter again.",
+            law="Men borne off while a man is up must be entered again (Cady law 12; Crawley "
+            "law 4); Foster's law 13 puts them on the bar, and does the same for men borne "
+            "off before all are home.",
+        )
+        penalised = self._wrong
+        self._wrong_stands()
+        self.set_up(penalised.swap_turn(), restoring=True)
+        return True
 
     def _wrong_stands(self) -> None:
         game = self.game
@@ -753,6 +804,8 @@ class Referee:
         for colour in (WHITE, WHITE.other):
             side = 0 if colour == WHITE else 1
             for where, counts in board.items():
+                if where.startswith(("bar-", "off-")) and not where.endswith(str(colour)):
+                    continue
                 n = counts[side]
                 if n >= self.layout.slots(where):
                     n = max(n, base[where][side])

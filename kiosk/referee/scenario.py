@@ -8,7 +8,7 @@ A script has one action per line (``#`` starts a comment)::
     opening W B
     dice D1 D2 | cocked 1
     lift LOC [white|black] | place LOC [white|black]
-    wait MS | press done [white|black] | accept | choose N
+    wait MS | press done [white|black] | accept | choose N | unplug | replug
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Time is a virtual clock: the table is
@@ -63,6 +63,7 @@ class ScenarioRunner:
             self.close()
             raise RuntimeError("the simulated table did not answer on its pseudo-terminal")
         self._last: BoardFrame | None = None
+        self._was_connected = False
         self.game = Game(self.profile)
         self.referee = self._referee()
 
@@ -133,12 +134,15 @@ class ScenarioRunner:
     def _sync(self) -> None:
         """Deliver to the referee every frame the link has decoded, until it shows the table."""
         self.sim.flush()
+        self._link_events()
         deadline = time.monotonic() + 5
         while True:
             try:
                 frame = self.listener.frames.get(timeout=0.005)
             except queue.Empty:
-                if self._shows_table(self._last) or time.monotonic() > deadline:
+                if not self.sim.plugged or self._shows_table(self._last):
+                    return
+                if time.monotonic() > deadline:
                     return
                 continue
             self._last = frame
@@ -226,6 +230,38 @@ class ScenarioRunner:
     def _do_accept(self, args: list[str]) -> None:
         self.referee.accept()
         self.wait(STEP_MS)
+
+    def _do_unplug(self, args: list[str]) -> None:
+        self.sim.unplug()
+        self._await_link(False)
+
+    def _do_replug(self, args: list[str]) -> None:
+        self.sim.replug()
+        self._await_link(True)
+        self.wait(STEP_MS)
+
+    def _await_link(self, connected: bool) -> None:
+        """Wait (in real time: the link's reconnection runs on its own clock) for the link."""
+        deadline = time.monotonic() + 10
+        while self.link.connected != connected and time.monotonic() < deadline:
+            if connected:
+                self.sim.advance(STEP_MS)  # the dump after a reconnect needs a settled scan
+            time.sleep(0.01)
+        self._link_events()
+
+    def _link_events(self) -> None:
+        """Report the link's status changes; after a reconnect the referee checks the table."""
+        while True:
+            try:
+                event = self.listener.events.get_nowait()
+            except queue.Empty:
+                return
+            status = event.status.name.lower()
+            if status in ("connected", "disconnected"):
+                if status == "connected" and self._was_connected:
+                    self.referee.reconnected()
+                self._was_connected = True
+                self.emit({"event": "table", "status": status, "message": event.message})
 
     def _do_choose(self, args: list[str]) -> None:
         self.referee.choose(int(_one(args, "choose N")) - 1)

@@ -182,3 +182,45 @@ def test_crawleys_games_played_through_the_table(game):
     [over] = kinds(events, "game-over")
     assert over["winner"] == ("white" if game.winner == "F" else "black")
     assert over["result"] == game.result
+
+
+def test_men_borne_off_with_a_man_up_go_to_the_bar_in_laws_mode():
+    position = Position.from_points({6: 1, 5: 2, 19: -3}, bar=(1, 0))
+    events = run(
+        [
+            "mode laws",
+            f"setup {position.position_id()}",
+            "dice 6 5",
+            "lift 5",
+            "place off",
+            "wait 400",
+            "press done",
+            "wait 400",
+            "lift off white",
+            "place bar white",
+            "wait 400",
+        ]
+    )
+    assert kinds(events, "illegal")[0]["reason"] == "bar-first"
+    [penalty] = kinds(events, "penalty")
+    assert "bar" in penalty["message"] and "law 12" in penalty["law"]
+    [played] = kinds(events, "play")
+    after = Position.from_id(played["position"], BLACK)
+    assert after.bar(WHITE) == 2 and after.off[WHITE] == 11
+    assert {"event": "setup-ok", "restored": True} in events
+
+
+def test_bearing_before_all_home_is_a_penalty_only_under_foster():
+    position = Position.from_points({8: 1, 5: 2, 19: -3})
+    lines = [
+        f"setup {position.position_id()}",
+        "dice 6 5",
+        "lift 5",
+        "place off",
+        "wait 400",
+        "press done",
+    ]
+    foster = run(["profile foster", "mode laws", *lines])
+    assert len(kinds(foster, "penalty")) == 1
+    cady = run(["profile cady", "mode laws", *lines])
+    assert kinds(cady, "penalty") == [] and len(kinds(cady, "wrong-move")) == 1
