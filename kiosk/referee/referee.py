@@ -159,6 +159,14 @@ class Referee:
             if self._wrong is not None:
                 self._wrong_stands()
             self._roll(d1, d2)
+        elif phase == Phase.PLAY:
+            self._emit(
+                "error",
+                message=f"{self.game.turn} has not finished playing: "
+                "press Done before the next throw.",
+            )
+        elif phase == Phase.OVER:
+            self._emit("error", message="The game is over: start a new one from the menu.")
 
     def tick(self, now: int) -> None:
         """Time passes: judge the board once it has settled."""
