@@ -256,6 +256,10 @@ def _point_reasons(
     return reasons
 
 
+def _men(n: int) -> str:
+    return "1 man" if n == 1 else f"{n} men"
+
+
 def _shape_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Reason]:
     reasons = []
     if best is None:
@@ -278,7 +282,7 @@ def _shape_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Re
         tactic = TACTICS["Cr-F4"] if played.adversary_home_points >= 2 else TACTICS["C-VI"]
         reasons.append(
             Reason(
-                f"Leaves {played.back_men} men back in his home board; the best play "
+                f"Leaves {_men(played.back_men)} back in his home board; the best play "
                 f"leaves {best.back_men}",
                 tactic,
             )

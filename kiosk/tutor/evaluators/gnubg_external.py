@@ -66,6 +66,10 @@ def fibs_board(position: Position, dice: tuple[int, int] = (0, 0)) -> str:
     return ":".join(fields)
 
 
+class _ConnectionLost(EvaluatorError):
+    """The socket to gnubg closed or broke (gnubg has probably died)."""
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -172,23 +176,37 @@ class GnubgExternalEvaluator:
             for _ in range(lines):
                 part = self._reader.readline()
                 if not part:
-                    self._stop()
-                    raise EvaluatorError("GNU Backgammon closed the connection")
+                    raise _ConnectionLost("GNU Backgammon closed the connection")
                 answer += part
+        except TimeoutError as err:
+            self._stop()
+            raise EvaluatorError(f"GNU Backgammon gave no answer in {self.timeout} s") from err
         except (OSError, ValueError) as err:
             self._stop()
-            raise EvaluatorError(f"GNU Backgammon did not answer: {err}") from err
+            raise _ConnectionLost(f"GNU Backgammon did not answer: {err}") from err
+        except _ConnectionLost:
+            self._stop()
+            raise
         answer = answer.strip()
         if answer.startswith("Error"):
             raise EvaluatorError(f"GNU Backgammon refused {line[:40]!r}...: {answer}")
         return answer
 
     def request(self, line: str) -> str:
-        """One line to gnubg and its answer, starting (or restarting) gnubg if need be."""
+        """One line to gnubg and its answer, starting (or restarting) gnubg if need be.
+
+        If the connection is lost (gnubg died), gnubg is started again and asked once more.
+        """
         with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self._start()
-            return self._ask(line)
+            for attempt in (1, 2):
+                if self._process is None or self._process.poll() is not None:
+                    self._start()
+                try:
+                    return self._ask(line)
+                except _ConnectionLost:
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
 
     # -- evaluation --------------------------------------------------------------------
 
