@@ -79,7 +79,7 @@ class Controls:
         except (GPIOZeroError, OSError, RuntimeError) as err:
             self.close()
             raise ControlsUnavailable(
-                f"the GPIO buttons and lights cannot be used: {err}"
+                f"the GPIO buttons and lights cannot be used: {str(err).rstrip('!. ')}"
             ) from None
 
     def follow(self, event: dict) -> None:
