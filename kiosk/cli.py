@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.link.cli",
     "kiosk.referee.cli",
     "kiosk.tutor.cli",
+    "kiosk.tutor.lessons.cli",
 )
 
 

@@ -39,6 +39,7 @@ from kiosk.rules import (
     WHITE,
     Colour,
     Game,
+    Phase,
     Position,
     shots,
     shots_by_attacker,
@@ -216,6 +217,7 @@ class LessonEngine:
         elif isinstance(step, CountStep):
             if _live(step):
                 self.state = State.WATCHING
+                self._free_table()
                 self._announce()
                 board = self.host.sensed()
                 if board is not None:
@@ -265,6 +267,12 @@ class LessonEngine:
         game.start_with(position.turn)
         self.referee = self.host.new_referee(game)
         return self.referee
+
+    def _free_table(self) -> None:
+        """A referee with no game on: the learner moves men freely and nothing is judged."""
+        game = Game(self.lesson.profile, self._board_position() or Position.standard())
+        game.phase = Phase.OVER
+        self.referee = self.host.new_referee(game)
 
     def _shows(self, position: Position) -> bool:
         board = self.host.sensed()
@@ -353,7 +361,7 @@ class LessonEngine:
             self.mistakes += 1
             self._result(
                 False,
-                f"Not {step.choices[choice]}. {step.explain} Try again.",
+                f"“{step.choices[choice]}” is not right. {step.explain} Try again.",
                 choice=choice,
             )
 
@@ -386,7 +394,8 @@ class LessonEngine:
     def _answer_count(self, step: CountStep, choice: int) -> None:
         light = list(self._count_light)
         if choice == self._right:
-            self._result(True, f"Right. {self._count_text} {step.explain}", light=light)
+            right = self.choices[choice]
+            self._result(True, f"Right: {right}. {self._count_text} {step.explain}", light=light)
             self.state = State.ANSWERED
         else:
             self.mistakes += 1
@@ -395,7 +404,7 @@ class LessonEngine:
                 if light
                 else ("Count again, point by point.")
             )
-            self._result(False, f"Not {self.choices[choice]}. {hint}", light=light)
+            self._result(False, f"“{self.choices[choice]}” is not right. {hint}", light=light)
 
     def _watch(self, board: Sensed, quiet: bool = False) -> None:
         """Count the shots at the learner's one blot; ``quiet``: say nothing if there is none."""

@@ -158,7 +158,7 @@ class Learner:
         step = engine.current_step
         board = session.sensed() or {}
         turn = engine.referee.game.turn if engine.referee else WHITE
-        wait = f"wait {session.settle_ms + 100}"
+        wait = f"wait {session.settle_ms + 60}"
         if state == State.LAYING:
             target = engine.target
             assert target is not None, "laying out with nothing to lay out"
@@ -293,13 +293,17 @@ def _right_choice(engine: LessonEngine, step: object, board: Sensed) -> int:
 
 
 def _place_blot(board: Sensed, turn: Colour, wrong: bool) -> list[str]:
-    """Leave one white blot on the board (two, when ``wrong``), on empty points."""
+    """Move men from the learner's tallest point to empty points: one blot (two, when wrong)."""
     position = _position(board)
     lines = []
     for p in range(1, 25):
         if position.is_blot(WHITE, p):
             lines.append(f"lift {point_of(turn, str(p))} white")
+    tallest = max(range(1, 25), key=lambda p: position.count(WHITE, p))
     empty = [w for w in LOCATIONS[:24] if board.get(w, (0, 0)) == (0, 0)]
     for where in empty[4 : 6 if wrong else 5]:
-        lines.append(f"place {point_of(turn, where)} white")
+        lines += [
+            f"lift {point_of(turn, str(tallest))} white",
+            f"place {point_of(turn, where)} white",
+        ]
     return lines
