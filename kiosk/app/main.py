@@ -118,6 +118,7 @@ class App:
         self.running = True
         self.now = 0
         self._store_failed = False
+        self._connected_before = False
         self.bus.subscribe(self._show)
         self.bus.subscribe(self._record)
         if speaker is not None:
@@ -267,9 +268,14 @@ class App:
         self.now = now
         while True:
             try:
-                self.bus.publish(link_event(self.listener.events.get_nowait()))
+                change = self.listener.events.get_nowait()
             except queue.Empty:
                 break
+            if change.status == LinkStatus.CONNECTED:
+                if self._connected_before and self.referee is not None:
+                    self.referee.reconnected()  # check the table against the game first
+                self._connected_before = True
+            self.bus.publish(link_event(change))
         while True:
             try:
                 frame = self.listener.frames.get_nowait()
