@@ -1,0 +1,101 @@
+"""Benchmark the application loop: does the picture keep its frame rate while the table moves?
+
+Runs the real ``App`` (link, referee, event bus, headless pygame display) on a real-time
+simulated table for a few seconds at the configured 30 frames a second while a thread lifts
+and places men as fast as a hand could. Prints one line per measurement and, last, a JSON
+object: ``fps`` achieved, ``loop_p50_ms``/``loop_p99_ms``/``loop_max_ms`` (the work of one
+turn of the loop: link, referee, events, drawing) and ``move_to_event_p50_ms`` (a man put
+down to the referee's verdict, settle time included).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import threading
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from kiosk.app.main import App, table_layout  # noqa: E402
+from kiosk.config import Config  # noqa: E402
+from kiosk.display import Calibration, Display  # noqa: E402
+from kiosk.link import QueueListener, TableLink  # noqa: E402
+from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
+
+SECONDS = 6.0
+
+
+def main() -> None:
+    config = Config()
+    config.dice.source = "digital"
+    layout = table_layout(config)
+    sim = SimulatedTable(layout, realtime=True)
+    sim.set_position(STARTING_POSITION)
+    listener = QueueListener()
+    link = TableLink(sim.port_name, layout=layout, listener=listener).start()
+    link.wait_connected(10)
+    display = Display(Calibration.default(1280, 720, layout), fullscreen=False, headless=True)
+    app = App(config, link=link, listener=listener, display=display)
+    placed: list[float] = []
+    verdicts: list[float] = []
+    app.bus.subscribe(
+        lambda e: verdicts.append(time.monotonic()) if e["event"] in ("illegal", "legal") else None
+    )
+    stop = threading.Event()
+
+    def hand() -> None:
+        # the man goes from 13 to 7 (illegal before the throw) and back, again and again
+        while not stop.is_set():
+            for src, dst in (("13", "7"), ("7", "13")):
+                sim.move(src, dst, "white")
+                placed.append(time.monotonic())
+                stop.wait(0.8)
+
+    app.start()
+    threading.Thread(target=hand, daemon=True).start()
+    period = 1 / config.display.fps
+    loops: list[float] = []
+    start = next_frame = time.monotonic()
+    frames = 0
+    while time.monotonic() - start < SECONDS:
+        t0 = time.monotonic()
+        now = int(t0 * 1000)
+        app.step(now)
+        app.frame(now)
+        loops.append((time.monotonic() - t0) * 1000)
+        frames += 1
+        next_frame += period
+        delay = next_frame - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            next_frame = time.monotonic()
+    elapsed = time.monotonic() - start
+    stop.set()
+    app.close()
+    sim.close()
+    lags = []
+    for t in placed:
+        later = [v - t for v in verdicts if v >= t]
+        if later:
+            lags.append(min(later) * 1000)
+    loops.sort()
+    figures = {
+        "fps": round(frames / elapsed, 1),
+        "loop_p50_ms": round(statistics.median(loops), 2),
+        "loop_p99_ms": round(loops[int(len(loops) * 0.99) - 1], 2),
+        "loop_max_ms": round(loops[-1], 2),
+        "move_to_event_p50_ms": round(statistics.median(lags), 1) if lags else None,
+        "settle_ms": config.referee.settle_ms,
+    }
+    print(f"{frames} frames in {elapsed:.1f} s at a target of {config.display.fps} per second")
+    print(f"loop work: median {figures['loop_p50_ms']} ms, p99 {figures['loop_p99_ms']} ms")
+    print(f"a man put down to the referee's verdict: median {figures['move_to_event_p50_ms']} ms")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
