@@ -422,6 +422,8 @@ class App:
             self._replay_button(name)
         elif name == "done":
             self.done(player)
+        elif name == "select":  # the full explanation of the message, or back to the short one
+            self.bus.publish({"event": "detail", "player": player or self.view.turn})
 
     def done(self, player: str | None) -> None:
         """Done/Roll: throw (digital or button dice), finish the play, or start again."""

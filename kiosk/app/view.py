@@ -162,6 +162,8 @@ class TableView:
             self.board = dict(event["board"]) if event.get("board") is not None else None
         elif kind == "mode":
             self.banner = event.get("banner", "")
+        elif kind == "detail":
+            self.show_detail[player] = not self.show_detail.get(player, False)
         elif kind in ("position", "new-game", "resume"):
             self.turn = str(event.get("turn", self.turn))
             self.set_position(Position.from_id(event["position"], Colour.parse(self.turn)))

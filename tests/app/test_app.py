@@ -90,6 +90,14 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     assert saved.installer.pin == "2101"
 
 
+def test_select_shows_the_full_explanation_and_hides_it_again(harness) -> None:
+    h = ready(harness)
+    button(h, "select")
+    assert h.app.view.show_detail == {"white": True}
+    button(h, "select")
+    assert h.app.view.show_detail == {"white": False}
+
+
 def test_choosing_a_new_game_without_the_tutor(harness) -> None:
     h = ready(harness)
     button(h, "menu")
