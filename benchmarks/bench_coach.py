@@ -1,0 +1,139 @@
+"""Coach benchmark: the built-in evaluator against GNU Backgammon, and the time per rating.
+
+Over a fixed set of positions (``coach_positions.txt``: Position ID and roll, drawn from
+games of GNU Backgammon's net with a seed of their own, not the built-in evaluator's
+training seed), it prints how often the built-in evaluator's choice is GNU Backgammon's
+(at the coach's default look-ahead), the mean equity the built-in choice gives up by
+GNU Backgammon's reckoning, and the coach's time per rating with each evaluator present.
+The last line is one JSON object.
+
+    python benchmarks/bench_coach.py [--plies 2] [--limit N] [--regenerate]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from kiosk.rules import Position  # noqa: E402
+from kiosk.tutor.coach import Coach  # noqa: E402
+from kiosk.tutor.evaluators import Evaluator  # noqa: E402
+from kiosk.tutor.evaluators.builtin import BuiltinEvaluator  # noqa: E402
+from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, find_program  # noqa: E402
+from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module  # noqa: E402
+
+POSITIONS_FILE = Path(__file__).with_name("coach_positions.txt")
+SEED = 7_100
+GAMES = 40
+EVERY = 5  # keep one position in five, so the set spans many games
+
+
+def regenerate() -> None:
+    """Draw the fixed positions again (needs gnubg-nn)."""
+    from kiosk.tutor.evaluators.tune import draw_positions
+
+    drawn = draw_positions(SEED, GAMES)[::EVERY]
+    POSITIONS_FILE.write_text(
+        "# Position ID (side on roll to move) and roll; drawn by bench_coach.py --regenerate\n"
+        + "".join(f"{p.position_id()} {d1} {d2}\n" for p, d1, d2 in drawn)
+    )
+
+
+def load() -> list[tuple[Position, int, int]]:
+    """The benchmark's positions."""
+    cases = []
+    for line in POSITIONS_FILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            pid, d1, d2 = line.split()
+            cases.append((Position.from_id(pid), int(d1), int(d2)))
+    return cases
+
+
+def time_ratings(evaluator: Evaluator, cases, limit: int) -> float:
+    """Milliseconds per coach rating (of a random legal play) over the first ``limit`` cases."""
+    coach = Coach(evaluator)
+    rng = random.Random(1)
+    chosen = cases[:limit]
+    start = time.perf_counter()
+    for position, d1, d2 in chosen:
+        play = rng.choice(position.legal_plays(d1, d2))
+        coach.rate(position, (d1, d2), play)
+    elapsed = time.perf_counter() - start
+    coach.close()
+    return 1000 * elapsed / max(1, len(chosen))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's look-ahead")
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N positions")
+    parser.add_argument(
+        "--program-limit", type=int, default=20, help="positions timed with the gnubg program"
+    )
+    parser.add_argument("--regenerate", action="store_true", help="draw the positions again")
+    args = parser.parse_args()
+    if args.regenerate:
+        regenerate()
+    cases = load()
+    if args.limit:
+        cases = cases[: args.limit]
+
+    reference: Evaluator | None = None
+    if load_module() is not None:
+        reference = GnubgNNEvaluator(plies=args.plies)
+    elif find_program() is not None:
+        reference = GnubgExternalEvaluator(plies=args.plies)
+    builtin = BuiltinEvaluator()
+
+    agree = 0
+    losses = []
+    for position, d1, d2 in cases:
+        mine = builtin.evaluate_plays(position, d1, d2)[0][0]
+        if reference is None:
+            continue
+        ranked = reference.evaluate_plays(position, d1, d2, keep=mine)
+        best, best_equity = ranked[0]
+        equity = next(e for p, e in ranked if p == mine)
+        agree += mine == best
+        losses.append(max(0.0, best_equity - equity))
+    name = f"{reference.name} {args.plies}-ply" if reference else None
+    if reference is not None:
+        reference.close()
+
+    timings = {"builtin": round(time_ratings(builtin, cases, len(cases)), 2)}
+    if load_module() is not None:
+        nn = GnubgNNEvaluator(plies=args.plies)
+        timings["gnubg-nn"] = round(time_ratings(nn, cases, len(cases)), 2)
+    if find_program() is not None:
+        program = GnubgExternalEvaluator(plies=args.plies)
+        program.equity(Position.standard().swap_turn())  # start it outside the timing
+        timings["gnubg"] = round(time_ratings(program, cases, args.program_limit), 2)
+
+    figures = {
+        "positions": len(cases),
+        "reference": name,
+        "agreement": round(agree / len(cases), 4) if losses else None,
+        "mean_equity_loss": round(statistics.fmean(losses), 4) if losses else None,
+        "ms_per_rating": timings,
+    }
+    print(f"{len(cases)} positions; reference {name or 'none available'}")
+    if losses:
+        print(f"built-in picks GNU Backgammon's play in {agree} of {len(cases)}")
+        print(f"built-in mean equity loss {figures['mean_equity_loss']}")
+    for evaluator, ms in timings.items():
+        print(f"coach rating with {evaluator}: {ms} ms")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
