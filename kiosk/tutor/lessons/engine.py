@@ -75,7 +75,7 @@ class ProgressStore(Protocol):
     def save_lesson_step(self, slot: str, lesson_id: str, step: int, done: bool) -> None:
         """Remember that ``slot`` reached ``step`` of a lesson (``done`` once it is finished)."""
 
-    def lesson_progress(self, slot: str) -> Mapping[str, Any]:
+    def lesson_progress(self, slot: str) -> Mapping[str, tuple[int, bool]]:
         """Each lesson's progress for ``slot``: lesson id -> (step, done)."""
 
 
@@ -526,13 +526,8 @@ class LessonEngine:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _progress(progress: Mapping[str, Any], lesson_id: str) -> tuple[int, bool]:
-    entry = progress.get(lesson_id)
-    if entry is None:
-        return 0, False
-    if isinstance(entry, Mapping):
-        return int(entry["step"]), bool(entry["done"])
-    step, done = entry
+def _progress(progress: Mapping[str, tuple[int, bool]], lesson_id: str) -> tuple[int, bool]:
+    step, done = progress.get(lesson_id, (0, False))
     return int(step), bool(done)
 
 

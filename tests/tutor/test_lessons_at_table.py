@@ -1,0 +1,152 @@
+"""Every lesson played end to end through the simulated table (pty, link, referee), by a
+learner who does it right and by one who first does each step wrong and then puts it right.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from kiosk.tutor.lessons import State, catalogue, load_lesson
+from kiosk.tutor.lessons.headless import Learner, TableSession
+from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep
+
+SETTLE_MS = 100  # virtual time; shorter than a game's settle keeps the suite quick
+IDS = [info.id for info in catalogue()]
+
+
+@cache
+def _play(lesson_id: str, right: bool) -> TableSession:
+    """The lesson played through once per learner (later tests read the same run)."""
+    session = TableSession(load_lesson(lesson_id), settle_ms=SETTLE_MS)
+    try:
+        session.start()
+        Learner(right=right).run(session)
+    finally:
+        session.close()
+    return session
+
+
+def _results(session: TableSession) -> dict[int, list[dict]]:
+    out: dict[int, list[dict]] = {}
+    for event in session.events:
+        if event["event"] == "lesson-result":
+            out.setdefault(event["step"], []).append(event)
+    return out
+
+
+def _interactive(step: object) -> bool:
+    return isinstance(step, (SetupStep, PlayStep, QuestionStep, CountStep))
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_a_right_learner_finishes_every_lesson(lesson_id: str) -> None:
+    session = _play(lesson_id, right=True)
+    lesson = session.engine.lesson
+    events = session.events
+    assert events[-1]["event"] == "lesson-end" and session.engine.finished
+    assert session.engine.mistakes == 0
+    assert not [e for e in events if e["event"] in ("illegal", "error")]
+    results = _results(session)
+    for step in lesson.steps:
+        if _interactive(step):
+            got = results.get(step.number, [])
+            assert got and all(r["correct"] for r in got), (step.number, got)
+    plays = [e for e in events if e["event"] == "play"]
+    assert len(plays) == sum(isinstance(s, PlayStep) for s in lesson.steps)
+    # every step was announced with its citation, in order
+    shown = [e["step"] for e in events if e["event"] == "lesson"]
+    assert sorted(set(shown)) == [s.number for s in lesson.steps]
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_a_wrong_learner_is_corrected_and_still_finishes(lesson_id: str) -> None:
+    session = _play(lesson_id, right=False)
+    lesson = session.engine.lesson
+    events = session.events
+    assert events[-1]["event"] == "lesson-end"
+    results = _results(session)
+    for step in lesson.steps:
+        got = results.get(step.number, [])
+        if isinstance(step, (QuestionStep, PlayStep)) or (
+            isinstance(step, CountStep) and step.at is not None
+        ):
+            verdicts = [r["correct"] for r in got]
+            alternatives = isinstance(step, PlayStep) and len(
+                {p.result for p in step.start.legal_plays(*step.dice)}
+            ) > len(step.accept) + len(step.good)
+            if isinstance(step, (QuestionStep, CountStep)) or alternatives:
+                assert verdicts[0] is False, (step.number, got)
+            assert verdicts[-1] is True, (step.number, got)
+    if any(isinstance(s, (SetupStep, PlayStep)) for s in lesson.steps):
+        setups = [e for e in events if e["event"] == "setup"]
+        assert setups and all(e["corrections"] and e["law"] for e in setups)
+    assert session.engine.mistakes > 0
+
+
+def test_a_wrong_play_is_explained_with_the_books_and_tried_again() -> None:
+    session = _play("openings", right=False)
+    results = _results(session)
+    step = next(
+        s for s in session.engine.lesson.steps if isinstance(s, PlayStep) and s.dice == (3, 1)
+    )
+    wrong, right = results[step.number][0], results[step.number][-1]
+    assert not wrong["correct"] and "8/5 6/5" in wrong["text"] and "try again" in wrong["text"]
+    assert right["correct"] and right["best"]
+    illegal = [e for e in session.events if e["event"] == "illegal"]
+    assert {"wrong-distance"} <= {e["reason"] for e in illegal}
+    assert all(e["law"] for e in illegal)
+
+
+def test_the_live_count_lights_the_men_that_can_hit() -> None:
+    session = _play("chances", right=False)
+    live = [e for e in session.events if e["event"] == "lesson-result" and "count" in e]
+    assert live, "the live count never reported"
+    last = live[-1]
+    assert last["correct"] and last["light"] and 0 < last["count"] <= 36
+    complaint = [
+        e
+        for e in session.events
+        if e["event"] == "lesson-result" and not e["correct"] and "one of your men" in e["text"]
+    ]
+    assert complaint, "two blots should have been refused"
+    chart = next(e for e in session.events if e["event"] == "chart" and e["chart"] == "shots")
+    assert chart["wrong"] == [{"book": "Hoyle", "x": 12, "book_value": 1, "exact": 3}]
+
+
+def test_a_lesson_left_with_the_menu_resumes_where_it_was(tmp_path) -> None:
+    store_module = pytest.importorskip("kiosk.store")
+    store = store_module.Store(tmp_path / "records.sqlite")
+    lesson = load_lesson("the-board")
+    with TableSession(lesson, store=store, player_slot="guest-2", settle_ms=SETTLE_MS) as s:
+        s.start()
+        for line in ("button select", "button select", "button select"):
+            s.act(line)
+        assert s.engine.current_step.number == 4 and s.engine.state == State.ASKING
+        s.act("button select")  # move the highlight to the second choice
+        assert s.events[-1]["selected"] == 1
+        s.act("button back")
+        assert s.engine.current_step.number == 3
+        s.act("button menu")
+        assert s.events[-1] == {"event": "lesson-exit", "lesson": "the-board", "step": 3}
+    assert store.lesson_progress("guest-2") == {"the-board": (3, False)}
+    assert store.lesson_progress("guest-1") == {}
+    with TableSession(lesson, store=store, player_slot="guest-2", settle_ms=SETTLE_MS) as s:
+        s.start()
+        assert s.engine.current_step.number == 3
+        s.act("button done")
+        s.act("button done")  # answers the highlighted (first) choice: right
+        assert s.events[-1]["event"] == "lesson-result" and s.events[-1]["correct"]
+        Learner(right=True).run(s)
+    assert store.lesson_progress("guest-2")["the-board"] == (len(lesson.steps), True)
+
+
+def test_a_script_runs_headless_and_bad_lines_are_reported() -> None:
+    lesson = load_lesson("moving")
+    with TableSession(lesson, settle_ms=SETTLE_MS) as s:
+        s.start()
+        s.run(["button select", "answer x", "fly 3", "# a comment", ""])
+    errors = [e for e in s.events if e["event"] == "error"]
+    assert [e["line"] for e in errors] == [2, 3]
+    assert s.engine.current_step.number == 2 and s.engine.state == State.LAYING
