@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.referee.cli",
     "kiosk.tutor.cli",
     "kiosk.tutor.lessons.cli",
+    "kiosk.store.cli",
 )
 
 

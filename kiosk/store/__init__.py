@@ -1,0 +1,28 @@
+"""The table's records: every game, turn, verdict and lesson step, safe from a power cut.
+
+``Store`` writes each application event in its own SQLite transaction and rebuilds the
+unfinished game after a restart; ``kiosk.store.export`` writes games as Jellyfish ``.mat``
+files that GNU Backgammon imports.
+"""
+
+from kiosk.store.store import (
+    DEFAULT_PATH,
+    ENV_VAR,
+    GameSummary,
+    MatchSummary,
+    Store,
+    StoreError,
+    TurnRecord,
+    default_path,
+)
+
+__all__ = [
+    "DEFAULT_PATH",
+    "ENV_VAR",
+    "GameSummary",
+    "MatchSummary",
+    "Store",
+    "StoreError",
+    "TurnRecord",
+    "default_path",
+]

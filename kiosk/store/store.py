@@ -1,0 +1,589 @@
+"""The table's records in one SQLite file: games, matches, every event, turns, lesson progress.
+
+Each event is written in its own transaction as it happens, in WAL mode with
+``synchronous=FULL``, so a power cut loses nothing that was recorded and never leaves a
+half-written turn. The turns, and a game's result, are derived from the events in the same
+transaction that stores them.
+
+>>> import tempfile, os
+>>> folder = tempfile.mkdtemp()
+>>> with Store(os.path.join(folder, "table.sqlite3")) as store:
+...     game = store.start_game("modern", "4HPwATDgc/ABMA", "white")
+...     store.record(game, {"event": "opening", "starter": "white", "dice": [3, 1]})
+...     store.record(game, {"event": "play", "player": "white", "dice": [3, 1],
+...                         "move": "8/5 6/5", "position": "sGfwATDgc/ABMA"})
+...     store.turns(game)[0].move, store.unfinished_game() == game
+('8/5 6/5', True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+
+from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
+from kiosk.store.restore import restore_game, turn_to
+
+SCHEMA_VERSION = 1
+DEFAULT_PATH = "~/.local/share/backgammon-table/table.sqlite3"
+ENV_VAR = "BACKGAMMON_TABLE_DB"
+
+_SCHEMA = """
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    length INTEGER NOT NULL,
+    profile TEXT NOT NULL
+);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER REFERENCES matches(id),
+    number INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    match_length INTEGER NOT NULL,
+    start_position TEXT NOT NULL,
+    start_turn TEXT NOT NULL,
+    finished TEXT,
+    winner TEXT,
+    result TEXT,
+    points INTEGER
+);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX events_by_game ON events(game_id, id);
+CREATE TABLE turns (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,
+    colour TEXT NOT NULL,
+    die1 INTEGER NOT NULL,
+    die2 INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    accepted INTEGER NOT NULL,
+    position_before TEXT NOT NULL,
+    position_after TEXT NOT NULL,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    PRIMARY KEY (game_id, number)
+);
+CREATE TABLE lessons (
+    player_slot TEXT NOT NULL,
+    lesson_id TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (player_slot, lesson_id)
+);
+"""
+
+
+class StoreError(ValueError):
+    """The records cannot be read or written as asked (the message says why, in words)."""
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn as recorded: who, the dice, the move, and the Position IDs around it.
+
+    ``position_before`` has the mover on roll; ``position_after`` the adversary. ``move`` is
+    GNU Backgammon notation, ``""`` when no man could move or when a wrong move was let stand
+    (``accepted``).
+    """
+
+    number: int
+    colour: str
+    dice: tuple[int, int]
+    move: str
+    position_before: str
+    position_after: str
+    accepted: bool = False
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game in the list of games: when, under which rules, and how it ended (if it has)."""
+
+    id: int
+    started: str
+    profile: str
+    winner: str | None
+    result: str | None
+    points: int | None
+    match_id: int | None = None
+    number: int = 1
+    players: tuple[str, str] = ("white", "black")
+    mode: str = "teaching"
+    match_length: int = 0
+    finished: str | None = None
+    start_position: str = ""
+    start_turn: str = "white"
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One match: its length, its rules and the score so far (white's, black's)."""
+
+    id: int
+    started: str
+    length: int
+    profile: str
+    score: tuple[int, int]
+
+
+def default_path() -> Path:
+    """Where the records live: ``$BACKGAMMON_TABLE_DB``, else ``~/.local/share/...``."""
+    return Path(os.environ.get(ENV_VAR) or DEFAULT_PATH).expanduser()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Store:
+    """The records of one table: open it once, record every event, read games back."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path).expanduser()
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(
+                f"cannot create the folder {self.path.parent} for the records: {err.strerror}"
+            ) from None
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a record file")
+        try:
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=10
+            )
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open the records {self.path}: {err}") from None
+        try:
+            self._open()
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise StoreError(
+                f"{self.path} cannot be read as the table's records ({err}); move it aside "
+                "and a new one is made at the next start"
+            ) from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        db = self._db
+        db.execute("PRAGMA busy_timeout = 10000")
+        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+        if verdict != "ok":
+            raise StoreError(f"{self.path} is damaged: {verdict}")
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path} cannot use write-ahead logging (mode {mode})")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer version of the table software "
+                f"(records version {version}; this one reads up to {SCHEMA_VERSION})"
+            )
+        if version == 0:
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError(f"{self.path} is an SQLite file, but not the table's records")
+            with self._transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the file (everything recorded is already on disk)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db, self._lock)
+
+    def new_match(self, length: int, profile: str) -> int:
+        """Start a match to ``length`` points (0: games without a match length); its id."""
+        if not isinstance(length, int) or length < 0:
+            raise StoreError(f"a match is played to 0 or more points, not {length!r}")
+        name = _profile_name(profile)
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO matches (started, length, profile) VALUES (?, ?, ?)",
+                (_now(), length, name),
+            )
+        return int(cursor.lastrowid)
+
+    def start_game(
+        self,
+        profile: str,
+        position_id: str,
+        turn: str,
+        *,
+        players: tuple[str, str] = ("white", "black"),
+        match_id: int | None = None,
+        match_length: int = 0,
+        mode: str = "teaching",
+    ) -> int:
+        """Record a new game from ``position_id`` with ``turn`` ("white"/"black") on roll; its id.
+
+        ``players`` names white's and black's players. In a match, ``match_length`` defaults
+        to the match's length.
+        """
+        name = _profile_name(profile)
+        _check_position_id(position_id)
+        try:
+            colour = Colour.parse(str(turn))
+        except ValueError as err:
+            raise StoreError(str(err)) from None
+        if len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
+            raise StoreError(f"give the two players' names, white's then black's: {players!r}")
+        with self._transaction() as db:
+            number = 1
+            if match_id is not None:
+                row = db.execute("SELECT length FROM matches WHERE id = ?", (match_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"there is no match {match_id} in {self.path}")
+                match_length = match_length or row[0]
+                number += db.execute(
+                    "SELECT count(*) FROM games WHERE match_id = ?", (match_id,)
+                ).fetchone()[0]
+            cursor = db.execute(
+                "INSERT INTO games (match_id, number, started, profile, mode, white, black, "
+                "match_length, start_position, start_turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id,
+                    number,
+                    _now(),
+                    name,
+                    str(mode),
+                    players[0].strip(),
+                    players[1].strip(),
+                    int(match_length),
+                    position_id.strip(),
+                    str(colour),
+                ),
+            )
+        return int(cursor.lastrowid)
+
+    def record(self, game_id: int, event: dict) -> None:
+        """Write one application event of a game, timestamped, in its own transaction.
+
+        A ``play`` event adds a turn; ``game-over`` (or a passed double) ends the game.
+        An event that cannot be stored raises :class:`StoreError` and writes nothing.
+        """
+        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+            raise StoreError(f"an event is a dict with an 'event' name, not {event!r}")
+        kind = event["event"]
+        turn = _play_fields(event) if kind == "play" else None
+        try:
+            body = json.dumps(event, default=str, ensure_ascii=False)
+        except (TypeError, ValueError) as err:
+            raise StoreError(f"the {kind!r} event cannot be written down: {err}") from None
+        at = _now()
+        with self._transaction() as db:
+            game = db.execute(
+                "SELECT start_position, start_turn FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if game is None:
+                raise StoreError(f"there is no game {game_id} in {self.path}")
+            cursor = db.execute(
+                "INSERT INTO events (game_id, at, kind, body) VALUES (?, ?, ?, ?)",
+                (game_id, at, kind, body),
+            )
+            if turn is not None:
+                self._add_turn(db, game_id, game, turn, int(cursor.lastrowid))
+            elif kind == "game-over":
+                self._finish(db, game_id, at, event)
+            elif kind == "cube" and event.get("action") == "pass":
+                self._finish_passed(db, game_id, at, event)
+            elif kind == "abandoned":
+                db.execute(
+                    "UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
+                    (at, game_id),
+                )
+
+    def _add_turn(
+        self, db: sqlite3.Connection, game_id: int, game: tuple, turn: tuple, event_id: int
+    ) -> None:
+        mover, dice, move, after, accepted = turn
+        last = db.execute(
+            "SELECT number, colour, position_after FROM turns WHERE game_id = ? "
+            "ORDER BY number DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        if last is None:
+            number, before = 1, turn_to(game[0], Colour.parse(game[1]), mover)
+        else:
+            number = last[0] + 1
+            before = turn_to(last[2], Colour.parse(last[1]).other, mover)
+        db.execute(
+            "INSERT INTO turns (game_id, number, colour, die1, die2, move, accepted, "
+            "position_before, position_after, event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                number,
+                str(mover),
+                dice[0],
+                dice[1],
+                move,
+                accepted,
+                before,
+                after,
+                event_id,
+            ),
+        )
+
+    def _finish(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
+        points = event.get("points")
+        db.execute(
+            "UPDATE games SET finished = ?, winner = ?, result = ?, points = ? WHERE id = ?",
+            (
+                at,
+                str(event.get("winner")) if event.get("winner") is not None else None,
+                str(event.get("result")) if event.get("result") is not None else None,
+                points if isinstance(points, int) else None,
+                game_id,
+            ),
+        )
+
+    def _finish_passed(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
+        try:
+            passer = Colour.parse(str(event.get("player")))
+        except ValueError:
+            return
+        takes = db.execute(
+            "SELECT count(*) FROM events WHERE game_id = ? AND kind = 'cube' "
+            "AND json_extract(body, '$.action') = 'take'",
+            (game_id,),
+        ).fetchone()[0]
+        db.execute(
+            "UPDATE games SET finished = ?, winner = ?, result = 'single', points = ? "
+            "WHERE id = ? AND finished IS NULL",
+            (at, str(passer.other), 2**takes, game_id),
+        )
+
+    def abandon_game(self, game_id: int) -> None:
+        """Mark a game left unfinished on purpose, so it is no longer resumed."""
+        self.record(game_id, {"event": "abandoned"})
+
+    def save_lesson_step(
+        self, player_slot: str, lesson_id: str, step: int, done: bool = False
+    ) -> None:
+        """Remember how far ``player_slot`` has come in a lesson."""
+        if not isinstance(step, int) or step < 0:
+            raise StoreError(f"a lesson step is a number from 0, not {step!r}")
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO lessons (player_slot, lesson_id, step, done, updated) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_slot, lesson_id) DO UPDATE SET "
+                "step = excluded.step, done = excluded.done, updated = excluded.updated",
+                (str(player_slot), str(lesson_id), step, int(bool(done)), _now()),
+            )
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot read {self.path}: {err}") from None
+
+    def unfinished_game(self) -> int | None:
+        """The most recent game that has not ended, if any."""
+        rows = self._read("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1")
+        return rows[0][0] if rows else None
+
+    def game(self, game_id: int) -> GameSummary:
+        """One game's summary (raises :class:`StoreError` if there is no such game)."""
+        rows = self._read(f"{_GAME_SELECT} WHERE id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"there is no game {game_id} in {self.path}")
+        return _summary(rows[0])
+
+    def games(self, match_id: int | None = None) -> list[GameSummary]:
+        """Every game, oldest first, or only those of one match."""
+        if match_id is None:
+            rows = self._read(f"{_GAME_SELECT} ORDER BY id")
+        else:
+            rows = self._read(f"{_GAME_SELECT} WHERE match_id = ? ORDER BY id", (match_id,))
+        return [_summary(row) for row in rows]
+
+    def match(self, match_id: int) -> MatchSummary:
+        """One match with its score (raises :class:`StoreError` if there is no such match)."""
+        rows = self._read(
+            "SELECT id, started, length, profile FROM matches WHERE id = ?", (match_id,)
+        )
+        if not rows:
+            raise StoreError(f"there is no match {match_id} in {self.path}")
+        score = {"white": 0, "black": 0}
+        for game in self.games(match_id):
+            if game.winner in score and game.points:
+                score[game.winner] += game.points
+        return MatchSummary(*rows[0], score=(score["white"], score["black"]))
+
+    def last_game(self) -> int | None:
+        """The most recently started game, if any."""
+        rows = self._read("SELECT max(id) FROM games")
+        return rows[0][0]
+
+    def events(self, game_id: int) -> list[dict]:
+        """A game's events as they were recorded, in order."""
+        self.game(game_id)
+        rows = self._read("SELECT body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
+        return [json.loads(body) for (body,) in rows]
+
+    def timeline(self, game_id: int) -> list[tuple[str, dict]]:
+        """A game's events with the time each was recorded (ISO 8601, UTC)."""
+        self.game(game_id)
+        rows = self._read("SELECT at, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
+        return [(at, json.loads(body)) for at, body in rows]
+
+    def turns(self, game_id: int) -> list[TurnRecord]:
+        """A game's turns, first to last."""
+        self.game(game_id)
+        rows = self._read(
+            "SELECT number, colour, die1, die2, move, position_before, position_after, accepted "
+            "FROM turns WHERE game_id = ? ORDER BY number",
+            (game_id,),
+        )
+        return [
+            TurnRecord(n, colour, (d1, d2), move, before, after, bool(accepted))
+            for n, colour, d1, d2, move, before, after, accepted in rows
+        ]
+
+    def load_game(self, game_id: int) -> Game:
+        """The game as its events leave it: position, dice, cube, turns and result."""
+        summary = self.game(game_id)
+        try:
+            return restore_game(
+                summary.profile, summary.start_position, summary.start_turn, self.events(game_id)
+            )
+        except ValueError as err:
+            raise StoreError(f"game {game_id} cannot be rebuilt: {err}") from None
+
+    def lesson_progress(self, player_slot: str) -> dict[str, tuple[int, bool]]:
+        """How far ``player_slot`` has come in each lesson: lesson id -> (step, done)."""
+        rows = self._read(
+            "SELECT lesson_id, step, done FROM lessons WHERE player_slot = ? ORDER BY lesson_id",
+            (str(player_slot),),
+        )
+        return {lesson: (step, bool(done)) for lesson, step, done in rows}
+
+
+_GAME_SELECT = (
+    "SELECT id, started, profile, winner, result, points, match_id, number, white, black, "
+    "mode, match_length, finished, start_position, start_turn FROM games"
+)
+
+
+def _summary(row: tuple) -> GameSummary:
+    (gid, started, profile, winner, result, points, match_id, number, white, black, mode,
+     length, finished, start, turn) = row  # fmt: skip
+    return GameSummary(
+        gid, started, profile, winner, result, points, match_id, number, (white, black), mode,
+        length, finished, start, turn,
+    )  # fmt: skip
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store's lock; rolled back on any error."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
+        self.db = db
+        self.lock = lock
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
+        return self.db
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        try:
+            if kind is None:
+                self.db.execute("COMMIT")
+            else:
+                self.db.execute("ROLLBACK")
+        finally:
+            self.lock.release()
+        if isinstance(value, sqlite3.Error):
+            raise StoreError(f"cannot write the records: {value}") from value
+
+
+def _profile_name(profile: str) -> str:
+    try:
+        return get_profile(profile).name
+    except (KeyError, ValueError) as err:
+        raise StoreError(str(err)) from None
+
+
+def _check_position_id(position_id: object) -> None:
+    if not isinstance(position_id, str):
+        raise StoreError(f"a Position ID is text, not {position_id!r}")
+    try:
+        decode_position_id(position_id)
+    except InvalidPositionError as err:
+        raise StoreError(str(err)) from None
+
+
+def _play_fields(event: dict) -> tuple[Colour, tuple[int, int], str, str, bool]:
+    """The turn a ``play`` event records, or :class:`StoreError` naming what is missing."""
+    try:
+        mover = Colour.parse(str(event.get("player")))
+    except ValueError as err:
+        raise StoreError(f"a play event needs the player: {err}") from None
+    dice = event.get("dice")
+    if not (
+        isinstance(dice, list | tuple)
+        and len(dice) == 2
+        and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
+    ):
+        raise StoreError(f"a play event needs the two dice, 1 to 6: {dice!r}")
+    move = event.get("move", "")
+    if not isinstance(move, str):
+        raise StoreError(f"a play event's move is text: {move!r}")
+    after = event.get("position")
+    _check_position_id(after)
+    return mover, (dice[0], dice[1]), move, after.strip(), bool(event.get("accepted"))
