@@ -156,6 +156,12 @@ class App:
         if tutor is not None:
             self.tutor = tutor
         profile = get_profile(self.config.rules.profile)
+        if self.store is not None and self.game_id is not None and self.referee is not None:
+            if self.referee.game.phase != Phase.OVER:
+                try:
+                    self.store.abandon_game(self.game_id)  # left on purpose: not resumed
+                except Exception as err:
+                    self._store_problem(err)
         game = Game(profile, position)
         self.referee = self._make_referee(game)
         self.replay = None
@@ -527,19 +533,17 @@ class App:
         return Menu("Replay a game", items)
 
     def _recorded_games(self) -> list[tuple[int, str]]:
-        games = getattr(self.store, "games", None)
-        if games is None:
-            return []
+        """The last finished games played here: (id, title)."""
+        assert self.store is not None
         try:
-            rows = games()
+            games = [g for g in self.store.games() if g.finished and g.winner]
         except Exception as err:
             self._store_problem(err)
             return []
-        out = []
-        for row in list(rows)[-8:]:
-            game_id = row["id"] if isinstance(row, dict) else getattr(row, "id", row)
-            out.append((int(game_id), f"Game {game_id} at this table"))
-        return out
+        return [
+            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})")
+            for g in games[-8:]
+        ]
 
     def _replay_recorded(self, game_id: int, title: str) -> None:
         assert self.store is not None
