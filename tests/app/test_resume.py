@@ -26,9 +26,7 @@ import pytest
 from kiosk.referee.sensing import location
 from kiosk.rules import BAR, BLACK, WHITE, Colour, Play, Position
 from kiosk.simtable import SimulatedTable
-
-# The store lands in parallel with this test; until it does, there is nothing to resume from.
-Store = pytest.importorskip("kiosk.store", reason="kiosk.store is not installed yet").Store
+from kiosk.store import Store
 
 WAIT = 30.0  # generous for a loaded machine; nothing here is timed
 
