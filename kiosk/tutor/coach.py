@@ -15,8 +15,8 @@ evaluation. :class:`CoachWorker` rates in a background thread so the table never
 >>> rating = coach.rate(Position.standard(), (3, 1), "8/5 6/5")
 >>> rating.rating, rating.best_text
 ('fine', '8/5 6/5')
->>> rating.reasons[0]
-'Makes your five point (Cady, Tactics I)'
+>>> rating.reasons[:2]
+['The best play of the roll', 'Makes your five point (Cady, Tactics I)']
 """
 
 from __future__ import annotations

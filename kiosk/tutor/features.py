@@ -13,7 +13,7 @@ section 4; the wording here is ours).
 >>> after = Position.standard().parse_play(3, 1, '8/5 6/5').result
 >>> f = board_features(after, WHITE)
 >>> sorted(f.made)
-[5, 6, 8, 13]
+[5, 6, 8, 13, 24]
 >>> f.blots
 ()
 """

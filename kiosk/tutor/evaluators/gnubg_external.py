@@ -14,7 +14,7 @@ Nothing is read from gnubg's text console. The process stays up across ratings, 
 started again if it dies, and every answer has a time limit.
 
 >>> from kiosk.rules import Position
->>> fibs_board(Position.standard(), (3, 1))[:60]
+>>> fibs_board(Position.standard(), (3, 1))[:62]
 'board:coach:gnubg:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3'
 """
 
@@ -125,8 +125,12 @@ class GnubgExternalEvaluator:
             raise EvaluatorError(f"cannot start {self.program}: {err}") from err
         self._process = process
         assert process.stdin is not None
-        process.stdin.write(f"external 127.0.0.1:{port}\n")
-        process.stdin.flush()
+        try:
+            process.stdin.write(f"external 127.0.0.1:{port}\n")
+            process.stdin.flush()
+        except OSError as err:
+            self._stop()
+            raise EvaluatorError(f"{self.program} stopped while starting") from err
         deadline = time.monotonic() + self.start_timeout
         while True:
             if process.poll() is not None:
