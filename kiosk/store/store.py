@@ -166,6 +166,8 @@ class Store:
             ) from None
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a record file")
+        if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
+            raise StoreError(f"{self.path} cannot be read and written by this user")
         try:
             self._db = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=10
@@ -530,6 +532,9 @@ class _Transaction:
         self.lock.acquire()
         try:
             self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            self.lock.release()
+            raise StoreError(f"cannot write the records: {err}") from None
         except BaseException:
             self.lock.release()
             raise
@@ -544,8 +549,12 @@ class _Transaction:
         try:
             if kind is None:
                 self.db.execute("COMMIT")
-            else:
+                return
+            self.db.execute("ROLLBACK")
+        except sqlite3.Error as err:
+            if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
+            raise StoreError(f"cannot write the records: {err}") from None
         finally:
             self.lock.release()
         if isinstance(value, sqlite3.Error):
