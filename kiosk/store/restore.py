@@ -78,13 +78,9 @@ def _colour(value: object, default: Colour) -> Colour:
 
 
 def _dice(value: object) -> tuple[int, int] | None:
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 2
-        and all(isinstance(d, int) for d in value)
-    ):
-        if all(1 <= d <= 6 for d in value):
-            return int(value[0]), int(value[1])
+    if isinstance(value, list | tuple) and len(value) == 2:
+        if all(isinstance(d, int) and 1 <= d <= 6 for d in value):
+            return value[0], value[1]
     return None
 
 

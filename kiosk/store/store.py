@@ -513,12 +513,8 @@ _GAME_SELECT = (
 
 
 def _summary(row: tuple) -> GameSummary:
-    (gid, started, profile, winner, result, points, match_id, number, white, black, mode,
-     length, finished, start, turn) = row  # fmt: skip
-    return GameSummary(
-        gid, started, profile, winner, result, points, match_id, number, (white, black), mode,
-        length, finished, start, turn,
-    )  # fmt: skip
+    """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined)."""
+    return GameSummary(*row[:8], (row[8], row[9]), *row[10:])
 
 
 class _Transaction:
