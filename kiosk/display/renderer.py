@@ -1,0 +1,659 @@
+"""Draws a :class:`~kiosk.app.view.TableView` on the screen under the physical board.
+
+The men and dice are physical; the display draws what lies under them and around them:
+the points, bar and trays; a glow under the men that may move; the lifted man's slot and
+the slots where it may land; an illegal placement in red with the reason; the last play
+as arrows; and, in a band along each player's edge and facing that player, their
+message, dice, turn, pip count, score, cube and whether the table is connected.
+
+Everything that does not change from frame to frame (the board, text, bands) is drawn
+once and kept, so a frame is a handful of blits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import pygame
+
+from kiosk.app.view import PlayerText, TableView
+from kiosk.display.calibration import Calibration
+from kiosk.display.geometry import Geometry, Strip
+from kiosk.display.text import TextCache
+from kiosk.link import TableLayout
+from kiosk.link.layout import POINTS, TRAYS
+from kiosk.referee.sensing import project
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: RGB = (16, 24, 22)
+COLUMN: RGB = (22, 33, 30)
+FRAME: RGB = (92, 60, 36)
+FRAME_EDGE: RGB = (58, 37, 22)
+FELT: RGB = (30, 72, 58)
+BAR_WOOD: RGB = (74, 48, 29)
+POINT_LIGHT: RGB = (226, 211, 178)
+POINT_DARK: RGB = (164, 66, 48)
+SENSOR_STRIP: RGB = (14, 14, 14)
+TRAY_BED: RGB = (18, 34, 28)
+FRAME_NUMBER: RGB = (226, 206, 170)
+
+MOVABLE: RGB = (255, 204, 64)
+LIFTED: RGB = (110, 210, 255)
+TARGET: RGB = (60, 230, 120)
+HIT: RGB = (255, 128, 48)
+ILLEGAL: RGB = (226, 40, 40)
+ARROW: RGB = (130, 196, 255)
+ARROW_EDGE: RGB = (12, 22, 40)
+
+BAND: RGB = (14, 22, 20)
+BAND_TURN: RGB = (24, 40, 35)
+TEXT: RGB = (240, 240, 232)
+DIM: RGB = (150, 160, 154)
+ACCENT: RGB = (255, 204, 64)
+WARNING_BG: RGB = (150, 26, 26)
+OK_GREEN: RGB = (70, 200, 110)
+LOST_RED: RGB = (230, 50, 50)
+DETAIL_BG: RGB = (10, 18, 16)
+
+DETAIL_HINT = "Help button: full explanation"
+DETAIL_CLOSE = "Help button again: close"
+PULSE_LEVELS = 6
+
+
+def _shade(colour: RGB, factor: float) -> RGB:
+    return (
+        max(0, min(255, int(colour[0] * factor))),
+        max(0, min(255, int(colour[1] * factor))),
+        max(0, min(255, int(colour[2] * factor))),
+    )
+
+
+def _other(colour: str) -> str:
+    return "black" if colour == "white" else "white"
+
+
+class Renderer:
+    """Draws whole frames of the table for one surface and calibration."""
+
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        calibration: Calibration,
+        layout: TableLayout | None = None,
+    ) -> None:
+        self.layout = layout or TableLayout()
+        calibration.check(self.layout)
+        if surface.get_size() != (calibration.width, calibration.height):
+            raise ValueError(
+                f"the calibration is for a {calibration.width}x{calibration.height} screen, "
+                f"not {surface.get_width()}x{surface.get_height()}"
+            )
+        self.surface = surface
+        self.calibration = calibration
+        self.geometry = Geometry(calibration)
+        self.text = TextCache()
+        self._static = self._draw_static()
+        self._sprites: dict[tuple, pygame.Surface] = {}
+        self._panels: dict[str, tuple[tuple, pygame.Surface, tuple[int, int]]] = {}
+        self._counts_key: tuple | None = None
+        self._counts: Mapping[str, tuple[int, int]] = {}
+        self._arrows_key: tuple | None = None
+        self._arrows: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
+
+    # -- the frame ------------------------------------------------------------
+
+    def draw(self, view: TableView, now_ms: int) -> None:
+        """Draw one whole frame of ``view`` on the surface (the caller flips)."""
+        surface = self.surface
+        surface.blit(self._static, (0, 0))
+        counts = self._men(view)
+        pulse = (math.sin(now_ms / 1000 * math.tau * 0.8) + 1) / 2
+        if view.illegal and view.illegal[0] in self.geometry.strips:
+            self._draw_illegal_point(view.illegal[0])
+        mover = view.turn
+        for where in view.movable:
+            if where in self.geometry.strips:
+                self._draw_movable(where, counts, mover)
+        if view.lifted in self.geometry.strips:
+            self._draw_lifted(view, counts)
+        for where in view.targets:
+            if where in self.geometry.strips:
+                self._draw_target(where, counts, mover, pulse)
+        self._draw_arrows(view.last_play)
+        for colour in ("white", "black"):
+            self._blit_panel(f"gap-{colour}", self._gap_panel, view, colour)
+        if view.illegal:
+            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
+        for colour in ("white", "black"):
+            if view.show_detail.get(colour) and view.messages.get(colour):
+                self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
+            self._blit_panel(f"band-{colour}", self._band_panel, view, colour)
+        self._blit_panel("cube", self._cube_panel, view, "white")
+        if view.busy:
+            self._draw_spinner(now_ms)
+        if not view.connected:
+            pygame.draw.rect(
+                surface, LOST_RED, surface.get_rect(), max(4, self.geometry.radius // 4)
+            )
+
+    # -- men and highlights ---------------------------------------------------
+
+    def _men(self, view: TableView) -> Mapping[str, tuple[int, int]]:
+        """(white, black) men at every location: as sensed if the view has it, else as played."""
+        if view.board is not None:
+            return view.board
+        key = (view.position.position_id(), view.position.turn)
+        if key != self._counts_key:
+            self._counts = project(view.position, self.layout)
+            self._counts_key = key
+        return self._counts
+
+    def _own(self, counts: Mapping[str, tuple[int, int]], where: str, colour: str) -> int:
+        white, black = counts.get(where, (0, 0))
+        return white if colour == "white" else black
+
+    def _slot(self, where: str, index: int) -> tuple[int, int]:
+        strip = self.geometry.strips[where]
+        return strip.slots[max(0, min(index, len(strip.slots) - 1))]
+
+    def _draw_illegal_point(self, where: str) -> None:
+        strip = self.geometry.strips[where]
+        if where in POINTS:
+            pygame.draw.polygon(self.surface, ILLEGAL, strip.triangle)
+        else:
+            x, y, w, h = self.calibration.location_rect(where)
+            pygame.draw.rect(
+                self.surface, ILLEGAL, (x, y, w, h), border_radius=self.geometry.radius
+            )
+        self._draw_sensor_strip(self.surface, strip)
+
+    def _draw_movable(self, where: str, counts: Mapping, mover: str) -> None:
+        strip = self.geometry.strips[where]
+        xy = self._slot(where, self._own(counts, where, mover) - 1)
+        ring = strip.ring_radius(self.geometry.radius)
+        self._blit_glow(MOVABLE, int(ring * 1.45), xy, 0.8)
+        pygame.draw.circle(self.surface, MOVABLE, xy, ring, max(3, ring // 6))
+
+    def _draw_lifted(self, view: TableView, counts: Mapping) -> None:
+        where = str(view.lifted)
+        own = self._own(counts, where, view.turn)
+        # The sensed board no longer holds the lifted man; the played position still does.
+        xy = self._slot(where, own if view.board is not None else own - 1)
+        ring = self.geometry.strips[where].ring_radius(self.geometry.radius)
+        pygame.draw.circle(self.surface, LIFTED, xy, ring, max(3, ring // 5))
+        pygame.draw.circle(self.surface, LIFTED, xy, max(3, ring // 4))
+
+    def target_slot(self, view: TableView, where: str) -> int:
+        """The slot a lifted man would land on at ``where``: the next free one, or a blot's."""
+        counts = self._men(view)
+        own = self._own(counts, where, view.turn)
+        other = self._own(counts, where, _other(view.turn))
+        if where in POINTS and own == 0 and other == 1:
+            return 0
+        return min(own, self.calibration.slot_count(where) - 1)
+
+    def _draw_target(self, where: str, counts: Mapping, mover: str, pulse: float) -> None:
+        own = self._own(counts, where, mover)
+        hit = where in POINTS and own == 0 and self._own(counts, where, _other(mover)) == 1
+        index = 0 if hit else own
+        xy = self._slot(where, index)
+        ring = self.geometry.strips[where].ring_radius(self.geometry.radius)
+        self._blit_glow(TARGET, int(ring * 1.7), xy, 0.45 + 0.55 * pulse)
+        pygame.draw.circle(self.surface, TARGET, xy, ring, max(3, ring // 6))
+        pygame.draw.circle(self.surface, TARGET, xy, max(4, int(ring * 0.55)))
+        if hit:
+            pygame.draw.circle(self.surface, HIT, xy, ring + max(4, ring // 4), max(3, ring // 6))
+
+    def _blit_glow(self, colour: RGB, radius: int, xy: tuple[int, int], strength: float) -> None:
+        level = max(1, min(PULSE_LEVELS, round(strength * PULSE_LEVELS)))
+        key = ("glow", colour, radius, level)
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            sprite = pygame.Surface((2 * radius + 1, 2 * radius + 1), pygame.SRCALPHA)
+            steps = 10
+            for i in range(steps):
+                alpha = int(190 * level / PULSE_LEVELS * (i + 1) / steps)
+                r = int(radius * (1 - i / steps))
+                pygame.draw.circle(sprite, (*colour, alpha), (radius, radius), max(r, 1))
+            self._sprites[key] = sprite
+        self.surface.blit(sprite, (xy[0] - radius, xy[1] - radius))
+
+    def _draw_arrows(self, last_play: tuple[tuple[str, str], ...]) -> None:
+        if last_play != self._arrows_key:
+            self._arrows_key = last_play
+            self._arrows = [
+                self._arrow_shape(a, b)
+                for a, b in last_play
+                if a in self.geometry.strips and b in self.geometry.strips and a != b
+            ]
+        width = max(4, int(self.geometry.radius * 0.26))
+        for line, head in self._arrows:
+            pygame.draw.lines(self.surface, ARROW_EDGE, False, line, width + 4)
+            pygame.draw.polygon(self.surface, ARROW_EDGE, head, 0)
+            pygame.draw.lines(self.surface, ARROW, False, line, width)
+            pygame.draw.polygon(self.surface, ARROW, head, 0)
+            pygame.draw.polygon(self.surface, ARROW_EDGE, head, 2)
+
+    def _arrow_shape(
+        self, src: str, dst: str
+    ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+        """A curve bowed towards the board's centre line, and its head."""
+        (x0, y0), (x1, y1) = self.geometry.anchor(src), self.geometry.anchor(dst)
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        length = math.hypot(x1 - x0, y1 - y0)
+        bow = max(-0.35 * length, min(0.35 * length, self.geometry.centre_y - my))
+        cx, cy = mx, my + bow
+        head_len = self.geometry.radius * 0.9
+        points = []
+        for i in range(21):
+            t = i / 20
+            points.append(
+                (
+                    (1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t**2 * x1,
+                    (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t**2 * y1,
+                )
+            )
+        ex, ey = points[-1]
+        px, py = points[-3]
+        angle = math.atan2(ey - py, ex - px)
+        back = (ex - head_len * math.cos(angle), ey - head_len * math.sin(angle))
+        spread = head_len * 0.55
+        head = [
+            (ex, ey),
+            (back[0] + spread * math.sin(angle), back[1] - spread * math.cos(angle)),
+            (back[0] - spread * math.sin(angle), back[1] + spread * math.cos(angle)),
+        ]
+        line = [p for p in points if math.hypot(p[0] - ex, p[1] - ey) >= head_len * 0.8]
+        return (line + [back] if len(line) >= 1 else [points[0], back]), head
+
+    def _draw_spinner(self, now_ms: int) -> None:
+        cx, cy = self.geometry.bar.centerx, self.geometry.centre_y
+        radius = max(8, int(self.geometry.radius * 0.6))
+        turn = (now_ms // 90) % 8
+        for i in range(8):
+            angle = i / 8 * math.tau
+            shade = 0.3 + 0.7 * (((i - turn) % 8) / 7)
+            dot = (int(cx + radius * math.cos(angle)), int(cy + radius * math.sin(angle)))
+            pygame.draw.circle(self.surface, _shade(TEXT, shade), dot, max(3, radius // 4))
+
+    # -- cached panels ---------------------------------------------------------
+
+    def _blit_panel(self, name: str, build, view: TableView, colour: str) -> None:
+        """Blit a panel drawn by ``build``; it is redrawn only when what it shows changes."""
+        key = build(view, colour, None)
+        cached = self._panels.get(name)
+        if cached is None or cached[0] != key:
+            made = build(view, colour, key)
+            if made is None:
+                self._panels[name] = (key, pygame.Surface((0, 0)), (0, 0))
+                return
+            surface, where = made
+            if colour == "black" and name != "cube":
+                surface = pygame.transform.flip(surface, True, True)
+            cached = self._panels[name] = (key, surface, where)
+        if cached[1].get_width():
+            self.surface.blit(cached[1], cached[2])
+
+    def _band_panel(self, view: TableView, colour: str, key: tuple | None):
+        message = view.messages.get(colour)
+        mine = view.turn == colour
+        state = (
+            colour,
+            mine,
+            view.dice if mine else None,
+            view.cocked if mine else (),
+            (message.text, bool(message.detail), message.warning) if message else None,
+            bool(view.show_detail.get(colour)),
+            view.pips,
+            view.score,
+            view.cube,
+            view.match_length,
+            view.connected,
+            view.connection_message,
+        )
+        if key is None:
+            return state
+        rect = self.geometry.bands[colour]
+        band = BandPainter(self.text, rect.size, colour)
+        surface = band.paint(view, message)
+        return surface, rect.topleft
+
+    def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
+        if view.choices and view.turn == colour:
+            options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
+            content = ("choose", f"Which play? {options}")
+        elif view.busy:
+            content = ("busy", view.busy)
+        elif view.banner:
+            content = ("banner", view.banner)
+        else:
+            content = None
+        if key is None:
+            return content
+        if content is None:
+            return None
+        gap = self.geometry.gap
+        half = gap.height // 2
+        inner = gap.inflate(-2 * self.geometry.radius, 0)
+        # Keep the bar (and the busy spinner on it) clear: text sits in the facing player's
+        # right-hand half, as a player reads the board.
+        width = max(inner.right - self.geometry.bar.right - self.geometry.radius, inner.width // 3)
+        panel = pygame.Surface((width, half), pygame.SRCALPHA)
+        size, lines = self.text.fit(
+            content[1], width, half, int(half * 0.62), max(14, int(half * 0.3)), 2
+        )
+        colour_text = ACCENT if content[0] == "choose" else TEXT
+        block = self.text.block(lines, size, colour_text, "centre")
+        panel.blit(block, block.get_rect(center=(width // 2, half // 2)))
+        if colour == "white":
+            where = (inner.right - width, gap.top + half)
+        else:
+            where = (inner.left, gap.top)
+        return panel, where
+
+    def _illegal_panel(self, view: TableView, colour: str, key: tuple | None):
+        assert view.illegal is not None
+        where, _code, message = view.illegal
+        if key is None:
+            return (where, message, colour)
+        geometry = self.geometry
+        width = min(int(geometry.board.width * 0.42), max(geometry.radius * 14, 320))
+        height = max(geometry.gap.height - 8, geometry.radius * 2)
+        panel = pygame.Surface((width, height), pygame.SRCALPHA)
+        pygame.draw.rect(panel, ILLEGAL, panel.get_rect(), border_radius=height // 6)
+        pygame.draw.rect(panel, TEXT, panel.get_rect(), 3, border_radius=height // 6)
+        size, lines = self.text.fit(
+            message, width - 24, height - 12, int(height * 0.36), max(14, int(height * 0.18)), 3
+        )
+        block = self.text.block(lines, size, TEXT, "centre")
+        panel.blit(block, block.get_rect(center=(width // 2, height // 2)))
+        cx = geometry.anchor(where)[0] if where in geometry.strips else geometry.board.centerx
+        x = int(min(max(cx - width / 2, geometry.board.left), geometry.board.right - width))
+        return panel, (x, geometry.centre_y - height // 2)
+
+    def _detail_panel(self, view: TableView, colour: str, key: tuple | None):
+        message = view.messages[colour]
+        if key is None:
+            return (message.text, message.detail)
+        rect = self.geometry.halves[colour]
+        panel = pygame.Surface(rect.size)
+        panel.fill(DETAIL_BG)
+        pygame.draw.rect(panel, ACCENT, panel.get_rect(), 4)
+        pad = max(12, rect.height // 14)
+        big = max(18, int(self.calibration.height * 0.042))
+        small = max(14, int(self.calibration.height * 0.032))
+        # Drawn upright for the player whose edge is at the panel's bottom.
+        title_size, title = self.text.fit(
+            message.text, rect.width - 2 * pad, big * 3, big, small, 2
+        )
+        hint = self.text.render(DETAIL_CLOSE, max(12, small * 3 // 4), DIM)
+        top = pad
+        title_block = self.text.block(title, title_size, ACCENT)
+        panel.blit(title_block, (pad, top))
+        top += title_block.get_height() + pad // 2
+        room = rect.height - top - hint.get_height() - pad * 2
+        size, lines = self.text.fit(
+            message.detail or message.text,
+            rect.width - 2 * pad,
+            room,
+            small,
+            max(12, small * 2 // 3),
+            max(1, room // max(self.text.font(small * 2 // 3).get_linesize(), 1)),
+        )
+        panel.blit(self.text.block(lines, size, TEXT), (pad, top))
+        panel.blit(
+            hint, (rect.width - pad - hint.get_width(), rect.height - pad - hint.get_height())
+        )
+        return panel, rect.topleft
+
+    def _cube_panel(self, view: TableView, colour: str, key: tuple | None):
+        value, owner = view.cube
+        if key is None:
+            return (value, owner)
+        geometry = self.geometry
+        column = geometry.board.left - geometry.radius
+        size = int(min(geometry.radius * 1.9, max(column * 0.6, geometry.radius * 1.2)))
+        cx = column // 2 if column >= size + 8 else geometry.board.left + size
+        if owner == "white":
+            cy = geometry.board.bottom - size
+        elif owner == "black":
+            cy = geometry.board.top + size
+        else:
+            cy = geometry.centre_y
+        panel = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.rect(panel, (236, 232, 220), panel.get_rect(), border_radius=size // 7)
+        pygame.draw.rect(panel, (40, 40, 40), panel.get_rect(), 2, border_radius=size // 7)
+        label = self.text.render(
+            str(64 if value == 1 and owner is None else value), size // 2, BAND
+        )
+        if owner is None:
+            label = pygame.transform.rotate(label, 90)
+        elif owner == "black":
+            label = pygame.transform.flip(label, True, True)
+        panel.blit(label, label.get_rect(center=(size // 2, size // 2)))
+        return panel, (cx - size // 2, cy - size // 2)
+
+    # -- the board, drawn once -----------------------------------------------
+
+    def _draw_static(self) -> pygame.Surface:
+        geometry = self.geometry
+        width, height = geometry.size
+        r = geometry.radius
+        surface = pygame.Surface((width, height))
+        if pygame.display.get_init() and pygame.display.get_surface() is not None:
+            surface = surface.convert()
+        surface.fill(BACKGROUND)
+        frame = geometry.board.inflate(int(r * 1.2), int(r * 1.2))
+        pygame.draw.rect(surface, FRAME_EDGE, frame.inflate(6, 6), border_radius=r // 2)
+        pygame.draw.rect(surface, FRAME, frame, border_radius=r // 2)
+        pygame.draw.rect(surface, FELT, geometry.board)
+        pygame.draw.rect(surface, BAR_WOOD, geometry.bar)
+        pygame.draw.line(surface, FRAME_EDGE, geometry.bar.midtop, geometry.bar.midbottom, 2)
+        for where in POINTS:
+            strip = geometry.strips[where]
+            light = int(where) % 2 == 0
+            fill = POINT_LIGHT if light else POINT_DARK
+            pygame.draw.polygon(surface, fill, strip.triangle)
+            pygame.draw.polygon(surface, _shade(fill, 0.75), strip.triangle, 2)
+            self._draw_sensor_strip(surface, strip)
+            self._draw_rings(surface, strip, _shade(fill, 0.72))
+        for where in ("bar-white", "bar-black"):
+            strip = geometry.strips[where]
+            self._draw_sensor_strip(surface, strip)
+            self._draw_rings(surface, strip, _shade(BAR_WOOD, 1.5))
+        for where in TRAYS:
+            tray = geometry.trays[where]
+            pygame.draw.rect(surface, FRAME, tray.inflate(8, 8), border_radius=r // 2)
+            pygame.draw.rect(surface, TRAY_BED, tray, border_radius=r // 3)
+            strip = geometry.strips[where]
+            pill_w = int(min(tray.width * 0.8, r * 2))
+            pill_h = max(3, int(min(strip.pitch * 0.7, r * 1.6)))
+            for x, y in strip.slots:
+                pill = pygame.Rect(0, 0, pill_w, pill_h)
+                pill.center = (x, y)
+                pygame.draw.rect(surface, _shade(TRAY_BED, 1.9), pill, border_radius=pill_h // 2)
+            self._draw_sensor_strip(surface, strip)
+        self._draw_point_numbers(surface, frame)
+        return surface
+
+    def _draw_sensor_strip(self, surface: pygame.Surface, strip: Strip) -> None:
+        """The dark line the sensor strip covers anyway (so it never hides a highlight)."""
+        first, last = strip.slots[0], strip.slots[-1]
+        if first == last:
+            return
+        width = max(2, int(self.geometry.radius * 0.22))
+        pygame.draw.line(surface, SENSOR_STRIP, first, last, width)
+
+    def _draw_rings(self, surface: pygame.Surface, strip: Strip, colour: RGB) -> None:
+        ring = strip.ring_radius(self.geometry.radius)
+        for xy in strip.slots:
+            pygame.draw.circle(surface, colour, xy, ring, 2)
+
+    def _draw_point_numbers(self, surface: pygame.Surface, frame: pygame.Rect) -> None:
+        """Each player's own numbers on the frame along their edge (white 1-12, black 1-12)."""
+        size = max(10, int((frame.height - self.geometry.board.height) / 2 * 0.8))
+        for where in POINTS:
+            n = int(where)
+            strip = self.geometry.strips[where]
+            x = int(strip.base[0])
+            if n <= 12:
+                label = self.text.render(str(n), size, FRAME_NUMBER)
+                y = (frame.bottom + self.geometry.board.bottom) // 2
+            else:
+                label = pygame.transform.flip(
+                    self.text.render(str(25 - n), size, FRAME_NUMBER), True, True
+                )
+                y = (frame.top + self.geometry.board.top) // 2
+            surface.blit(label, label.get_rect(center=(x, y)))
+
+
+class BandPainter:
+    """One player's band, drawn upright as that player sees it."""
+
+    def __init__(self, text: TextCache, size: tuple[int, int], colour: str) -> None:
+        self.text = text
+        self.width, self.height = size
+        self.colour = colour
+
+    def paint(self, view: TableView, message: PlayerText | None) -> pygame.Surface:
+        """The band's surface: turn and dice, message, pips and score, connection."""
+        w, h = self.width, self.height
+        mine = view.turn == self.colour
+        surface = pygame.Surface((w, h))
+        surface.fill(BAND_TURN if mine else BAND)
+        if mine:
+            pygame.draw.rect(surface, ACCENT, (0, 0, w, max(4, h // 22)))
+        pad = max(8, h // 9)
+        left = self._turn_and_dice(surface, view, mine, pad)
+        right = self._connection(surface, view, pad)
+        right = self._scores(surface, view, right, pad)
+        self._message(
+            surface, message, view, pygame.Rect(left, pad, right - left - pad, h - 2 * pad)
+        )
+        return surface
+
+    def _turn_and_dice(self, surface: pygame.Surface, view: TableView, mine: bool, pad: int) -> int:
+        h = self.height
+        label_size = max(12, int(h * 0.2))
+        die = int(h * 0.5)
+        width = max(2 * die + 3 * pad, self.text.font(label_size).size("YOUR TURN")[0] + 2 * pad)
+        if mine:
+            label = self.text.render("YOUR TURN", label_size, ACCENT)
+        else:
+            label = self.text.render("Their turn", label_size, DIM)
+        surface.blit(label, (pad, pad))
+        if mine:
+            top = pad + label.get_height() + pad // 2
+            size = min(die, h - top - pad // 2)
+            faces = view.dice or ()
+            for i in range(2):
+                rect = pygame.Rect(pad + i * (size + pad), top, size, size)
+                if (i + 1) in view.cocked:
+                    self._cocked_die(surface, rect)
+                elif i < len(faces):
+                    self._die(surface, rect, faces[i])
+        return width
+
+    def _die(self, surface: pygame.Surface, rect: pygame.Rect, face: int) -> None:
+        light = self.colour == "white"
+        body = (240, 236, 226) if light else (34, 34, 38)
+        pip = (20, 20, 20) if light else (240, 240, 240)
+        pygame.draw.rect(surface, body, rect, border_radius=rect.width // 6)
+        pygame.draw.rect(surface, (120, 120, 120), rect, 2, border_radius=rect.width // 6)
+        spots = {
+            1: [(1, 1)],
+            2: [(0, 0), (2, 2)],
+            3: [(0, 0), (1, 1), (2, 2)],
+            4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+            5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+            6: [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)],
+        }.get(face, [])
+        step = rect.width / 4
+        for row, col in spots:
+            centre = (int(rect.left + step * (col + 1)), int(rect.top + step * (row + 1)))
+            pygame.draw.circle(surface, pip, centre, max(2, rect.width // 10))
+
+    def _cocked_die(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        pygame.draw.rect(surface, WARNING_BG, rect, border_radius=rect.width // 6)
+        pygame.draw.rect(surface, ILLEGAL, rect, 3, border_radius=rect.width // 6)
+        mark = self.text.render("?", int(rect.height * 0.8), TEXT)
+        surface.blit(mark, mark.get_rect(center=rect.center))
+
+    def _scores(self, surface: pygame.Surface, view: TableView, right: int, pad: int) -> int:
+        h = self.height
+        me = 0 if self.colour == "white" else 1
+        pips = view.pips[me]
+        big = max(14, int(h * 0.34))
+        small = max(11, int(h * 0.17))
+        pip_label = self.text.render(f"{pips}", big, TEXT)
+        pip_word = self.text.render("pips", small, DIM)
+        mine, theirs = view.score[me], view.score[1 - me]
+        score = f"Score {mine}-{theirs}"
+        if view.match_length:
+            score += f"  (to {view.match_length})"
+        value, owner = view.cube
+        if owner is None:
+            cube = f"Cube {value}, centred" if value > 1 else "Cube in the middle"
+        else:
+            cube = f"Cube {value}, {'yours' if owner == self.colour else 'theirs'}"
+        score_label = self.text.render(score, small, TEXT)
+        cube_label = self.text.render(cube, small, DIM)
+        width = max(
+            pip_label.get_width() + pip_word.get_width() + pad // 2,
+            score_label.get_width(),
+            cube_label.get_width(),
+        )
+        x = right - width - pad
+        surface.blit(pip_label, (x, pad))
+        surface.blit(
+            pip_word,
+            (
+                x + pip_label.get_width() + pad // 2,
+                pad + pip_label.get_height() - pip_word.get_height(),
+            ),
+        )
+        y = pad + pip_label.get_height() + pad // 3
+        surface.blit(score_label, (x, y))
+        surface.blit(cube_label, (x, y + score_label.get_height()))
+        pygame.draw.line(surface, COLUMN, (x - pad, pad), (x - pad, h - pad), 2)
+        return x - pad
+
+    def _connection(self, surface: pygame.Surface, view: TableView, pad: int) -> int:
+        h = self.height
+        small = max(11, int(h * 0.16))
+        width = int(h * 2.3)
+        x = self.width - width - pad
+        dot = max(6, h // 9)
+        colour = OK_GREEN if view.connected else LOST_RED
+        text = "Table connected" if view.connected else (view.connection_message or "No table")
+        if not view.connected:
+            box = pygame.Rect(x - pad // 2, pad // 2, width + pad, h - pad)
+            pygame.draw.rect(surface, (70, 16, 16), box, border_radius=pad)
+        pygame.draw.circle(surface, colour, (x + dot, h // 2), dot)
+        size, lines = self.text.fit(text, width - 3 * dot, h - 2 * pad, small, 10, 3)
+        block = self.text.block(lines, size, TEXT if not view.connected else DIM)
+        surface.blit(block, block.get_rect(midleft=(x + 3 * dot, h // 2)))
+        return x - pad
+
+    def _message(
+        self, surface: pygame.Surface, message: PlayerText | None, view: TableView, box: pygame.Rect
+    ) -> None:
+        if message is None or not message.text:
+            return
+        h = self.height
+        hint_text = ""
+        if message.detail:
+            hint_text = DETAIL_CLOSE if view.show_detail.get(self.colour) else DETAIL_HINT
+        hint = self.text.render(hint_text, max(11, int(h * 0.14)), ACCENT) if hint_text else None
+        room = box.height - (hint.get_height() if hint else 0)
+        if message.warning:
+            pygame.draw.rect(surface, WARNING_BG, box.inflate(box.height // 6, 0), border_radius=10)
+        size, lines = self.text.fit(
+            message.text, box.width, room, int(h * 0.34), max(12, int(h * 0.2)), 2
+        )
+        block = self.text.block(lines, size, TEXT)
+        surface.blit(block, block.get_rect(midleft=(box.left, box.top + room // 2)))
+        if hint:
+            surface.blit(hint, hint.get_rect(bottomright=box.bottomright))
