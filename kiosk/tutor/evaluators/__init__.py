@@ -96,3 +96,33 @@ def rank_plays(
     if keep is not None and keep not in chosen:
         chosen.append(keep)
     return sorted(((p, deep(p.result)) for p in chosen), key=lambda s: -s[1])
+
+
+class PlyEvaluator:
+    """Ranks plays like GNU Backgammon's move filter: every play at 0-ply, the best few at
+    ``plies``. Subclasses provide ``_equity(after, plies)``."""
+
+    plies: int
+
+    def _equity(self, after: Position, plies: int) -> float:
+        raise NotImplementedError
+
+    def equity(self, after: Position) -> float:
+        """The equity of ``after`` for the side that just moved, at ``plies``."""
+        return self._equity(after, self.plies)
+
+    def evaluate_plays(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        keep: Play | None = None,
+        profile: object = None,
+    ) -> list[Scored]:
+        """The plays worth considering, best first (see :func:`rank_plays`)."""
+        plays = position.legal_plays(d1, d2, profile)
+        if self.plies == 0:
+            return rank_plays(plays, lambda p: self._equity(p, 0))
+        return rank_plays(
+            plays, lambda p: self._equity(p, 0), lambda p: self._equity(p, self.plies), keep
+        )

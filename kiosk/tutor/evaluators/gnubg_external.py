@@ -28,8 +28,8 @@ import subprocess
 import threading
 import time
 
-from kiosk.rules import Play, Position
-from kiosk.tutor.evaluators import EvaluatorError, Scored, rank_plays
+from kiosk.rules import Position
+from kiosk.tutor.evaluators import EvaluatorError, PlyEvaluator
 from kiosk.tutor.evaluators.gnubg_nn import tan_board
 
 #: Where Debian installs the program.
@@ -76,7 +76,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-class GnubgExternalEvaluator:
+class GnubgExternalEvaluator(PlyEvaluator):
     """GNU Backgammon's evaluation at ``plies``, from one long-running ``gnubg`` process."""
 
     name = "gnubg"
@@ -220,26 +220,6 @@ class GnubgExternalEvaluator:
             return -float(answer.split()[5])
         except (IndexError, ValueError):
             raise EvaluatorError(f"GNU Backgammon answered {answer!r} to an evaluation") from None
-
-    def equity(self, after: Position) -> float:
-        """The equity of ``after`` for the side that just moved, at ``plies``."""
-        return self._equity(after, self.plies)
-
-    def evaluate_plays(
-        self,
-        position: Position,
-        d1: int,
-        d2: int,
-        keep: Play | None = None,
-        profile: object = None,
-    ) -> list[Scored]:
-        """The plays worth considering, best first (see :func:`rank_plays`)."""
-        plays = position.legal_plays(d1, d2, profile)
-        if self.plies == 0:
-            return rank_plays(plays, lambda p: self._equity(p, 0))
-        return rank_plays(
-            plays, lambda p: self._equity(p, 0), lambda p: self._equity(p, self.plies), keep
-        )
 
     def best_move(self, position: Position, d1: int, d2: int) -> str:
         """GNU Backgammon's own choice for the roll, in its notation (its global settings)."""

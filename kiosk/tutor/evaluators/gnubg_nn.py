@@ -20,8 +20,8 @@ import importlib
 import threading
 from types import ModuleType
 
-from kiosk.rules import Play, Position
-from kiosk.tutor.evaluators import EvaluatorError, Scored, cubeless_equity, rank_plays
+from kiosk.rules import Position
+from kiosk.tutor.evaluators import EvaluatorError, PlyEvaluator, cubeless_equity
 
 MODULE_NAMES = ("gnubg_nn", "gnubg")
 
@@ -43,7 +43,7 @@ def tan_board(position: Position) -> list[list[int]]:
     return [list(position.men[position.turn.other]), list(position.men[position.turn])]
 
 
-class GnubgNNEvaluator:
+class GnubgNNEvaluator(PlyEvaluator):
     """GNU Backgammon's evaluation at ``plies`` (0 is the bare net, 2 its usual strength).
 
     Every play is looked at with the bare net; the few best are then evaluated at
@@ -66,26 +66,6 @@ class GnubgNNEvaluator:
         with self._lock:
             outputs = self.module.probabilities(tan_board(after), plies)
         return -cubeless_equity(outputs)
-
-    def equity(self, after: Position) -> float:
-        """The equity of ``after`` for the side that just moved, at ``plies``."""
-        return self._equity(after, self.plies)
-
-    def evaluate_plays(
-        self,
-        position: Position,
-        d1: int,
-        d2: int,
-        keep: Play | None = None,
-        profile: object = None,
-    ) -> list[Scored]:
-        """The plays worth considering, best first (see :func:`rank_plays`)."""
-        plays = position.legal_plays(d1, d2, profile)
-        if self.plies == 0:
-            return rank_plays(plays, lambda p: self._equity(p, 0))
-        return rank_plays(
-            plays, lambda p: self._equity(p, 0), lambda p: self._equity(p, self.plies), keep
-        )
 
     def close(self) -> None:
         """Nothing to release."""
