@@ -84,6 +84,8 @@ class TableView:
         """Fold one application event into the view."""
         kind = event.get("event")
         player = str(event.get("player", self.turn))
+        if kind in ("cube", "new-game", "resume") and event.get("cube"):
+            self.cube = (int(event["cube"][0]), event["cube"][1])  # [value, owner or None]
         if kind == "dice":
             self.dice = (event["dice"][0], event["dice"][1])
             self.turn = player
