@@ -121,14 +121,29 @@ class RulesSection:
     profile: str = _setting("modern", "a rule profile", _profile)
 
 
+def _player_slot(value: Any) -> str | None:
+    ok = 1 <= len(value) <= 40 and all(c.isalnum() or c in "-_." for c in value)
+    return None if ok else f"{value!r} is not 1 to 40 letters, digits, '-', '_' or '.'"
+
+
 @dataclass
 class TutorSection:
-    """The tutor: whether it watches, and how large a mistake must be to be mentioned."""
+    """The tutor: whether it watches games, how it rates plays, and whose lesson progress."""
 
     enabled: bool = _setting(True, "true, false")
+    evaluator: str = _setting(
+        "auto", "auto, gnubg-nn, gnubg, builtin", _choice("auto", "gnubg-nn", "gnubg", "builtin")
+    )
+    plies: int = _setting(2, "an integer 0-3 (GNU Backgammon's look-ahead)", _between(0, 3))
+    timeout: float = _setting(
+        30.0, "a number 1-600 (seconds to wait for the gnubg program)", _between(1, 600)
+    )
     doubtful: float = _setting(0.03, "a number 0-1 (equity lost)", _between(0, 1))
     bad: float = _setting(0.06, "a number 0-1 (equity lost)", _between(0, 1))
     very_bad: float = _setting(0.12, "a number 0-1 (equity lost)", _between(0, 1))
+    player_slot: str = _setting(
+        "guest-1", "1 to 40 letters, digits, '-', '_' or '.' (whose lesson progress)", _player_slot
+    )
 
 
 @dataclass
@@ -246,9 +261,9 @@ def from_dict(data: dict[str, Any]) -> Config:
                 raise ConfigError(f"[{section}] {name}: unknown key; allowed: {', '.join(specs)}")
             setattr(target, name, _convert(section, name, specs[name], value))
     tutor = config.tutor
-    if not tutor.doubtful <= tutor.bad <= tutor.very_bad:
+    if not 0 < tutor.doubtful < tutor.bad < tutor.very_bad:
         raise ConfigError(
-            "[tutor] bad: the thresholds must grow; allowed: doubtful <= bad <= very_bad"
+            "[tutor] bad: the thresholds must grow; allowed: 0 < doubtful < bad < very_bad"
         )
     used: dict[int, str] = {}
     for name, pin in dataclasses.asdict(config.pins).items():

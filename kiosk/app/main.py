@@ -10,6 +10,15 @@ thread, so a slow sentence or a busy port never freezes the picture.
 On start the unfinished game in the store is resumed: the referee guides the players to
 lay the men out as they were (``set_up(position, restoring=True)``) and play goes on
 with the same throw.
+
+With the tutor on, every play is rated by the coach in a background thread; in teaching
+mode a bad play may be taken back with the Back button (a ``take-back`` event), and the
+same player plays the same dice again. The Menu button offers a double when the rules
+and the cube allow it; the adversary takes with Select or passes with Back (``cube``
+events). A lesson picked from the Lessons menu takes the table over: its events carry a
+``"lesson"`` key, go to the lesson engine and never into the game's records, the dice
+wells are ignored (the lesson throws its own dice), and leaving or finishing the lesson
+returns to the Lessons menu; Back from there restores the game.
 """
 
 from __future__ import annotations
@@ -23,9 +32,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from kiosk.app.coaching import GameCoach, take_back
 from kiosk.app.controls import key_event
 from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
 from kiosk.app.events import EventBus
+from kiosk.app.lessons import GuardedProgress, LessonTable, lesson_label
 from kiosk.app.menu import Item, Menu, MenuStack, PinEntry
 from kiosk.app.replay import Replay, book_replays, recorded_replay
 from kiosk.app.view import TableView
@@ -33,8 +44,9 @@ from kiosk.config import Config, save_config
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig, from_frame
 from kiosk.referee.sensing import true_counts
-from kiosk.rules import Colour, Game, Phase, Position, get_profile
+from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
 from kiosk.rules.profiles import PROFILES
+from kiosk.tutor.lessons import LessonEngine, LessonError, State, catalogue, load_lesson
 
 if TYPE_CHECKING:
     from kiosk.app.controls import Controls
@@ -110,6 +122,11 @@ class App:
         self.tutor = config.tutor.enabled
         self.referee: Referee | None = None
         self.game_id: int | None = None
+        self.game_serial = 0  # counts the games played or resumed since the start
+        self.lesson: LessonEngine | None = None
+        self._lesson_board: dict[str, tuple[int, int]] | None = None  # last shown to the lesson
+        self.coach: GameCoach | None = None
+        self.take_back_offer: dict | None = None  # the coach's offer to take a play back
         self.setting_up = False
         self.entry: DiceEntry | PinEntry | None = None
         self.replay: Replay | None = None
@@ -166,6 +183,7 @@ class App:
         self.referee = self._make_referee(game)
         self.replay = None
         self.game_id = None
+        self._game_started(game)
         if self.store is not None:
             try:
                 self.game_id = self.store.start_game(
@@ -185,6 +203,7 @@ class App:
                 "profile": profile.name,
                 "tutor": self.tutor,
                 "dice_source": self.dice_source,
+                "cube": [1, None],
             }
         )
         self._set_up(position, restoring=False)
@@ -192,6 +211,7 @@ class App:
     def _resume(self, game_id: int, game: Game) -> None:
         self.referee = self._make_referee(game)
         self.game_id = game_id
+        self._game_started(game)
         self.bus.publish(
             {
                 "event": "resume",
@@ -202,16 +222,41 @@ class App:
                 "phase": game.phase.value,
                 "dice": list(game.dice) if game.dice else None,
                 "tutor": self.tutor,
+                "cube": _cube(game),
             }
         )
         self._set_up(game.position, restoring=True)
+        if game.phase == Phase.DOUBLE_OFFERED:
+            self._offer_double(game)
 
-    def _make_referee(self, game: Game) -> Referee:
+    def _game_started(self, game: Game) -> None:
+        """A game is on (new or resumed): the coach follows it, old offers lapse."""
+        self.game_serial += 1
+        self.take_back_offer = None
+        if self.tutor:
+            self._coach()
+        if self.coach is not None:
+            self.coach.start_game(game.profile.name, self.config.referee.mode == "teaching")
+
+    def _make_referee(self, game: Game, emit: Callable[[dict], None] | None = None) -> Referee:
         r = self.config.referee
         config = RefereeConfig(
             settle_ms=r.settle_ms, auto_done_ms=r.auto_done_ms or None, mode=Mode(r.mode)
         )
-        return Referee(game, self.layout, config, emit=self.bus.publish)
+        return Referee(game, self.layout, config, emit=emit or self.bus.publish)
+
+    def _coach(self) -> GameCoach:
+        """The coach, started the first time a tutored game needs it."""
+        if self.coach is None:
+            self.coach = GameCoach(
+                self.config.tutor,
+                self.config.rules.profile,
+                self.bus.publish,
+                lambda: self.game_serial,
+            )
+            if self.coach.problem:
+                log.warning("coach: %s", self.coach.problem)
+        return self.coach
 
     def _set_up(self, position: Position, restoring: bool) -> None:
         assert self.referee is not None
@@ -232,6 +277,8 @@ class App:
             self.speaker.close()
         if self.controls is not None:
             self.controls.close()
+        if self.coach is not None:
+            self.coach.close()
         if self.store is not None:
             close = getattr(self.store, "close", None)
             if close is not None:
@@ -290,13 +337,28 @@ class App:
             sensed = self.sensed = from_frame(frame)
             if self.simulator is not None:
                 self.bus.publish({"event": "board", "board": sensed})
-            if self.referee is not None and self.replay is None:
+            if self.lesson is not None:  # the lesson throws its own dice: the wells are ignored
+                if self.lesson.referee is not None:
+                    self.lesson.referee.board(sensed, now)
+            elif self.referee is not None and self.replay is None:
                 if self.dice_source == "wells":
                     self.referee.dice(frame.dice, now)
                 self.referee.board(sensed, now)
-        if self.referee is not None and self.replay is None:
+        if self.lesson is not None:
+            self._lesson_step(now)
+        elif self.referee is not None and self.replay is None:
             self.referee.tick(now)
         self.bus.dispatch()
+
+    def _lesson_step(self, now: int) -> None:
+        """The lesson's turn of the loop: a changed board to the engine, time to its referee."""
+        lesson = self.lesson
+        assert lesson is not None
+        if self.sensed is not None and self.sensed != self._lesson_board:
+            self._lesson_board = self.sensed
+            lesson.on_board(self.sensed)
+        if lesson.referee is not None:
+            lesson.referee.tick(now)
 
     def frame(self, now: int) -> None:
         """Draw the view and act on the window's keys and mouse."""
@@ -364,6 +426,8 @@ class App:
     def _record(self, event: dict) -> None:
         if self.store is None or self.game_id is None or event["event"] in NOT_RECORDED:
             return
+        if "lesson" in event:  # a lesson's events are not part of the game
+            return
         if self.replay is not None and event["event"] in ("position", "mode"):
             return
         try:
@@ -381,6 +445,14 @@ class App:
         kind = event["event"]
         if kind == "button":
             self.press(event["name"], event.get("player"))
+        elif "lesson" in event:
+            self._lesson_event(event)
+        elif kind == "play":
+            self.take_back_offer = None
+            if self.tutor and not event.get("accepted"):
+                self._rate(event)
+        elif kind == "coach":
+            self._coached(event)
         elif kind == "setup-ok":
             self.setting_up = False
         elif kind == "choose":
@@ -408,6 +480,165 @@ class App:
         if self.referee is not None:
             self.referee.choose(index)
 
+    # -- the coach -------------------------------------------------------------------------
+
+    def _rate(self, event: dict) -> None:
+        """Hand the play just made to the coach (it answers with a ``coach`` event)."""
+        if self.referee is None:
+            return
+        game = self.referee.game
+        if not game.turns:
+            return
+        turn = game.turns[-1]
+        if str(turn.colour) != event.get("player") or str(turn.play) != event.get("move"):
+            return
+        self._coach().submit(
+            self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
+        )
+
+    def _coached(self, event: dict) -> None:
+        """A verdict: in teaching mode a bad play of the last turn may be taken back."""
+        if self.referee is None or not event.get("take_back"):
+            return
+        if event.get("turn") == len(self.referee.game.turns):
+            self.take_back_offer = event
+
+    def _take_back(self) -> None:
+        """Back after a bad play: the game as it was before it, the same dice to play again."""
+        offer, self.take_back_offer = self.take_back_offer, None
+        assert offer is not None and self.referee is not None
+        game = self.referee.game
+        if self.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer["turn"]:
+            self._say(str(offer["to"]), "Too late to take that play back: the game has gone on.")
+            return
+        turn = take_back(game)
+        mover, (d1, d2) = str(turn.colour), turn.dice
+        before = turn.before.position_id()
+        self.bus.publish(
+            {
+                "event": "take-back",
+                "player": mover,
+                "dice": [d1, d2],
+                "move": str(turn.play),
+                "position": before,
+                "number": offer["turn"],
+            }
+        )
+        self.bus.publish(
+            {
+                "event": "position",
+                "position": before,
+                "turn": mover,
+                "dice": [d1, d2],
+                "text": f"{mover.capitalize()} takes back {turn.play or 'the play'}: put the "
+                f"men back as shown, then play {d1}-{d2} again.",
+            }
+        )
+        self._set_up(turn.before, restoring=True)
+
+    # -- the cube --------------------------------------------------------------------------
+
+    def _may_double(self) -> bool:
+        """Whether the player on roll may offer a double now."""
+        return (
+            self.referee is not None
+            and self.lesson is None
+            and self.replay is None
+            and not self.setting_up
+            and CubeAction.DOUBLE in self.referee.game.legal_cube_actions()
+        )
+
+    def _double(self) -> None:
+        if not self._may_double():
+            self._say("both", "A double cannot be offered now.")
+            return
+        assert self.referee is not None
+        game = self.referee.game
+        game.double()
+        self.bus.publish(
+            {"event": "cube", "action": "double", "player": str(game.turn), "cube": _cube(game)}
+        )
+        self._offer_double(game)
+
+    def _offer_double(self, game: Game) -> None:
+        """Ask the adversary to take or pass the double on offer."""
+        stake = 2 * game.cube.value
+        self._say(
+            str(game.turn.other),
+            f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.",
+        )
+
+    def _answer_double(self, take: bool) -> None:
+        assert self.referee is not None
+        game = self.referee.game
+        doubler, taker = game.turn, game.turn.other
+        if take:
+            game.take()
+            self.bus.publish(
+                {"event": "cube", "action": "take", "player": str(taker), "cube": _cube(game)}
+            )
+            self._say(
+                "both",
+                f"{str(taker).capitalize()} takes: the cube is at "
+                f"{game.cube.value}. {str(doubler).capitalize()}, throw the dice.",
+            )
+            return
+        game.pass_()
+        self.bus.publish(
+            {"event": "cube", "action": "pass", "player": str(taker), "cube": _cube(game)}
+        )
+        self.bus.publish(
+            {
+                "event": "game-over",
+                "winner": str(doubler),
+                "result": "single",
+                "points": game.cube.value,
+                "passed": True,
+            }
+        )
+
+    # -- lessons ---------------------------------------------------------------------------
+
+    def _lesson_event(self, event: dict) -> None:
+        """An event of the lesson: to its engine; leaving or finishing it opens the menu."""
+        lesson = self.lesson
+        if lesson is None or event["lesson"] != lesson.lesson.id:
+            return  # a lesson already left
+        kind = event["event"]
+        lesson.on_event(event)
+        if kind == "choose":
+            self.menus.open(
+                Menu(
+                    "Which play did you make?",
+                    [
+                        Item(text, _call(lesson.answer, i))
+                        for i, text in enumerate(event["options"])
+                    ],
+                )
+            )
+        elif kind == "wrong-move" and lesson.referee is not None:
+            self.menus.open(
+                Menu(
+                    "That move breaks the rules",
+                    [Item("Let it stand", lesson.referee.accept), Item("Put it right first")],
+                )
+            )
+        elif kind in ("lesson-exit", "lesson-end"):
+            self.lesson = None
+            self.bus.publish({"event": "mode", "mode": "game", "banner": self._banner()})
+            menu = self.lessons_menu()
+            menu.on_back = self._restore_game
+            self.menus.open(menu)
+
+    def _lesson_button(self, name: str) -> None:
+        """A button in a lesson: Done ends a play on the table, the rest go to the lesson."""
+        lesson = self.lesson
+        assert lesson is not None
+        if name == "done" and lesson.state == State.PLAYING and lesson.referee is not None:
+            lesson.referee.press_done(None, self.now)  # whichever side the learner plays
+        elif name in ("done", "select", "back", "menu"):
+            lesson.on_event({"event": "button", "name": name})
+
     def _say(self, to: str, text: str, warning: bool = False) -> None:
         self.bus.publish({"event": "message", "to": to, "text": text, "warning": warning})
 
@@ -422,10 +653,16 @@ class App:
         elif self.menus.is_open:
             if name != "done":
                 self.menus.press(name)
+        elif self.lesson is not None:
+            self._lesson_button(name)
         elif name == "menu":
             self.menus.open(self.main_menu())
         elif self.replay is not None:
             self._replay_button(name)
+        elif self._double_offered() and name in ("select", "back"):
+            self._answer_double(take=name == "select")
+        elif name == "back" and self.take_back_offer is not None:
+            self._take_back()
         elif name == "done":
             self.done(player)
         elif name == "select":  # the full explanation of the message, or back to the short one
@@ -442,6 +679,9 @@ class App:
             return
         if self.setting_up:
             self._say("both", "Lay the men out as shown first.")
+            return
+        if game.phase == Phase.DOUBLE_OFFERED:
+            self._offer_double(game)
             return
         who = Colour.parse(player) if player else None
         if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
@@ -495,12 +735,21 @@ class App:
 
     # -- menus -----------------------------------------------------------------------------
 
+    def _double_offered(self) -> bool:
+        return self.referee is not None and self.referee.game.phase == Phase.DOUBLE_OFFERED
+
     def main_menu(self) -> Menu:
-        """The menu behind the Menu button."""
+        """The menu behind the Menu button (with a double when the player on roll may offer one)."""
+        double: list[Item] = []
+        if self._may_double():
+            assert self.referee is not None
+            game = self.referee.game
+            double = [Item(f"Double to {2 * game.cube.value} ({game.turn} offers)", self._double)]
         return Menu(
             "Backgammon Table",
             [
                 Item("Back to the game"),
+                *double,
                 Item("New game with the tutor", lambda: self.new_game(tutor=True)),
                 Item("New game without the tutor", lambda: self.new_game(tutor=False)),
                 Item("Lessons", submenu=self.lessons_menu),
@@ -510,19 +759,46 @@ class App:
         )
 
     def lessons_menu(self) -> Menu:
-        """The lessons in ``kiosk.tutor.lessons.LESSONS`` (each with ``id`` and ``title``)."""
+        """The lessons in order, each with how far this table's learner has come."""
         try:
-            from kiosk.tutor import lessons  # type: ignore[import-not-found]
-        except ImportError:
-            return Menu("Lessons", [Item("No lessons are installed yet.")])
-        items = [
-            Item(str(lesson.title), _call(self._start_lesson, str(lesson.id)))
-            for lesson in getattr(lessons, "LESSONS", ())
-        ]
-        return Menu("Lessons", items or [Item("No lessons are installed yet.")])
+            lessons = catalogue()
+        except LessonError as err:
+            return Menu("Lessons", [Item(f"The lessons cannot be read: {err}")])
+        store = self._progress()
+        progress = store.lesson_progress(self.config.tutor.player_slot) if store else {}
+        items = [Item(lesson_label(i, progress), _call(self.start_lesson, i.id)) for i in lessons]
+        return Menu("Lessons", items or [Item("No lessons are installed.")])
 
-    def _start_lesson(self, lesson_id: str) -> None:
-        self.bus.publish({"event": "lesson-start", "lesson": lesson_id})
+    def _progress(self) -> GuardedProgress | None:
+        """The store's lesson progress, or None without a store."""
+        if self.store is None:
+            return None
+        return GuardedProgress(self.store, self._store_problem)
+
+    def start_lesson(self, lesson_id: str) -> None:
+        """Run a lesson at the table (resumed where this learner left it); the game waits."""
+        try:
+            lesson = load_lesson(lesson_id)
+        except LessonError as err:
+            self._say("both", f"That lesson cannot be started: {err}", warning=True)
+            return
+        self.replay = None
+        self.entry = None
+        self.take_back_offer = None
+        host = LessonTable(
+            lesson.id, self.bus.publish, self._make_referee, lambda: (self.sensed, self.now)
+        )
+        self.lesson = LessonEngine(lesson, host, self._progress(), self.config.tutor.player_slot)
+        self._lesson_board = None
+        self.bus.publish(
+            {
+                "event": "mode",
+                "mode": "lesson",
+                "lesson": lesson.id,
+                "banner": f"Lesson {lesson.info.number}: {lesson.title}",
+            }
+        )
+        self.lesson.start()
 
     def replay_menu(self) -> Menu:
         """Crawley's recorded games and the games played at this table."""
@@ -579,6 +855,10 @@ class App:
 
     def _leave_replay(self) -> None:
         self.replay = None
+        self._restore_game()
+
+    def _restore_game(self) -> None:
+        """Back to the game after a replay or a lesson: the players lay its men out again."""
         self.bus.publish({"event": "mode", "mode": "game", "banner": self._banner()})
         if self.referee is not None:
             game = self.referee.game
@@ -658,6 +938,12 @@ class App:
 
 def _call(fn: Callable[..., None], *args: object) -> Callable[[], None]:
     return lambda: fn(*args)
+
+
+def _cube(game: Game) -> list:
+    """The cube as events carry it: [value, owner or None]."""
+    owner = game.cube.owner
+    return [game.cube.value, None if owner is None else str(owner)]
 
 
 def _on(flag: bool) -> str:

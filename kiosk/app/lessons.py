@@ -1,0 +1,96 @@
+"""The application's side of a lesson: the table, the event stream and the learner's progress.
+
+:class:`LessonTable` is the :class:`~kiosk.tutor.lessons.LessonHost` the application gives
+a :class:`~kiosk.tutor.lessons.LessonEngine`. Every event of the lesson, the engine's own
+and those of the referees it asks for, is published with a ``"lesson"`` key naming the
+lesson: the application hands exactly those to the engine and keeps them out of the
+game's records.
+
+>>> from kiosk.tutor.lessons import LessonInfo
+>>> info = LessonInfo("moving", 2, "Moving the men", "")
+>>> lesson_label(info, {"moving": (3, False)}), lesson_label(info, {"moving": (9, True)})
+('2. Moving the men (step 3)', '2. Moving the men (done)')
+>>> lesson_label(info, {})
+'2. Moving the men'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from kiosk.referee import Referee
+from kiosk.referee.sensing import Sensed
+from kiosk.rules import Game
+from kiosk.tutor.lessons import LessonInfo, ProgressStore
+
+Publish = Callable[[dict], None]
+
+
+def lesson_label(info: LessonInfo, progress: Mapping[str, tuple[int, bool]]) -> str:
+    """A line of the Lessons menu: number, title, and how far the learner has come."""
+    label = f"{info.number}. {info.title}"
+    step, done = progress.get(info.id, (0, False))
+    if done:
+        return f"{label} (done)"
+    if step > 1:
+        return f"{label} (step {step})"
+    return label
+
+
+class LessonTable:
+    """A :class:`~kiosk.tutor.lessons.LessonHost` on the application's table and bus.
+
+    ``make_referee(game, emit)`` builds a referee wired like the game's but reporting to
+    ``emit``; ``board()`` is the table's last sensed board and the loop's clock.
+    """
+
+    def __init__(
+        self,
+        lesson_id: str,
+        publish: Publish,
+        make_referee: Callable[[Game, Publish], Referee],
+        board: Callable[[], tuple[Sensed | None, int]],
+    ) -> None:
+        self.lesson_id = lesson_id
+        self._publish = publish
+        self._make_referee = make_referee
+        self._board = board
+
+    def emit(self, event: dict) -> None:
+        """Publish one of the lesson's events."""
+        self._publish({**event, "lesson": event.get("lesson", self.lesson_id)})
+
+    def new_referee(self, game: Game) -> Referee:
+        """A fresh referee for ``game``, judging the table from the board it shows now."""
+        referee = self._make_referee(game, self.emit)
+        sensed, now = self._board()
+        if sensed is not None:
+            referee.board(sensed, now)
+        return referee
+
+    def sensed(self) -> Sensed | None:
+        """The board the table showed last (None before the first picture)."""
+        return self._board()[0]
+
+
+class GuardedProgress:
+    """A store's lesson progress that never stops a lesson: a failure goes to ``problem``."""
+
+    def __init__(self, store: ProgressStore, problem: Callable[[Exception], None]) -> None:
+        self._store = store
+        self._problem = problem
+
+    def save_lesson_step(self, slot: str, lesson_id: str, step: int, done: bool) -> None:
+        """Remember how far ``slot`` has come (a failure is reported, the lesson goes on)."""
+        try:
+            self._store.save_lesson_step(slot, lesson_id, step, done)
+        except Exception as err:  # the store says what is wrong in words
+            self._problem(err)
+
+    def lesson_progress(self, slot: str) -> Mapping[str, tuple[int, bool]]:
+        """Each lesson's progress for ``slot`` (none, if it cannot be read)."""
+        try:
+            return self._store.lesson_progress(slot)
+        except Exception as err:
+            self._problem(err)
+            return {}
