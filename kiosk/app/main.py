@@ -256,6 +256,9 @@ class App:
             )
             if self.coach.problem:
                 log.warning("coach: %s", self.coach.problem)
+            if self.referee is not None:  # the tutor was switched on during a game
+                teaching = self.config.referee.mode == "teaching"
+                self.coach.start_game(self.referee.game.profile.name, teaching)
         return self.coach
 
     def _set_up(self, position: Position, restoring: bool) -> None:

@@ -44,6 +44,13 @@ def test_defaults_work_with_the_simulated_table(monkeypatch: pytest.MonkeyPatch)
         ('[installer]\npin = "12a4"', "[installer] pin: '12a4' is not 4 to 8 digits"),
         ("[installer]\npin = 1234", "[installer] pin: 1234 is not a string; allowed: a string"),
         ("[tutor]\nbad = 0.2", "[tutor] bad: the thresholds must grow"),
+        ("[tutor]\nbad = 0.03", "allowed: 0 < doubtful < bad < very_bad"),
+        ('[tutor]\nevaluator = "deep"', "[tutor] evaluator: 'deep' is not allowed; allowed: auto,"),
+        ("[tutor]\nplies = 4", "[tutor] plies: 4 is out of range; allowed: an integer 0-3"),
+        ("[tutor]\ntimeout = 0", "[tutor] timeout: 0.0 is out of range; allowed: a number 1-600"),
+        ('[tutor]\ntimeout = "5"', '[tutor] timeout: "5" is not a number'),
+        ('[tutor]\nplayer_slot = "a b"', "[tutor] player_slot: 'a b' is not 1 to 40 letters"),
+        ('[tutor]\nplayer_slot = ""', "[tutor] player_slot: '' is not 1 to 40 letters"),
         ("dice = 3", "dice: must be a [dice] table of keys, not a value"),
         ("[dice\nsource = 1", "is not valid TOML"),
     ],
@@ -99,3 +106,17 @@ def test_the_installation_example_is_valid() -> None:
     example = Path(__file__).parents[2] / "deploy" / "config.example.toml"
     config = load_config(example)
     assert config.display.fullscreen is True and config.dice.source == "wells"
+
+
+def test_the_tutor_section_sets_up_the_coach() -> None:
+    from kiosk.app.coaching import coach_config
+
+    config = load_config_text(
+        '[tutor]\nevaluator = "gnubg"\nplies = 0\ntimeout = 5\n'
+        'doubtful = 0.02\nbad = 0.05\nvery_bad = 0.1\nplayer_slot = "class-3b"'
+    )
+    settings = coach_config(config.tutor)
+    assert (settings.evaluator, settings.plies, settings.timeout) == ("gnubg", 0, 5.0)
+    assert settings.thresholds == (0.02, 0.05, 0.1)
+    assert config.tutor.player_slot == "class-3b"
+    assert coach_config(Config().tutor).thresholds == (0.03, 0.06, 0.12)

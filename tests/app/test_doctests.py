@@ -9,8 +9,10 @@ import pytest
 
 MODULES = [
     "kiosk.config",
+    "kiosk.app.coaching",
     "kiosk.app.dice",
     "kiosk.app.events",
+    "kiosk.app.lessons",
     "kiosk.app.menu",
     "kiosk.app.replay",
     "kiosk.app.view",
