@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.config import Config, ConfigError, PinsSection, load_config
+from kiosk.config import Config, ConfigError, PinsSection, TutorSection, load_config
 
 MIN_FREE_MB = 200  # the games and logs need little; an SD card this full is in trouble
 
@@ -222,6 +222,48 @@ def check_audio(run: Callable[..., subprocess.CompletedProcess] = subprocess.run
     return Check(name, True, f"espeak-ng installed; {cards[0]}")
 
 
+def check_tutor(tutor: TutorSection) -> Check:
+    """The tutor's evaluator starts and rates an opening play."""
+    from kiosk.app.coaching import coach_config
+    from kiosk.rules import Position
+    from kiosk.tutor.coach import Coach, choose_evaluator
+    from kiosk.tutor.evaluators import EvaluatorError
+
+    name = "tutor"
+    settings = coach_config(tutor)
+    try:
+        evaluator = choose_evaluator(settings)
+        coach = Coach(evaluator, settings.thresholds)
+        try:
+            rating = coach.rate(Position.standard(), (3, 1), "8/5 6/5")
+        finally:
+            coach.close()
+    except (EvaluatorError, OSError) as err:
+        return Check(
+            name,
+            False,
+            f"the {settings.evaluator} evaluator cannot rate plays ({err}): install it "
+            '(sudo apt install gnubg) or set [tutor] evaluator = "auto".',
+        )
+    if rating.evaluator != evaluator.name:
+        return Check(
+            name,
+            False,
+            f"{evaluator.name} failed on a test play and the built-in evaluation stood in: "
+            "run 'gnubg -t' by hand to see why, or set [tutor] evaluator = \"builtin\".",
+        )
+    if rating.evaluator == "builtin" and settings.evaluator == "auto":
+        return Check(
+            name,
+            True,
+            "plays are rated by the built-in evaluation; for stronger advice install GNU "
+            "Backgammon (sudo apt install gnubg)",
+        )
+    n = settings.plies
+    plies = f" at {n} pl{'y' if n == 1 else 'ies'}" if rating.evaluator != "builtin" else ""
+    return Check(name, True, f"plays are rated by {rating.evaluator}{plies}")
+
+
 def _existing(path: Path) -> Path:
     while not path.exists() and path != path.parent:
         path = path.parent
@@ -304,6 +346,7 @@ def run_checks(config_file: str | None = None, port: str | None = None) -> list[
         check_gpio(config.pins),
         check_display(),
         check_audio(),
+        check_tutor(config.tutor),
         check_disk(store),
         check_database(store),
     ]

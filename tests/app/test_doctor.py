@@ -17,9 +17,10 @@ from kiosk.app.doctor import (
     check_firmware,
     check_gpio,
     check_serial,
+    check_tutor,
 )
 from kiosk.cli import main
-from kiosk.config import Config, PinsSection
+from kiosk.config import Config, PinsSection, TutorSection
 from kiosk.simtable import SimulatedTable
 
 
@@ -146,6 +147,7 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "buttons and lights (GPIO)",
         "display",
         "speech and sound",
+        "tutor",
         "disk space",
         "database",
     ]
@@ -153,3 +155,19 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
     assert lines[4].startswith("PROBLEM display: no screen")
     assert lines[-2].startswith("OK      database:")
     assert lines[-1].endswith("problems found.")
+
+
+def test_the_tutors_evaluator_rates_a_play_or_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    check = check_tutor(TutorSection(evaluator="builtin"))
+    assert check.ok and check.message == "plays are rated by builtin"
+    from kiosk.tutor.evaluators import gnubg_external, gnubg_nn
+
+    monkeypatch.setattr(gnubg_external, "find_program", lambda: None)
+    monkeypatch.setattr(gnubg_nn, "load_module", lambda: None)
+    missing = check_tutor(TutorSection(evaluator="gnubg"))
+    assert not missing.ok
+    assert "the gnubg evaluator cannot rate plays (GNU Backgammon (gnubg) is not installed)" in (
+        missing.message
+    )
+    fallback = check_tutor(TutorSection(evaluator="auto"))
+    assert fallback.ok and "install GNU Backgammon" in fallback.message
