@@ -30,7 +30,9 @@ def sentence(event: dict) -> str | None:
         return f"{str(event['winner']).capitalize()} wins a {event['result']} game."
     if kind == "table" and event.get("status") != "connected":
         return "The table is not connected."
-    if kind in ("coach", "lesson", "message") and event.get("speak", True):
+    if kind in ("coach", "lesson", "lesson-result", "lesson-end", "message") and event.get(
+        "speak", True
+    ):
         return str(event.get("text", "")) or None
     return None
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.main import App
+from kiosk.app.speech import sentence
 from kiosk.config import Config
 from kiosk.rules import WHITE, Cube, Phase, Position
 from kiosk.simtable import STARTING_POSITION
@@ -96,6 +97,8 @@ def test_a_lesson_from_the_menu_runs_saves_and_resumes_with_the_wells_ignored(
     button(h, "done", "white")
     result = h.last("lesson-result")
     assert result["correct"] is True and result["step"] == 3 and result["best"] is True
+    assert sentence(result) == result["text"]  # said aloud as well as shown
+    assert [e["dice"] for e in since(h, start, "dice")] == [[5, 2]]  # the wells never counted
     assert store.lesson_progress("guest-1") == {"moving": (3, False)}
 
     button(h, "menu")  # leave: progress kept, back to the lessons menu
