@@ -832,8 +832,25 @@ class Referee:
             return
         self._illegal = (reason, message)
         self._emit(
-            "illegal", reason=reason, message=message, law=law(reason), player=str(self.game.turn)
+            "illegal",
+            reason=reason,
+            message=message,
+            law=law(reason),
+            player=str(self.game.turn),
+            table=self._offending(),
         )
+
+    def _offending(self) -> str | None:
+        """The table location to mark: where a man was wrongly put down, else where one was
+        taken from (the last legal board compared with the one on the table)."""
+        board = self._board
+        if board is None:
+            return None
+        base = self._candidates[0][0] if self._tree is not None else self.game.position
+        want = project(base, self.layout)
+        changed = [w for w in board if board[w] != want[w]]
+        gained = [w for w in changed if sum(board[w]) > sum(want[w])]
+        return (gained + changed)[0] if changed else None
 
     def _clear_illegal(self) -> None:
         if self._illegal is not None:

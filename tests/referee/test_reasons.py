@@ -162,3 +162,11 @@ def test_illegal_board_refused_at_done_and_game_state_kept():
     events = run(["setup standard", "dice 3 1", "lift 13", "place 11", "press done", "wait 400"])
     assert kinds(events, "play") == []
     assert {e["reason"] for e in kinds(events, "illegal")} == {"wrong-distance"}
+
+
+def test_the_verdict_names_where_the_man_was_wrongly_put():
+    events = run(["setup standard", "dice 5 2", "lift 13", "place 7", "wait 400"])
+    [illegal] = kinds(events, "illegal")
+    assert illegal["reason"] == "wrong-distance" and illegal["table"] == "7"
+    lifted = run(["setup standard", "dice 6 5", "lift 6", "wait 400"])
+    assert kinds(lifted, "illegal")[0]["table"] == "6"
