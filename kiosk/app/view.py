@@ -97,7 +97,7 @@ class TableView:
             self.lifted = table.get("from", event["from"])
             self.targets = tuple(table.get("to", event["to"]))
         elif kind == "illegal":
-            where = self.lifted or ""
+            where = event.get("table") or self.lifted or ""
             self.illegal = (where, event["reason"], event["message"])
             self.say(player, event["message"], event.get("law", ""), warning=True)
         elif kind == "legal":
