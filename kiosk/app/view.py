@@ -28,6 +28,8 @@ class PlayerText:
     text: str
     detail: str = ""
     warning: bool = False
+    rating: str = ""  # the coach's verdict on the player's play ("fine", "bad"...), if any
+    take_back: bool = False  # the coach offers to take the play back (the Back button)
 
 
 @dataclass
@@ -60,6 +62,13 @@ class TableView:
     menu: tuple[str, ...] = ()  # the open menu's items
     menu_cursor: int = 0  # the item Select would take
     menu_footer: str = ""  # how to work the menu with the buttons
+    menu_player: str | None = None  # who opened the menu; None: drawn for both players
+    simulated: bool = False  # no physical men (simulated table): the display draws them
+    lights: tuple[str, ...] = ()  # table locations a lesson points at
+    lesson_result: bool | None = None  # the learner's last answer: right, wrong or none yet
+    answers: tuple[str, ...] = ()  # a lesson question's choices
+    answer_cursor: int = 0  # the choice Done would give
+    chart: dict | None = None  # a lesson's ``chart`` event: title, series, wrong figures
 
     def copy(self) -> TableView:
         """A snapshot the display can draw while the events go on changing the view."""
@@ -70,10 +79,18 @@ class TableView:
             board=None if self.board is None else dict(self.board),
         )
 
-    def say(self, colour: str, text: str, detail: str = "", warning: bool = False) -> None:
+    def say(
+        self,
+        colour: str,
+        text: str,
+        detail: str = "",
+        warning: bool = False,
+        rating: str = "",
+        take_back: bool = False,
+    ) -> None:
         """Show a message to one player (``"both"`` for both)."""
         for who in ("white", "black") if colour == "both" else (colour,):
-            self.messages[who] = PlayerText(text, detail, warning)
+            self.messages[who] = PlayerText(text, detail, warning, rating, take_back)
 
     def set_position(self, position: Position) -> None:
         """The men as the game has them now."""
@@ -148,18 +165,26 @@ class TableView:
         elif kind == "table":
             self.connected = event["status"] == "connected"
             self.connection_message = event.get("message", "")
-        elif kind in ("message", "coach", "lesson"):
+        elif kind in ("message", "coach", "lesson", "lesson-result", "lesson-end"):
             self.say(
                 str(event.get("to", "both")),
                 event.get("text", ""),
                 event.get("detail", ""),
-                bool(event.get("warning", False)),
+                bool(event.get("warning", kind == "lesson-result" and not event["correct"])),
+                str(event.get("rating") or "") if kind == "coach" else "",
+                bool(event.get("take_back", False)),
             )
+            self._lesson(event)
+        elif kind == "chart":
+            self.chart = dict(event)
+        elif kind == "lesson-exit":
+            self._lesson(event)
         elif kind == "menu":
             self.menu_title = event.get("title", "")
             self.menu = tuple(event.get("items", ()))
             self.menu_cursor = int(event.get("cursor", 0))
             self.menu_footer = event.get("footer", "")
+            self.menu_player = event.get("player")
         elif kind == "board":
             self.board = dict(event["board"]) if event.get("board") is not None else None
         elif kind == "mode":
@@ -175,10 +200,29 @@ class TableView:
             self.last_move = event.get("move", "")
             self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
             self.cocked = ()
+            if kind != "position":
+                self._lesson({"event": "lesson-end"})
             if kind == "new-game":
                 self.banner = "Tutor on" if event.get("tutor") else "Tutor off"
             if event.get("text"):
                 self.say("both", event["text"], event.get("detail", ""))
+
+    def _lesson(self, event: dict) -> None:
+        """A lesson's step, result or end: what it lights, asks and charts."""
+        kind = event["event"]
+        if kind == "lesson":
+            self.lights = tuple(event.get("light", ()))
+            self.lesson_result = None
+            self.answers = tuple(event.get("choices", ()))
+            self.answer_cursor = int(event.get("selected", 0))
+            if event.get("kind") != "chart":
+                self.chart = None
+        elif kind == "lesson-result":
+            self.lights = tuple(event.get("light", ()))
+            self.lesson_result = bool(event["correct"])
+            self.answers = ()
+        elif kind in ("lesson-end", "lesson-exit"):
+            self.lights, self.lesson_result, self.answers, self.chart = (), None, (), None
 
     def _played(self, event: dict, mover: Colour) -> None:
         """A play event: the position after it, and arrows for its steps."""
