@@ -77,12 +77,17 @@ def game_cells(store: Store, game: GameSummary) -> list[Cell]:
     profile = get_profile(game.profile)
     cells: list[Cell] = []
     played = 0
+    plays: list[int] = []  # where each play's cell is, for a take-back
     cube = 1
     for event in store.events(game.id):
         kind = event.get("event")
         if kind == "play" and played < len(turns):
+            plays.append(len(cells))
             cells.append(_play_cell(turns[played], profile))
             played += 1
+        elif kind == "take-back" and plays:
+            played -= 1
+            del cells[plays.pop()]
         elif kind == "cube":
             action = event.get("action")
             try:

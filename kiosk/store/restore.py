@@ -99,6 +99,12 @@ def _apply(game: Game, event: dict) -> None:
         _play(game, event)
     elif kind == "cube":
         _cube(game, event)
+    elif kind == "take-back" and game.turns:
+        turn = game.turns.pop()
+        game.position = turn.before
+        game.dice = turn.dice
+        game.result = None
+        game.phase = Phase.PLAY
     elif kind == "game-over":
         winner = _colour(event.get("winner"), game.turn)
         try:

@@ -303,7 +303,8 @@ class Store:
     def record(self, game_id: int, event: dict) -> None:
         """Write one application event of a game, timestamped, in its own transaction.
 
-        A ``play`` event adds a turn; ``game-over`` (or a passed double) ends the game.
+        A ``play`` event adds a turn and a ``take-back`` removes the last one; ``game-over``
+        (or a passed double) ends the game.
         An event that cannot be stored raises :class:`StoreError` and writes nothing.
         """
         if not isinstance(event, dict) or not isinstance(event.get("event"), str):
@@ -331,6 +332,8 @@ class Store:
                 self._finish(db, game_id, at, event)
             elif kind == "cube" and event.get("action") == "pass":
                 self._finish_passed(db, game_id, at, event)
+            elif kind == "take-back":
+                self._take_back(db, game_id, event)
             elif kind == "abandoned":
                 db.execute(
                     "UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
@@ -367,6 +370,20 @@ class Store:
                 event_id,
             ),
         )
+
+    def _take_back(self, db: sqlite3.Connection, game_id: int, event: dict) -> None:
+        """A play taken back (the coach's offer in a teaching game) is no longer a turn."""
+        last = db.execute(
+            "SELECT number, colour, move FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        if last is None:
+            raise StoreError(f"game {game_id} has no play to take back")
+        if event.get("player") is not None and str(event["player"]) != last[1]:
+            raise StoreError(
+                f"the take-back names {event['player']}, but {last[1]} played the last turn"
+            )
+        db.execute("DELETE FROM turns WHERE game_id = ? AND number = ?", (game_id, last[0]))
 
     def _finish(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
         points = event.get("points")

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from kiosk.app.main import App
 from kiosk.app.speech import sentence
 from kiosk.config import Config
@@ -167,10 +165,6 @@ def test_the_coach_rates_a_bad_play_and_back_takes_it_back(harness, tmp_path: Pa
     assert kinds.count("coach") == 2 and kinds.count("take-back") == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kiosk.store does not replay take-back events yet (see the integration report)",
-)
 def test_a_play_taken_back_stays_taken_back_after_a_restart(harness, tmp_path: Path) -> None:
     h, store = table(harness, tmp_path)
     game_id = h.app.game_id

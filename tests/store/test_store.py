@@ -10,6 +10,7 @@ import pytest
 
 from kiosk.rules import BLACK, WHITE, Cube, CubeAction, Phase, Position, Result, get_profile
 from kiosk.store import Store, StoreError, TurnRecord
+from kiosk.store.export import match_to_mat
 from tests.store.games import record_book_game, record_random_game
 
 START = Position.standard().position_id()
@@ -362,3 +363,50 @@ def test_a_closed_store_says_so(db_path: Path) -> None:
         store.games()
     with Store(db_path) as again:
         assert len(again.events(game)) == 2
+
+
+def test_a_play_taken_back_is_no_longer_a_turn(db_path: Path) -> None:
+    with Store(db_path) as store:
+        game = _opened(store)
+        store.record(
+            game,
+            {
+                "event": "take-back",
+                "player": "white",
+                "dice": [3, 1],
+                "move": "8/5 6/5",
+                "number": 1,
+            },
+        )
+        assert store.turns(game) == []
+        restored = store.load_game(game)
+        assert (restored.position, restored.dice, restored.phase) == (
+            Position.standard(),
+            (3, 1),
+            Phase.PLAY,
+        )
+        # the same player plays the same dice again
+        store.record(
+            game,
+            {
+                "event": "play",
+                "player": "white",
+                "dice": [3, 1],
+                "move": "24/23 13/10",
+                "position": Position.standard()
+                .parse_play(3, 1, "24/23 13/10")
+                .result.position_id(),
+            },
+        )
+        [turn] = store.turns(game)
+        assert (turn.number, turn.move, turn.position_before) == (1, "24/23 13/10", START)
+        [line] = [t for t in match_to_mat(store, [game]).splitlines() if "1) 31:" in t]
+        assert "24/23" in line and "13/10" in line and "8/5" not in line
+
+
+def test_a_take_back_with_nothing_to_take_back_is_refused(db_path: Path) -> None:
+    with Store(db_path) as store:
+        game = store.start_game("modern", START, "white")
+        with pytest.raises(StoreError, match="no play to take back"):
+            store.record(game, {"event": "take-back", "player": "white"})
+        assert store.events(game) == []
