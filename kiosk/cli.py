@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.tutor.cli",
     "kiosk.tutor.lessons.cli",
     "kiosk.store.cli",
+    "kiosk.display.cli",
 )
 
 

@@ -31,10 +31,10 @@ from kiosk.link import LOCATIONS, TableLayout
 Point = tuple[int, int]
 
 # The default geometry, as fractions of the screen.
-BAND = 0.12  # each player's text band along their edge
+BAND = 0.125  # each player's text band along their edge
 SIDE = 0.07  # the left column (the doubling cube)
 TRAY = 0.065  # the trays' column at the right edge
-GAP = 0.14  # the gap between the two rows of points, of the board's height
+GAP = 0.2  # the gap between the two rows of points, of the board's height
 BAR = 0.8  # the bar's width in point widths
 
 CALIBRATION_FILE = "calibration.toml"

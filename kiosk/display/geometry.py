@@ -72,8 +72,9 @@ class Geometry:
         gap_h = max(int(bottom_tips - top_tips), self.radius * 2)
         self.gap = pygame.Rect(self.board.left, self.centre_y - gap_h // 2, self.board.width, gap_h)
         width, height = self.size
-        top_h = max(self.board.top, MIN_BAND)
-        bottom_h = max(height - self.board.bottom, MIN_BAND)
+        self.frame = self.board.inflate(int(self.radius * 1.4), int(self.radius * 1.4))
+        top_h = max(self.frame.top - 4, MIN_BAND)
+        bottom_h = max(height - self.frame.bottom - 4, MIN_BAND)
         self.bands = {
             "black": pygame.Rect(0, 0, width, top_h),
             "white": pygame.Rect(0, height - bottom_h, width, bottom_h),

@@ -107,7 +107,7 @@ class Renderer:
     def draw(self, view: TableView, now_ms: int) -> None:
         """Draw one whole frame of ``view`` on the surface (the caller flips)."""
         surface = self.surface
-        surface.blit(self._static, (0, 0))
+        self.draw_board()
         counts = self._men(view)
         pulse = (math.sin(now_ms / 1000 * math.tau * 0.8) + 1) / 2
         if view.illegal and view.illegal[0] in self.geometry.strips:
@@ -124,8 +124,6 @@ class Renderer:
         self._draw_arrows(view.last_play)
         for colour in ("white", "black"):
             self._blit_panel(f"gap-{colour}", self._gap_panel, view, colour)
-        if view.illegal:
-            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
         for colour in ("white", "black"):
             if view.show_detail.get(colour) and view.messages.get(colour):
                 self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
@@ -133,10 +131,16 @@ class Renderer:
         self._blit_panel("cube", self._cube_panel, view, "white")
         if view.busy:
             self._draw_spinner(now_ms)
+        if view.illegal:
+            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
         if not view.connected:
             pygame.draw.rect(
                 surface, LOST_RED, surface.get_rect(), max(4, self.geometry.radius // 4)
             )
+
+    def draw_board(self) -> None:
+        """Draw the bare board: frame, points, bar, trays and the sensor strips."""
+        self.surface.blit(self._static, (0, 0))
 
     # -- men and highlights ---------------------------------------------------
 
@@ -445,7 +449,7 @@ class Renderer:
         if pygame.display.get_init() and pygame.display.get_surface() is not None:
             surface = surface.convert()
         surface.fill(BACKGROUND)
-        frame = geometry.board.inflate(int(r * 1.2), int(r * 1.2))
+        frame = geometry.frame
         pygame.draw.rect(surface, FRAME_EDGE, frame.inflate(6, 6), border_radius=r // 2)
         pygame.draw.rect(surface, FRAME, frame, border_radius=r // 2)
         pygame.draw.rect(surface, FELT, geometry.board)
@@ -525,7 +529,7 @@ class BandPainter:
         surface.fill(BAND_TURN if mine else BAND)
         if mine:
             pygame.draw.rect(surface, ACCENT, (0, 0, w, max(4, h // 22)))
-        pad = max(8, h // 9)
+        pad = max(12, h // 8)
         left = self._turn_and_dice(surface, view, mine, pad)
         right = self._connection(surface, view, pad)
         right = self._scores(surface, view, right, pad)
