@@ -365,6 +365,7 @@ class App:
 
     def frame(self, now: int) -> None:
         """Draw the view and act on the window's keys and mouse."""
+        self.view.simulated = self.simulator is not None  # no physical men: draw them
         if self.display is None:
             return
         for event in self.display.frame(self.view, now):

@@ -162,6 +162,7 @@ def test_the_mouse_drags_a_man_on_the_simulated_table(harness) -> None:
     assert len(h.sim.men("13")) == 4 and len(h.sim.men("10")) == 1
     h.wait(400)
     assert h.app.view.board is not None and h.app.view.board["10"] == (1, 0)
+    assert h.app.view.simulated  # the display draws the men of a simulated table
     assert h.last("illegal")["reason"] == "throw-first"
     h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(3, 3)))
     assert h.app.drag is None  # nothing there
