@@ -20,10 +20,11 @@ import pygame
 from kiosk.app.view import PlayerText, TableView
 from kiosk.display.calibration import Calibration
 from kiosk.display.geometry import Geometry, Strip
+from kiosk.display.overlays import chart_card, list_card
 from kiosk.display.text import TextCache
 from kiosk.link import TableLayout
 from kiosk.link.layout import POINTS, TRAYS
-from kiosk.referee.sensing import project
+from kiosk.referee.sensing import true_counts
 
 RGB = tuple[int, int, int]
 
@@ -46,6 +47,9 @@ HIT: RGB = (255, 128, 48)
 ILLEGAL: RGB = (226, 40, 40)
 ARROW: RGB = (130, 196, 255)
 ARROW_EDGE: RGB = (12, 22, 40)
+LIGHT: RGB = (180, 130, 255)
+MAN_WHITE: RGB = (236, 230, 214)
+MAN_BLACK: RGB = (36, 36, 42)
 
 BAND: RGB = (14, 22, 20)
 BAND_TURN: RGB = (24, 40, 35)
@@ -59,6 +63,14 @@ DETAIL_BG: RGB = (10, 18, 16)
 
 DETAIL_HINT = "Help button: full explanation"
 DETAIL_CLOSE = "Help button again: close"
+TAKE_BACK_HINT = "Back button: take it back"
+ANSWER_FOOTER = "Select: next choice    Done: answer"
+RATING_COLOURS: dict[str, RGB] = {
+    "fine": (70, 200, 110),
+    "doubtful": (255, 204, 64),
+    "bad": (255, 128, 48),
+    "very bad": (235, 60, 60),
+}
 PULSE_LEVELS = 6
 
 
@@ -112,6 +124,11 @@ class Renderer:
         pulse = (math.sin(now_ms / 1000 * math.tau * 0.8) + 1) / 2
         if view.illegal and view.illegal[0] in self.geometry.strips:
             self._draw_illegal_point(view.illegal[0])
+        for where in view.lights:
+            if where in self.geometry.strips:
+                self._draw_light(where)
+        if view.simulated:
+            self._draw_men(counts)
         mover = view.turn
         for where in view.movable:
             if where in self.geometry.strips:
@@ -129,6 +146,15 @@ class Renderer:
                 self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
             self._blit_panel(f"band-{colour}", self._band_panel, view, colour)
         self._blit_panel("cube", self._cube_panel, view, "white")
+        for colour in ("white", "black"):
+            if view.chart:
+                self._blit_panel(f"chart-{colour}", self._chart_panel, view, colour)
+            if view.answers:
+                self._blit_panel(f"answers-{colour}", self._answers_panel, view, colour)
+            if view.menu and view.menu_player in (colour, None):
+                self._blit_panel(f"menu-{colour}", self._menu_panel, view, colour)
+        if view.lesson_result is not None:
+            self._draw_result(view.lesson_result)
         if view.busy:
             self._draw_spinner(now_ms)
         if view.illegal:
@@ -150,9 +176,52 @@ class Renderer:
             return view.board
         key = (view.position.position_id(), view.position.turn)
         if key != self._counts_key:
-            self._counts = project(view.position, self.layout)
+            self._counts = true_counts(view.position)
             self._counts_key = key
         return self._counts
+
+    def _draw_men(self, counts: Mapping[str, tuple[int, int]]) -> None:
+        """The men themselves, for a simulated table with none on it."""
+        for where, strip in self.geometry.strips.items():
+            white, black = counts.get(where, (0, 0))
+            colour = "white" if white else "black"
+            count = white or black
+            if not count:
+                continue
+            body, edge = (MAN_WHITE, MAN_BLACK) if colour == "white" else (MAN_BLACK, MAN_WHITE)
+            radius = max(3, int(strip.ring_radius(self.geometry.radius) * 0.95))
+            if where in TRAYS:
+                radius = max(3, int(min(self.geometry.radius, strip.pitch * 0.45)))
+            shown = min(count, len(strip.slots))
+            for xy in strip.slots[:shown]:
+                pygame.draw.circle(self.surface, body, xy, radius)
+                pygame.draw.circle(self.surface, edge, xy, radius, 2)
+            if count > shown:
+                label = self.text.render(str(count), radius, edge)
+                self.surface.blit(label, label.get_rect(center=strip.slots[shown - 1]))
+
+    def _draw_light(self, where: str) -> None:
+        """A lesson pointing at a location: its outline lit."""
+        width = max(4, self.geometry.radius // 5)
+        if where in POINTS:
+            pygame.draw.polygon(self.surface, LIGHT, self.geometry.strips[where].triangle, width)
+        else:
+            x, y, w, h = self.calibration.location_rect(where)
+            pygame.draw.rect(self.surface, LIGHT, (x, y, w, h), width, self.geometry.radius // 2)
+
+    def _draw_result(self, correct: bool) -> None:
+        """A lesson answer's verdict: a tick or a cross, readable from either side."""
+        cx, cy = self.geometry.bar.centerx, self.geometry.centre_y
+        r = int(self.geometry.radius * 1.2)
+        pygame.draw.circle(self.surface, OK_GREEN if correct else ILLEGAL, (cx, cy), r)
+        w = max(4, r // 4)
+        if correct:
+            tick = [(cx - r * 0.5, cy), (cx - r * 0.1, cy + r * 0.4), (cx + r * 0.5, cy - r * 0.4)]
+            pygame.draw.lines(self.surface, TEXT, False, tick, w)
+        else:
+            d = r * 0.45
+            pygame.draw.line(self.surface, TEXT, (cx - d, cy - d), (cx + d, cy + d), w)
+            pygame.draw.line(self.surface, TEXT, (cx - d, cy + d), (cx + d, cy - d), w)
 
     def _own(self, counts: Mapping[str, tuple[int, int]], where: str, colour: str) -> int:
         white, black = counts.get(where, (0, 0))
@@ -308,7 +377,9 @@ class Renderer:
             mine,
             view.dice if mine else None,
             view.cocked if mine else (),
-            (message.text, bool(message.detail), message.warning) if message else None,
+            (message.text, bool(message.detail), message.warning, message.rating, message.take_back)
+            if message
+            else None,
             bool(view.show_detail.get(colour)),
             view.pips,
             view.score,
@@ -411,6 +482,54 @@ class Renderer:
             hint, (rect.width - pad - hint.get_width(), rect.height - pad - hint.get_height())
         )
         return panel, rect.topleft
+
+    def _card_place(self, colour: str, width: int, height: int) -> tuple[int, int]:
+        """Where a card of this size goes: over the bar, on ``colour``'s side of the centre.
+
+        Black's place mirrors white's, so the card turned for black lies the same for them.
+        """
+        geometry = self.geometry
+        x = min(max(geometry.bar.centerx - width // 2, 0), self.calibration.width - width)
+        y = geometry.centre_y + 6
+        if colour == "white":
+            return x, y
+        return self.calibration.width - x - width, self.calibration.height - y - height
+
+    def _card_line(self) -> int:
+        return max(12, int(self.calibration.height * 0.032))
+
+    def _list_panel(
+        self, colour: str, title: str, items: tuple[str, ...], cursor: int, footer: str
+    ):
+        line = self._card_line()
+        half = self.geometry.halves[colour]
+        width = int(min(self.geometry.board.width * 0.46, max(line * 18, half.width * 0.3)))
+        rows = len(items) + (1 if title else 0) + (1 if footer else 0)
+        height = min(half.height - 12, int(line * 1.4 * rows + line * 1.5))
+        card = list_card(self.text, (width, height), title, items, cursor, footer, line)
+        return card, self._card_place(colour, width, height)
+
+    def _menu_panel(self, view: TableView, colour: str, key: tuple | None):
+        state = (view.menu_title, view.menu, view.menu_cursor, view.menu_footer)
+        if key is None:
+            return state
+        return self._list_panel(colour, *state)
+
+    def _answers_panel(self, view: TableView, colour: str, key: tuple | None):
+        state = ("Your answer", view.answers, view.answer_cursor, ANSWER_FOOTER)
+        if key is None:
+            return state
+        return self._list_panel(colour, *state)
+
+    def _chart_panel(self, view: TableView, colour: str, key: tuple | None):
+        chart = view.chart or {}
+        if key is None:
+            return repr(sorted(chart.items(), key=lambda item: item[0]))
+        half = self.geometry.halves[colour]
+        width = int(self.geometry.board.width * 0.5)
+        height = half.height - 12
+        card = chart_card(self.text, (width, height), chart, self._card_line())
+        return card, self._card_place(colour, width, height)
 
     def _cube_panel(self, view: TableView, colour: str, key: tuple | None):
         value, owner = view.cube
@@ -647,11 +766,22 @@ class BandPainter:
         if message is None or not message.text:
             return
         h = self.height
-        hint_text = ""
+        hints = []
+        if message.take_back:
+            hints.append(TAKE_BACK_HINT)
         if message.detail:
-            hint_text = DETAIL_CLOSE if view.show_detail.get(self.colour) else DETAIL_HINT
-        hint = self.text.render(hint_text, max(11, int(h * 0.14)), ACCENT) if hint_text else None
-        room = box.height - (hint.get_height() if hint else 0)
+            hints.append(DETAIL_CLOSE if view.show_detail.get(self.colour) else DETAIL_HINT)
+        small = max(11, int(h * 0.14))
+        hint = self.text.render("    ".join(hints), small, ACCENT) if hints else None
+        rating = None
+        if message.rating:
+            colour = RATING_COLOURS.get(message.rating, DIM)
+            rating = self.text.render(f"Coach: {message.rating}", small, colour)
+        room = (
+            box.height - max(r.get_height() for r in (hint, rating) if r)
+            if hint or rating
+            else box.height
+        )
         if message.warning:
             pygame.draw.rect(surface, WARNING_BG, box.inflate(box.height // 6, 0), border_radius=10)
         size, lines = self.text.fit(
@@ -661,3 +791,5 @@ class BandPainter:
         surface.blit(block, block.get_rect(midleft=(box.left, box.top + room // 2)))
         if hint:
             surface.blit(hint, hint.get_rect(bottomright=box.bottomright))
+        if rating:
+            surface.blit(rating, rating.get_rect(bottomleft=box.bottomleft))
