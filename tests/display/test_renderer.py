@@ -241,3 +241,105 @@ def test_headless_display_draws_and_returns_input(
         assert pygame.image.load(path).get_size() == (1280, 720)
     finally:
         display.close()
+
+
+def test_simulated_table_draws_the_men_on_their_slots(renderer: Renderer, view: TableView) -> None:
+    from kiosk.display.renderer import MAN_BLACK, MAN_WHITE
+
+    cal = renderer.calibration
+    renderer.draw(view, 0)
+    assert rgb(renderer.surface, cal.slot_xy("6", 0)) != MAN_WHITE  # real men: none drawn
+    view.simulated = True
+    renderer.draw(view, 0)
+    for slot in range(5):
+        assert rgb(renderer.surface, cal.slot_xy("6", slot)) == MAN_WHITE
+        assert rgb(renderer.surface, cal.slot_xy("19", slot)) == MAN_BLACK
+    assert rgb(renderer.surface, cal.slot_xy("6", 5)) not in (MAN_WHITE, MAN_BLACK)
+    assert rgb(renderer.surface, cal.slot_xy("24", 1)) == MAN_WHITE
+
+
+def test_lesson_lights_outline_the_locations(renderer: Renderer, view: TableView) -> None:
+    from kiosk.display.renderer import LIGHT
+
+    view.lights = ("5", "bar-black")
+    renderer.draw(view, 0)
+    for where in ("5", "bar-black", "4"):
+        x, y, w, h = renderer.calibration.location_rect(where)
+        lit = count_colour(renderer.surface, LIGHT, pygame.Rect(x, y, w, h).inflate(20, 40))
+        assert (lit > 0) == (where != "4"), where
+
+
+def test_menu_faces_the_player_who_opened_it(renderer: Renderer, view: TableView) -> None:
+    from kiosk.display.overlays import CURSOR
+
+    halves = renderer.geometry.halves
+    view.apply(
+        {
+            "event": "menu",
+            "title": "Menu",
+            "items": ["New game", "Lessons"],
+            "cursor": 1,
+            "footer": "Select: next   Done: choose",
+            "player": "black",
+        }
+    )
+    renderer.draw(view, 0)
+    assert count_colour(renderer.surface, CURSOR, halves["black"]) > 0
+    assert count_colour(renderer.surface, CURSOR, halves["white"]) == 0
+    view.menu_player = None  # a menu for both players: one facing each
+    renderer.draw(view, 0)
+    assert count_colour(renderer.surface, CURSOR, halves["white"]) > 0
+    assert count_colour(renderer.surface, CURSOR, halves["black"]) > 0
+
+    # The highlighted item follows the cursor (the card's edge is the same colour, and the same
+    # in both frames, so the centre of the coloured pixels moves with the highlight).
+    def cursor_centre() -> int:
+        part = renderer.surface.subsurface(halves["white"])
+        return pygame.mask.from_threshold(part, (*CURSOR, 255), (1, 1, 1, 255)).centroid()[1]
+
+    second = cursor_centre()
+    view.menu_cursor = 0
+    renderer.draw(view, 0)
+    assert cursor_centre() < second
+
+
+def test_lesson_answers_chart_and_verdict(renderer: Renderer, view: TableView) -> None:
+    from kiosk.display.overlays import WRONG
+
+    view.answers = ("Hit", "Run")
+    view.lesson_result = True
+    renderer.draw(view, 0)
+    centre = (renderer.geometry.bar.centerx, renderer.geometry.centre_y)
+    assert rgb(renderer.surface, (centre[0], centre[1] - renderer.calibration.slot_radius)) == (
+        70,
+        200,
+        110,
+    )
+    view.answers, view.lesson_result = (), None
+    view.chart = {
+        "title": "Shots",
+        "x_label": "pips",
+        "series": [
+            {"name": "exact", "values": [[1, 11], [2, 12], [3, 14]]},
+            {"name": "Cady", "values": [[1, 11], [2, 12], [3, 13]]},
+        ],
+        "wrong": [{"book": "Cady", "x": 3, "book_value": 13, "exact": 14}],
+    }
+    renderer.draw(view, 0)
+    for colour in ("white", "black"):
+        assert count_colour(renderer.surface, WRONG, renderer.geometry.halves[colour]) > 0
+    view.chart = {"title": "Broken", "series": [{"name": "x", "values": []}], "wrong": [{}]}
+    renderer.draw(view, 0)  # a malformed chart draws an empty card, never raises
+
+
+def test_coach_rating_and_take_back_are_on_the_players_band(
+    renderer: Renderer, view: TableView
+) -> None:
+    view.say("white", "You played 13/10 13/9.")
+    renderer.draw(view, 0)
+    plain = renderer.surface.copy()
+    view.say("white", "You played 13/10 13/9.", rating="very bad", take_back=True)
+    renderer.draw(view, 0)
+    band = renderer.geometry.bands["white"]
+    assert differing(plain, renderer.surface, band).count() > 0
+    assert count_colour(renderer.surface, (235, 60, 60), band) > 0  # "Coach: very bad" in red
