@@ -87,17 +87,16 @@ def game_views(rng: random.Random) -> Iterator[TableView]:
             yield view
             if rng.random() < 0.15:
                 wrong = str(rng.randint(1, 24))
-                view.lifted = wrong
                 view.apply(
                     {
                         "event": "illegal",
                         "reason": "wrong-distance",
                         "player": mover,
                         "message": f"That man cannot go to {wrong}: count the pips again.",
-                        "law": "A man moves exactly the number shown on a die (Cady law 9).",
+                        "law": "",
+                        "table": wrong,
                     }
                 )
-                view.illegal = (wrong, "wrong-distance", view.illegal[2] if view.illegal else "")
                 yield view
                 if rng.random() < 0.5:
                     view.show_detail[mover] = True
