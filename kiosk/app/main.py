@@ -338,8 +338,7 @@ class App:
             except queue.Empty:
                 break
             sensed = self.sensed = from_frame(frame)
-            if self.simulator is not None:
-                self.bus.publish({"event": "board", "board": sensed})
+            self.bus.publish({"event": "board", "board": sensed})  # where the men are now
             if self.lesson is not None:  # the lesson throws its own dice: the wells are ignored
                 if self.lesson.referee is not None:
                     self.lesson.referee.board(sensed, now)
