@@ -58,7 +58,7 @@ def run_demo(
 
     layout = layout or TableLayout()
     bus = EventBus()
-    view = TableView()
+    view = TableView(simulated=True)  # no physical men: the picture shows them
     bus.subscribe(view.apply)
     if emit is not None:
         bus.subscribe(emit)

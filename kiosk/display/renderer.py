@@ -401,7 +401,7 @@ class Renderer:
             content = ("choose", f"Which play? {options}")
         elif view.busy:
             content = ("busy", view.busy)
-        elif view.banner:
+        elif view.banner and view.illegal is None:  # a wrong move's message comes first
             content = ("banner", view.banner)
         else:
             content = None
