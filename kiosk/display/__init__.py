@@ -7,123 +7,28 @@ calibration)`` that draws a :class:`~kiosk.app.view.TableView` in one call, and
 application its key and mouse events. ``kiosk calibrate`` makes the calibration.
 """
 
-from __future__ import annotations
+from importlib import import_module
+from typing import Any
 
-import os
-from pathlib import Path
+# Names are imported when first used, so that importing a part of this package (such as
+# the ``kiosk calibrate`` command's registration) does not load pygame.
+_EXPORTS = {
+    "Calibration": "calibration",
+    "calibration_path": "calibration",
+    "load_calibration": "calibration",
+    "load_or_default": "calibration",
+    "save_calibration": "calibration",
+    "Renderer": "renderer",
+    "Display": "screen",
+    "is_headless": "screen",
+    "open_surface": "screen",
+    "save_screenshot": "screen",
+}
 
-import pygame
-
-from kiosk.app.view import TableView
-from kiosk.display.calibration import (
-    Calibration,
-    calibration_path,
-    load_calibration,
-    load_or_default,
-    save_calibration,
-)
-from kiosk.display.renderer import Renderer
-from kiosk.link import TableLayout
-
-INPUT_EVENTS = (
-    pygame.KEYDOWN,
-    pygame.KEYUP,
-    pygame.MOUSEBUTTONDOWN,
-    pygame.MOUSEBUTTONUP,
-    pygame.QUIT,
-)
-
-__all__ = [
-    "Calibration",
-    "Display",
-    "Renderer",
-    "calibration_path",
-    "is_headless",
-    "load_calibration",
-    "load_or_default",
-    "save_calibration",
-    "save_screenshot",
-]
+__all__ = sorted(_EXPORTS)
 
 
-def is_headless() -> bool:
-    """Whether there is no screen to draw on: ``SDL_VIDEODRIVER=dummy``, or no X/Wayland
-    display and no other video driver named in ``SDL_VIDEODRIVER`` (such as ``kmsdrm``)."""
-    driver = os.environ.get("SDL_VIDEODRIVER", "")
-    if driver == "dummy":
-        return True
-    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
-        return False
-    return not driver
-
-
-def save_screenshot(surface: pygame.Surface, path: str | os.PathLike) -> str:
-    """Save ``surface`` as an image (PNG unless the name says otherwise); returns the path."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(target))
-    return str(target)
-
-
-def open_surface(width: int, height: int, fullscreen: bool, headless: bool) -> pygame.Surface:
-    """The display surface: the screen (full-screen or a window) or a headless one."""
-    if headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
-    pygame.font.init()
-    if headless:
-        return pygame.display.set_mode((width, height))
-    pygame.display.set_caption("Backgammon Table")
-    if fullscreen:
-        surface = pygame.display.set_mode((width, height), pygame.FULLSCREEN)
-        pygame.mouse.set_visible(False)
-        return surface
-    return pygame.display.set_mode((width, height))
-
-
-class Display:
-    """The screen under the board: draws a view each frame and collects the players' input."""
-
-    def __init__(
-        self,
-        calibration: Calibration,
-        fullscreen: bool = True,
-        headless: bool | None = None,
-        layout: TableLayout | None = None,
-    ) -> None:
-        self.headless = is_headless() if headless is None else headless
-        self.warning: str | None = None
-        if not self.headless and fullscreen:
-            pygame.display.init()
-            sizes = pygame.display.get_desktop_sizes()
-            if sizes and sizes[0] != (calibration.width, calibration.height):
-                # Same glass, another resolution: the slots stay where they are physically.
-                self.warning = (
-                    f"The screen is {sizes[0][0]}x{sizes[0][1]} but the calibration was made at "
-                    f"{calibration.width}x{calibration.height}; scaled to fit. "
-                    "Run 'kiosk calibrate' to check."
-                )
-                calibration = calibration.scaled(*sizes[0])
-        self.surface = open_surface(
-            calibration.width, calibration.height, fullscreen, self.headless
-        )
-        self.renderer = Renderer(self.surface, calibration, layout)
-
-    @property
-    def calibration(self) -> Calibration:
-        """The calibration in use (scaled to the screen if its resolution differed)."""
-        return self.renderer.calibration
-
-    def frame(self, view: TableView, now_ms: int) -> list[pygame.event.Event]:
-        """Draw ``view``, show it, and return the key, mouse and quit events since last frame."""
-        self.renderer.draw(view, now_ms)
-        pygame.display.flip()
-        return [event for event in pygame.event.get() if event.type in INPUT_EVENTS]
-
-    def screenshot(self, path: str | os.PathLike) -> str:
-        """Save what is on the screen now as an image; returns the path."""
-        return save_screenshot(self.surface, path)
-
-    def close(self) -> None:
-        """Close the window (or the headless surface)."""
-        pygame.display.quit()
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'kiosk.display' has no attribute {name!r}")
+    return getattr(import_module(f"kiosk.display.{_EXPORTS[name]}"), name)

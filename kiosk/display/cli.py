@@ -6,8 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.display.calibration import calibration_path, load_or_default
-
 DEFAULT_SIZE = (1920, 1080)
 
 
@@ -54,7 +52,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     from kiosk.display import is_headless, open_surface, save_screenshot
     from kiosk.display.calibrate import CalibrationScreen, CalibrationSession
-    from kiosk.display.calibration import Calibration
+    from kiosk.display.calibration import Calibration, calibration_path, load_or_default
     from kiosk.link import LOCATIONS
 
     if args.headless and not args.out:

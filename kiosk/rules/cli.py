@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TextIO
 
+from kiosk.rules.moves import generate
 from kiosk.rules.position import Position
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
 
@@ -56,7 +57,8 @@ def batch_line(line: str, profile: RuleProfile) -> dict:
         d1, d2 = _dice(words[1:])
     except ValueError as err:
         return {"error": f"{line.strip()!r}: {err}"}
-    plays = position.legal_plays(d1, d2, profile)
+    # each line is a new question: the generator directly, not the cache of recent answers
+    plays = generate(position, d1, d2, profile.larger_die)
     return {
         "position": words[0],
         "dice": [d1, d2],

@@ -1,6 +1,7 @@
 """The ``kiosk plays`` command-line contract, run as a real subprocess."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -10,7 +11,11 @@ KIOSK = [sys.executable, "-m", "kiosk"]
 
 
 def run(args, stdin=""):
-    return subprocess.run(KIOSK + args, input=stdin, capture_output=True, text=True, timeout=60)
+    # the command's own environment: nothing set by other tests (such as pygame's prompt)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYGAME", "SDL"))}
+    return subprocess.run(
+        KIOSK + args, input=stdin, capture_output=True, text=True, timeout=60, env=env
+    )
 
 
 def test_plays_prints_one_play_a_line():
