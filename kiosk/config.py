@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from kiosk.files import write_atomically
 
 CONFIG_ENV = "BACKGAMMON_TABLE_CONFIG"
 DEFAULT_PATH = Path("~/.config/backgammon-table/config.toml")
@@ -333,16 +334,4 @@ def _toml_value(value: Any) -> str:
 
 def save_config(config: Config, path: str | os.PathLike[str] | None = None) -> Path:
     """Write the configuration atomically (a power cut leaves the old file or the new one)."""
-    where = config_path(path)
-    where.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".config-", dir=where.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(dumps(config))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, where)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return where
+    return write_atomically(config_path(path), dumps(config))

@@ -19,13 +19,13 @@ True
 from __future__ import annotations
 
 import os
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from kiosk.files import write_atomically
 from kiosk.link import LOCATIONS, TableLayout
 
 Point = tuple[int, int]
@@ -273,27 +273,7 @@ def to_toml(calibration: Calibration) -> str:
 
 def save_calibration(path: str | os.PathLike, calibration: Calibration) -> Path:
     """Write the calibration to ``path`` atomically (a power cut leaves the old or the new)."""
-    target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".calibration-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(to_toml(calibration))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-    except OSError:
-        return target
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-    return target
+    return write_atomically(path, to_toml(calibration))
 
 
 def load_calibration(path: str | os.PathLike, layout: TableLayout | None = None) -> Calibration:
