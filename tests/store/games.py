@@ -128,3 +128,27 @@ def record_book_game(store: Store, book: BookGame) -> tuple[int, Game]:
             {"event": "game-over", "winner": str(winner), "result": result.value, "points": points},
         )
     return game_id, game
+
+
+#: 13/9 6/5 played with 3-1 (the 13/9 is a four), as the table held it once accepted.
+WRONG_MOVE = Position.from_points(
+    {13: 4, 9: 1, 8: 3, 6: 4, 5: 1, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}, turn=Colour.BLACK
+)
+
+
+def record_wrong_move_let_stand(store: Store) -> int:
+    """A game whose first turn is a wrong move the adversary accepted (laws mode)."""
+    game = store.start_game("modern", Position.standard().position_id(), "white")
+    store.record(game, {"event": "opening", "starter": "white", "dice": [3, 1]})
+    store.record(
+        game,
+        {
+            "event": "play",
+            "player": "white",
+            "dice": [3, 1],
+            "move": "",
+            "accepted": True,
+            "position": WRONG_MOVE.position_id(),
+        },
+    )
+    return game

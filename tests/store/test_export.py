@@ -17,7 +17,7 @@ from kiosk.store.export import (
     match_to_mat,
     position_before,
 )
-from tests.store.games import record_random_game
+from tests.store.games import record_random_game, record_wrong_move_let_stand
 
 START = Position.standard().position_id()
 
@@ -199,22 +199,7 @@ def test_kiosk_export_uses_the_environment_for_the_default_file(
 def test_kiosk_export_notes_a_wrong_move_let_stand(
     store: Store, db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = store.start_game("modern", START, "white")
-    store.record(game, {"event": "opening", "starter": "white", "dice": [3, 1]})
-    wrong = Position.from_points(
-        {13: 4, 9: 1, 8: 3, 6: 4, 5: 1, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}, turn=BLACK
-    )
-    store.record(
-        game,
-        {
-            "event": "play",
-            "player": "white",
-            "dice": [3, 1],
-            "move": "",
-            "accepted": True,
-            "position": wrong.position_id(),
-        },
-    )
+    game = record_wrong_move_let_stand(store)
     status, out, err = _export(capsys, "--db", str(db_path), "--game", str(game))
     assert status == 0 and "  1) 31: 13/9 6/5" in out
     assert "turn 1 was a wrong move let stand" in err

@@ -11,7 +11,12 @@ import pytest
 from kiosk.rules import BLACK, WHITE, Cube, CubeAction, Phase, Position, Result, get_profile
 from kiosk.store import Store, StoreError, TurnRecord
 from kiosk.store.export import match_to_mat
-from tests.store.games import record_book_game, record_random_game
+from tests.store.games import (
+    WRONG_MOVE,
+    record_book_game,
+    record_random_game,
+    record_wrong_move_let_stand,
+)
 
 START = Position.standard().position_id()
 
@@ -162,25 +167,9 @@ def test_the_cube_is_restored_offered_taken_and_passed(store: Store) -> None:
 
 
 def test_a_wrong_move_let_stand_is_restored_as_the_table_held_it(store: Store) -> None:
-    game = store.start_game("modern", START, "white")
-    store.record(game, {"event": "opening", "starter": "white", "dice": [3, 1]})
-    # 13/9 6/5 with 3-1: the 13/9 is a four, the adversary accepts it.
-    wrong = Position.from_points(
-        {13: 4, 9: 1, 8: 3, 6: 4, 5: 1, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}, turn=BLACK
-    )
-    store.record(
-        game,
-        {
-            "event": "play",
-            "player": "white",
-            "dice": [3, 1],
-            "move": "",
-            "accepted": True,
-            "position": wrong.position_id(),
-        },
-    )
+    game = record_wrong_move_let_stand(store)
     restored = store.load_game(game)
-    assert restored.position == wrong and restored.phase == Phase.ROLL
+    assert restored.position == WRONG_MOVE and restored.phase == Phase.ROLL
     assert store.turns(game)[0].accepted
 
 
