@@ -37,8 +37,8 @@ if str(ROOT) not in sys.path:
 
 from kiosk.app.view import TableView, play_arrows  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
-from kiosk.referee.sensing import location  # noqa: E402
 from kiosk.rules import Position  # noqa: E402
+from kiosk.table.sensing import location  # noqa: E402
 
 SEED = 5
 GAMES = 4

@@ -25,9 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from positions import position_rolls  # noqa: E402
 
 from kiosk.link import TableLayout  # noqa: E402
-from kiosk.referee import Referee, RefereeConfig, project  # noqa: E402
+from kiosk.referee import Referee, RefereeConfig  # noqa: E402
 from kiosk.rules import Game, Phase, Position  # noqa: E402
 from kiosk.rules.moves import apply_step  # noqa: E402
+from kiosk.table import project  # noqa: E402
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -1,6 +1,6 @@
 """The table's locations, their sensing slots and the switch numbering.
 
-This module is the source of the default layout numbers; ``kiosk/link/layout.py``
+This module is the source of the default layout numbers; ``kiosk/table/layout.py``
 repeats them and a test checks that the two agree.
 """
 

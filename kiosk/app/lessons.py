@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from kiosk.referee import Referee
-from kiosk.referee.sensing import Sensed
 from kiosk.rules import Game
+from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons import LessonInfo, ProgressStore
 
 Publish = Callable[[dict], None]

@@ -42,10 +42,10 @@ from kiosk.app.replay import Replay, book_replays, recorded_replay
 from kiosk.app.view import TableView
 from kiosk.config import Config, save_config
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
-from kiosk.referee import Mode, Referee, RefereeConfig, from_frame
-from kiosk.referee.sensing import true_counts
+from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
 from kiosk.rules.profiles import PROFILES
+from kiosk.table.sensing import true_counts
 from kiosk.tutor.lessons import LessonEngine, LessonError, State, catalogue, load_lesson
 
 if TYPE_CHECKING:
@@ -337,7 +337,7 @@ class App:
                 frame = self.listener.frames.get_nowait()
             except queue.Empty:
                 break
-            sensed = self.sensed = from_frame(frame)
+            sensed = self.sensed = frame.sensed()
             self.bus.publish({"event": "board", "board": sensed})  # where the men are now
             if self.lesson is not None:  # the lesson throws its own dice: the wells are ignored
                 if self.lesson.referee is not None:

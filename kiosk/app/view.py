@@ -238,6 +238,6 @@ class TableView:
 
 def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:
     """The arrows for a play's steps, as table locations."""
-    from kiosk.referee.sensing import location
+    from kiosk.table.sensing import location
 
     return tuple((location(mover, s.src), location(mover, s.dst)) for s in play.steps)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pygame
 
 from kiosk.display.calibration import Calibration, Point
-from kiosk.link.layout import BARS, POINTS, TRAYS
+from kiosk.table.layout import BARS, POINTS, TRAYS
 
 FloatPoint = tuple[float, float]
 MIN_BAND = 56  # pixels: a text band is never thinner, even if it must overlap the board

@@ -23,8 +23,8 @@ from kiosk.display.geometry import Geometry, Strip
 from kiosk.display.overlays import chart_card, list_card
 from kiosk.display.text import TextCache
 from kiosk.link import TableLayout
-from kiosk.link.layout import POINTS, TRAYS
-from kiosk.referee.sensing import true_counts
+from kiosk.table.layout import POINTS, TRAYS
+from kiosk.table.sensing import true_counts
 
 RGB = tuple[int, int, int]
 

@@ -37,7 +37,6 @@ Locations
 
 from kiosk.link.connect import DEFAULT_DEVICE, find_table_port, open_table
 from kiosk.link.frames import BoardFrame, Heartbeat, SelfTestReport, TableInfo
-from kiosk.link.layout import LOCATIONS, DieReading, SlotState, TableLayout, colour
 from kiosk.link.link import (
     LinkCounters,
     LinkEvent,
@@ -47,6 +46,7 @@ from kiosk.link.link import (
     TableLink,
 )
 from kiosk.link.protocol import PROTOCOL_VERSION, FrameParser
+from kiosk.table import LOCATIONS, DieReading, SlotState, TableLayout, colour
 
 __all__ = [
     "DEFAULT_DEVICE",

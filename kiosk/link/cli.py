@@ -7,8 +7,8 @@ import queue
 import sys
 
 from kiosk.link.connect import open_table
-from kiosk.link.layout import TableLayout
 from kiosk.link.link import QueueListener
+from kiosk.table.layout import TableLayout
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

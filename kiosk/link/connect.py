@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from serial.tools import list_ports
 
-from kiosk.link.layout import TableLayout
 from kiosk.link.link import LinkListener, TableLink
+from kiosk.table.layout import TableLayout
 
 if TYPE_CHECKING:  # the simulator imports the link's layout; import it late
     from kiosk.simtable import SimulatedTable

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from kiosk.link.layout import LOCATIONS, DieReading, SlotState, TableLayout
 from kiosk.link.protocol import fields
+from kiosk.table import LOCATIONS, DieReading, Occupancy, Sensed, SlotState, TableLayout
 
 _SLOT_CHARS = {".": SlotState.EMPTY, "W": SlotState.WHITE, "B": SlotState.BLACK}
 _DIE_CHARS = {".": DieReading.EMPTY, "C": DieReading.COCKED} | {
@@ -44,6 +44,20 @@ class BoardFrame:
             else:
                 result[location] = (men[0], men.count(men[0]))
         return result
+
+    def sensed(self) -> Sensed:
+        """Per location, ``(white men, black men)`` as the slots read them."""
+        return {
+            where: (states.count(SlotState.WHITE), states.count(SlotState.BLACK))
+            for where, states in self.slots.items()
+        }
+
+    def occupancy(self) -> Occupancy:
+        """Per location, how many of its slots hold a man of any colour."""
+        return {
+            where: sum(state is not SlotState.EMPTY for state in states)
+            for where, states in self.slots.items()
+        }
 
     def mixed(self) -> tuple[str, ...]:
         """The locations where both colours are sensed."""

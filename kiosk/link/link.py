@@ -30,7 +30,6 @@ from kiosk.link.frames import (
     decode_identify,
     decode_self_test,
 )
-from kiosk.link.layout import TableLayout
 from kiosk.link.protocol import (
     CMD_DUMP,
     CMD_HEARTBEAT,
@@ -46,6 +45,7 @@ from kiosk.link.protocol import (
     Message,
     encode,
 )
+from kiosk.table.layout import TableLayout
 
 log = logging.getLogger(__name__)
 

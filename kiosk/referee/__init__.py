@@ -6,16 +6,11 @@ roll; ``kiosk.referee.scenario`` runs scripted sessions through the whole stack.
 
 from kiosk.referee.reasons import REASONS, law
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
-from kiosk.referee.sensing import from_frame, location, point_of, project
 
 __all__ = [
     "REASONS",
     "Mode",
     "Referee",
     "RefereeConfig",
-    "from_frame",
     "law",
-    "location",
-    "point_of",
-    "project",
 ]

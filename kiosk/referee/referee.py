@@ -17,16 +17,6 @@ from enum import StrEnum
 
 from kiosk.link import DieReading, TableLayout
 from kiosk.referee.reasons import law
-from kiosk.referee.sensing import (
-    Sensed,
-    cap,
-    describe,
-    key,
-    location,
-    point_of,
-    project,
-    true_counts,
-)
 from kiosk.rules import (
     BAR,
     OFF,
@@ -40,6 +30,16 @@ from kiosk.rules import (
     Position,
 )
 from kiosk.rules.game import score_game
+from kiosk.table.sensing import (
+    Sensed,
+    cap,
+    describe,
+    key,
+    location,
+    point_of,
+    project,
+    true_counts,
+)
 
 Event = dict
 Candidate = tuple[Position, tuple[int, ...]]

@@ -25,9 +25,9 @@ from typing import TextIO
 
 from kiosk.link import BoardFrame, QueueListener, TableLayout, TableLink
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
-from kiosk.referee.sensing import Sensed, from_frame, location, true_counts
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.simtable import SimulatedTable
+from kiosk.table import Sensed, location, true_counts
 
 STEP_MS = 40  # a hand's movement: longer than the firmware's debounce, shorter than settling
 
@@ -92,12 +92,12 @@ class ScenarioRunner:
         self.game = game
         self.referee = self._referee()
         if self._last is not None:
-            self.referee.board(from_frame(self._last), self.now)
+            self.referee.board(self._last.sensed(), self.now)
         return self.referee
 
     def sensed(self) -> Sensed | None:
         """The last board the link reported (None before the first frame)."""
-        return from_frame(self._last) if self._last is not None else None
+        return self._last.sensed() if self._last is not None else None
 
     # -- running ---------------------------------------------------------------------------
 
@@ -147,7 +147,7 @@ class ScenarioRunner:
                 continue
             self._last = frame
             self.referee.dice(frame.dice, self.now)
-            self.referee.board(from_frame(frame), self.now)
+            self.referee.board(frame.sensed(), self.now)
 
     def _shows_table(self, frame: BoardFrame | None) -> bool:
         if frame is None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kiosk.link.layout import LOCATIONS, SlotState
 from kiosk.simtable.table import STARTING_POSITION, SimulatedTable
+from kiosk.table.layout import LOCATIONS, SlotState
 
 HELP = """commands:
   place LOC white|black [N]   put N men (default 1) at LOC (1-24, bar-white, off-black, ...)

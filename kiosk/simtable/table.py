@@ -19,14 +19,14 @@ import tty
 from collections.abc import Iterable, Mapping
 from types import TracebackType
 
-from kiosk.link.layout import (
+from kiosk.simtable.firmware import load_firmware
+from kiosk.table.layout import (
     LOCATIONS,
     DieReading,
     SlotState,
     TableLayout,
     colour,
 )
-from kiosk.simtable.firmware import load_firmware
 
 MATRIX_COLUMNS = 16
 MAX_BACKLOG = 1 << 20  # bytes held for a reader that does not read

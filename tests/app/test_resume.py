@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.referee.sensing import location
 from kiosk.rules import BAR, BLACK, WHITE, Colour, Play, Position
 from kiosk.simtable import SimulatedTable
 from kiosk.store import Store
+from kiosk.table.sensing import location
 
 WAIT = 30.0  # generous for a loaded machine; nothing here is timed
 

@@ -61,7 +61,7 @@ def test_lifted_man_targets_light_the_next_free_calibrated_slot(
 def test_lifted_man_follows_the_sensed_board(renderer: Renderer, view: TableView, tmp_path) -> None:
     view.apply({"event": "dice", "player": "white", "dice": [6, 5]})
     view.apply(SIX_FIVE)
-    from kiosk.referee.sensing import project
+    from kiosk.table.sensing import project
 
     board = project(Position.standard(), TableLayout())
     board["24"] = (1, 0)  # one of the two men is in the hand

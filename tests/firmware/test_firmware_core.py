@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kiosk.link.frames import decode_frame, decode_heartbeat, decode_identify, decode_self_test
-from kiosk.link.layout import DieReading, SlotState, TableLayout
 from kiosk.link.protocol import crc16, encode
 from kiosk.simtable.firmware import load_firmware
+from kiosk.table.layout import DieReading, SlotState, TableLayout
 
 
 def frames(messages):

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kiosk.link.frames import decode_frame, decode_identify
-from kiosk.link.layout import LOCATIONS, DieReading, SlotState, TableLayout
 from kiosk.link.protocol import MAX_LINE, FrameParser, Message, encode
+from kiosk.table.layout import LOCATIONS, DieReading, SlotState, TableLayout
 
 PRINTABLE = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E)).filter(
     lambda text: "$" not in text

@@ -1,8 +1,9 @@
 """Recovery: the table is compared with the game after a disconnect or a restart."""
 
 from kiosk.link import TableLayout
-from kiosk.referee import Referee, RefereeConfig, project
+from kiosk.referee import Referee, RefereeConfig
 from kiosk.rules import BLACK, Game, Phase, Position
+from kiosk.table import project
 from tests.referee.hands import kinds, run
 
 

@@ -1,8 +1,9 @@
 """The referee on its own, fed boards directly: timing options and out-of-turn dice."""
 
 from kiosk.link import TableLayout
-from kiosk.referee import Referee, RefereeConfig, project
+from kiosk.referee import Referee, RefereeConfig
 from kiosk.rules import WHITE, Game, Phase, Position
+from kiosk.table import project
 from tests.referee.hands import kinds
 
 

@@ -30,8 +30,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from kiosk.link import TableLayout
-from kiosk.referee import Referee, location, point_of, project
-from kiosk.referee.sensing import Sensed
+from kiosk.referee import Referee
 from kiosk.rules import (
     BAR,
     BLACK,
@@ -44,6 +43,8 @@ from kiosk.rules import (
     shots,
     shots_by_attacker,
 )
+from kiosk.table import location, point_of, project
+from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons.model import (
     ChartStep,
     CountStep,

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from kiosk.link import LOCATIONS
-from kiosk.referee import Referee, point_of
+from kiosk.referee import Referee
 from kiosk.referee.scenario import ScenarioRunner, ScriptError
-from kiosk.referee.sensing import Sensed, true_counts
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Play, Position, shots
+from kiosk.table import point_of
+from kiosk.table.sensing import Sensed, true_counts
 from kiosk.tutor.lessons.engine import LessonEngine, ProgressStore, State, _position
 from kiosk.tutor.lessons.model import CountStep, Lesson, PlayStep, QuestionStep
 

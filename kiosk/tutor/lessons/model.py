@@ -48,7 +48,6 @@ from typing import Any
 
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE
 from kiosk.link import LOCATIONS
-from kiosk.referee.sensing import location, point_of
 from kiosk.rules import (
     BAR,
     BLACK,
@@ -59,6 +58,7 @@ from kiosk.rules import (
     RuleProfile,
     get_profile,
 )
+from kiosk.table.sensing import location, point_of
 from kiosk.tutor.lessons import figures
 
 DATA = Path(__file__).with_name("data")

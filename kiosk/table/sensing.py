@@ -5,7 +5,7 @@ read them, so a count is capped at the location's slot count. Locations are
 named in white's numbering (``"1"``..``"24"``, ``"bar-white"``, ``"off-black"``,
 see :mod:`kiosk.link`).
 
->>> from kiosk.link import TableLayout
+>>> from kiosk.table import TableLayout
 >>> from kiosk.rules import Position
 >>> board = project(Position.standard(), TableLayout())
 >>> board["6"], board["19"], board["bar-white"]
@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kiosk.link import LOCATIONS, BoardFrame, SlotState, TableLayout
 from kiosk.rules import BAR, BLACK, OFF, WHITE, Colour, Position
+from kiosk.table.layout import LOCATIONS, TableLayout
 
 Sensed = dict[str, tuple[int, int]]
+#: Men per location whatever their colour: all that an occupancy-sensing table reads.
+Occupancy = dict[str, int]
 
 
 def location(colour: Colour, point: int) -> str:
@@ -69,18 +71,19 @@ def cap(board: Mapping[str, tuple[int, int]], layout: TableLayout) -> Sensed:
     return capped
 
 
+def occupancy(board: Mapping[str, tuple[int, int]]) -> Occupancy:
+    """The men per location of a sensed board, colour left out.
+
+    >>> occupancy({"6": (5, 0), "19": (0, 5)})
+    {'6': 5, '19': 5}
+    """
+    return {where: w + b for where, (w, b) in board.items()}
+
+
 def key(board: Mapping[str, tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """A hashable form of a sensed board."""
     return tuple(board[where] for where in LOCATIONS)
 
-
-def from_frame(frame: BoardFrame) -> Sensed:
-    """The sensed board in a frame from the table."""
-    board: Sensed = {}
-    for where in LOCATIONS:
-        states = frame.slots[where]
-        board[where] = (states.count(SlotState.WHITE), states.count(SlotState.BLACK))
-    return board
 
 
 def describe(where: str, colour: Colour) -> str:

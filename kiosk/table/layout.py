@@ -23,6 +23,8 @@ class SlotState(IntEnum):
     EMPTY = 0
     WHITE = 1
     BLACK = 2
+    #: A man of unknown colour, read by a table that senses occupancy only.
+    OCCUPIED = 3
 
 
 class DieReading(IntEnum):
