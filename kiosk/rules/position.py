@@ -64,6 +64,10 @@ class InvalidPositionError(ValueError):
     """A position that cannot stand on a backgammon board."""
 
 
+class InvalidPositionIdError(InvalidPositionError):
+    """Text that is not a GNU Backgammon Position ID (wrong length, characters or bits)."""
+
+
 class Position:
     """An immutable backgammon position with the side on roll.
 
@@ -336,41 +340,44 @@ def encode_position_id(roller: tuple[int, ...], other: tuple[int, ...]) -> str:
     return base64.b64encode(key).decode("ascii")[:14]
 
 
+_ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
 def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
     """Decode a Position ID into (side on roll, side not on roll), each 25 counts.
 
-    Raises :class:`InvalidPositionError` for text that is not a valid ID.
+    Raises :class:`InvalidPositionIdError` with a plain reason for text that is not a
+    valid ID (never anything else).
+
+    >>> try:
+    ...     decode_position_id('4HPwATDgc/AB==')
+    ... except InvalidPositionIdError as err:
+    ...     print(err)
+    '4HPwATDgc/AB==' is not a Position ID (bad characters '=': ...)
     """
+    if not isinstance(position_id, str):
+        raise InvalidPositionIdError(f"a Position ID is text, not {type(position_id).__name__}")
     text = position_id.strip()
     if len(text) != 14:
-        raise InvalidPositionError(
-            f"a Position ID has 14 characters, {position_id!r} has {len(text)}"
+        raise InvalidPositionIdError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
+    bad = "".join(sorted(set(text) - _ID_ALPHABET))
+    if bad:
+        raise InvalidPositionIdError(
+            f"{text!r} is not a Position ID (bad characters {bad!r}: it is written with "
+            "letters, digits, + and / only)"
         )
-    try:
-        key = base64.b64decode(text + "==", validate=True)
-    except ValueError:
-        raise InvalidPositionError(
-            f"{position_id!r} is not a Position ID (bad characters)"
-        ) from None
-    sides: list[list[int]] = [[0] * 25, [0] * 25]
-    side = point = 0
-    for bit in range(80):
-        if side == 2:
-            if key[bit >> 3] >> (bit & 7) & 1:
-                raise InvalidPositionError(f"{position_id!r} has men beyond both sides")
-            continue
-        if key[bit >> 3] >> (bit & 7) & 1:
-            sides[side][point] += 1
-        else:
-            point += 1
-            if point == 25:
-                side, point = side + 1, 0
-    if side != 2:
-        raise InvalidPositionError(f"{position_id!r} does not describe two complete sides")
-    other, roller = sides
+    key = int.from_bytes(base64.b64decode(text + "=="), "little")
+    # 80 bits, least significant first: each point a run of ones (its men) closed by a zero
+    runs = format(key, "080b")[::-1].split("0")
+    if len(runs) < 51:
+        raise InvalidPositionIdError(f"{text!r} does not describe two complete sides")
+    if any(runs[50:]):
+        raise InvalidPositionIdError(f"{text!r} has men beyond both sides")
+    other = [len(r) for r in runs[:25]]
+    roller = [len(r) for r in runs[25:50]]
     for name, s in (("the side on roll", roller), ("the side not on roll", other)):
         if sum(s) > MEN:
-            raise InvalidPositionError(f"{position_id!r} gives {name} {sum(s)} men (at most 15)")
+            raise InvalidPositionIdError(f"{text!r} gives {name} {sum(s)} men (at most 15)")
     return roller, other
 
 
