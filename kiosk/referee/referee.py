@@ -319,7 +319,7 @@ class Referee:
         game = self.game
         assert game.dice is not None
         position = game.position
-        self._tree = position.play_tree(*game.dice, profile=game.profile)
+        self._tree = PlayTree(position, *game.dice, game.profile.larger_die)
         self._index = {}
         mover = position.turn
         adv = mover.other

@@ -15,10 +15,10 @@ only where the man hit there (``24/18*/13``), repeated moves counted (``(2)``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from kiosk.rules.moves import Play, Step, to_arrays
-from kiosk.rules.position import BAR, OFF, Position
+from kiosk.rules.board import BAR, OFF
 
 
 class InvalidNotationError(ValueError):
@@ -31,6 +31,23 @@ class IllegalPlayError(ValueError):
 
 def _name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One man moved by one die: from ``src`` to ``dst`` (mover's numbering), hitting or not.
+
+    >>> str(Step(25, 22, 3, hit=True))
+    'bar/22*'
+    """
+
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{_name(self.src)}/{_name(self.dst)}{'*' if self.hit else ''}"
 
 
 def format_play(steps: Iterable[Step]) -> str:
@@ -111,36 +128,3 @@ def parse_moves(text: str) -> list[list[int]]:
             raise InvalidNotationError(f"{token!r}: a move is repeated at least once")
         paths.extend(list(points) for _ in range(count))
     return paths
-
-
-def parse_play(position: Position, plays: Sequence[Play], text: str) -> Play:
-    """The legal play (among ``plays``) that ``text`` describes.
-
-    Raises :class:`InvalidNotationError` for unreadable text and
-    :class:`IllegalPlayError` for a readable play the rules do not allow.
-    """
-    paths = parse_moves(text)
-    me, op = to_arrays(position)
-    for path in paths:
-        for a, b in zip(path, path[1:], strict=False):
-            if me[a] <= 0:
-                where = "on the bar" if a == BAR else f"on point {a}"
-                raise IllegalPlayError(f"{text.strip()}: there is no man of yours {where}")
-            if b != OFF and op[b] >= 2:
-                raise IllegalPlayError(
-                    f"{text.strip()}: point {b} is held by two or more adverse men"
-                )
-            me[a] -= 1
-            me[b] += 1
-            if b != OFF and op[b] == 1:
-                op[b] = 0
-                op[0] += 1
-    for play in plays:
-        if to_arrays(play.result.swap_turn()) == (me, op):
-            return play
-    legal = ", ".join(str(p) or "no move" for p in plays[:6])
-    more = " ..." if len(plays) > 6 else ""
-    raise IllegalPlayError(
-        f"{text.strip() or 'no move'} is not a legal play for this roll; legal plays include: "
-        f"{legal}{more}"
-    )

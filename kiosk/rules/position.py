@@ -1,9 +1,13 @@
-"""Positions: where every man stands, and whose turn it is.
+"""Positions: where every man stands, whose turn it is, and what the roll allows.
 
 Points are numbered from each side's own point of view, as the books and GNU
 Backgammon do: 1 is the side's ace point, 6 its six point, 7 its bar point,
 24 the adversary's ace point, where the two back men start. ``BAR`` (25) and
 ``OFF`` (0) complete the numbering.
+
+As in python-chess, the position answers what is legal: :meth:`Position.legal_plays`
+runs the move generator kept in this module (a *step* moves one man by one die; a
+*play* is the steps of a whole turn).
 
 >>> from kiosk.rules import Position, WHITE
 >>> start = Position.standard()
@@ -17,55 +21,47 @@ Backgammon do: 1 is the side's ace point, 6 its six point, 7 its bar point,
 
 from __future__ import annotations
 
-import base64
-from enum import IntEnum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from kiosk.rules.moves import Play
-    from kiosk.rules.tree import PlayTree
+from kiosk.rules.board import (
+    BAR,
+    BLACK,
+    MEN,
+    OFF,
+    WHITE,
+    Colour,
+    InvalidPositionError,
+    InvalidPositionIdError,
+    decode_position_id,
+    encode_position_id,
+)
+from kiosk.rules.notation import IllegalPlayError, Step, format_play, parse_moves
+from kiosk.rules.profiles import RuleProfile, get_profile
 
-MEN = 15
-BAR = 25
-OFF = 0
+__all__ = [
+    "BAR",
+    "BLACK",
+    "MEN",
+    "OFF",
+    "WHITE",
+    "Colour",
+    "InvalidPositionError",
+    "InvalidPositionIdError",
+    "Play",
+    "Position",
+    "Step",
+    "decode_position_id",
+    "encode_position_id",
+    "from_arrays",
+    "generate",
+    "roll_dice",
+    "step_moves",
+    "to_arrays",
+]
 
 _START = {6: 5, 8: 3, 13: 5, 24: 2}
-
-
-class Colour(IntEnum):
-    """The two sides. White plays first unless the opening throw says otherwise."""
-
-    WHITE = 0
-    BLACK = 1
-
-    @property
-    def other(self) -> Colour:
-        """The adversary."""
-        return Colour(1 - self)
-
-    def __str__(self) -> str:
-        return self.name.lower()
-
-    @classmethod
-    def parse(cls, text: str) -> Colour:
-        """``"white"`` or ``"black"`` (any case) as a colour."""
-        try:
-            return cls[text.strip().upper()]
-        except KeyError:
-            raise ValueError(f"unknown colour {text!r}: say white or black") from None
-
-
-WHITE = Colour.WHITE
-BLACK = Colour.BLACK
-
-
-class InvalidPositionError(ValueError):
-    """A position that cannot stand on a backgammon board."""
-
-
-class InvalidPositionIdError(InvalidPositionError):
-    """Text that is not a GNU Backgammon Position ID (wrong length, characters or bits)."""
 
 
 class Position:
@@ -220,31 +216,47 @@ class Position:
 
     # -- plays (python-chess style: the board answers what is legal) ------------
 
-    def legal_plays(self, d1: int, d2: int, profile: object = None) -> list[Play]:
+    def legal_plays(self, d1: int, d2: int, profile: str | RuleProfile | None = None) -> list[Play]:
         """Every legal play of ``d1``-``d2``, one per distinct resulting position.
 
         ``profile`` (a :class:`~kiosk.rules.profiles.RuleProfile` or its name)
         decides whether the larger die must be played; the default is ``modern``.
         """
-        from kiosk.rules.profiles import get_profile
-
         return list(_legal_plays(self, d1, d2, get_profile(profile).larger_die))
 
-    def parse_play(self, d1: int, d2: int, text: str, profile: object = None) -> Play:
+    def parse_play(
+        self, d1: int, d2: int, text: str, profile: str | RuleProfile | None = None
+    ) -> Play:
         """The legal play that ``text`` (GNU Backgammon notation) names for this roll.
 
-        Raises ``InvalidNotationError`` or ``IllegalPlayError`` (both ``ValueError``).
+        Raises ``InvalidNotationError`` for unreadable text and ``IllegalPlayError``
+        for a readable play the rules do not allow (both ``ValueError``).
         """
-        from kiosk.rules.notation import parse_play
-
-        return parse_play(self, self.legal_plays(d1, d2, profile), text)
-
-    def play_tree(self, d1: int, d2: int, profile: object = None) -> PlayTree:
-        """The roll's legal plays step by step, for judging a play made by hand."""
-        from kiosk.rules.profiles import get_profile
-        from kiosk.rules.tree import PlayTree
-
-        return PlayTree(self, d1, d2, get_profile(profile).larger_die)
+        plays = self.legal_plays(d1, d2, profile)
+        me, op = to_arrays(self)
+        for path in parse_moves(text):
+            for a, b in zip(path, path[1:], strict=False):
+                if me[a] <= 0:
+                    where = "on the bar" if a == BAR else f"on point {a}"
+                    raise IllegalPlayError(f"{text.strip()}: there is no man of yours {where}")
+                if b != OFF and op[b] >= 2:
+                    raise IllegalPlayError(
+                        f"{text.strip()}: point {b} is held by two or more adverse men"
+                    )
+                me[a] -= 1
+                me[b] += 1
+                if b != OFF and op[b] == 1:
+                    op[b] = 0
+                    op[0] += 1
+        for play in plays:
+            if to_arrays(play.result.swap_turn()) == (me, op):
+                return play
+        legal = ", ".join(str(p) or "no move" for p in plays[:6])
+        more = " ..." if len(plays) > 6 else ""
+        raise IllegalPlayError(
+            f"{text.strip() or 'no move'} is not a legal play for this roll; legal plays "
+            f"include: {legal}{more}"
+        )
 
     # -- derived positions --------------------------------------------------
 
@@ -322,67 +334,167 @@ class Position:
         )
 
 
-# -- GNU Backgammon Position ID --------------------------------------------------
+# -- the move generator ----------------------------------------------------
+
+# Mover-side arrays (the hot path works on these, not on Position objects):
+#   me[0] borne off, me[1..24] the points, me[25] the bar;
+#   op[0] the adversary's bar, op[1..24] his men on *our* points, op[25] his borne-off men.
 
 
-def encode_position_id(roller: tuple[int, ...], other: tuple[int, ...]) -> str:
-    """Encode two 25-count sides as GNU Backgammon writes them: the side not on roll first.
+def to_arrays(position: Position) -> tuple[list[int], list[int]]:
+    """The mover-side arrays of a position (see the module comment)."""
+    c = position.turn
+    mine, theirs = position.men[c], position.men[c.other]
+    me = [position.off[c], *mine]
+    op = [theirs[24], *theirs[23::-1], position.off[c.other]]
+    return me, op
 
-    >>> side = [0] * 25
-    >>> for p, n in {6: 5, 8: 3, 13: 5, 24: 2}.items():
-    ...     side[p - 1] = n
-    >>> encode_position_id(side, side)
-    '4HPwATDgc/ABMA'
+
+def from_arrays(me: list[int] | tuple, op: list[int] | tuple, mover: Colour) -> Position:
+    """A position from mover-side arrays, with ``mover`` still on roll."""
+    mine = tuple(me[1:26])
+    theirs = (*op[24:0:-1], op[0])
+    men = (mine, theirs) if mover == Colour.WHITE else (theirs, mine)
+    off = (me[0], op[25]) if mover == Colour.WHITE else (op[25], me[0])
+    return Position(men, off, mover, validate=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The steps of one turn, in the order they were made, and the position they lead to.
+
+    Two plays are equal when they lead to the same position: the board does not
+    remember the order in which men were moved.
+
+    >>> from kiosk.rules import Position
+    >>> play = Position.standard().parse_play(3, 1, '8/5 6/5')
+    >>> play.result.position_id()
+    'sGfwATDgc/ABMA'
     """
-    # each point: a run of ones (its men) closed by a zero, least significant bit first
-    bits = "".join("1" * n + "0" for side in (other, roller) for n in side)
-    key = int(bits[::-1], 2).to_bytes(10, "little")
-    return base64.b64encode(key).decode("ascii")[:14]
+
+    steps: tuple[Step, ...] = field(compare=False)
+    result: Position
+
+    def __str__(self) -> str:
+        return format_play(self.steps)
+
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        """The dice this play uses, in the order used."""
+        return tuple(s.die for s in self.steps)
 
 
-_ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+def roll_dice(d1: int, d2: int) -> tuple[int, ...]:
+    """The dice to play for a roll: four of a doublet, else the two numbers, larger first."""
+    for d in (d1, d2):
+        if not isinstance(d, int) or not 1 <= d <= 6:
+            raise ValueError(f"a die shows 1 to 6, not {d!r}")
+    if d1 == d2:
+        return (d1,) * 4
+    return (max(d1, d2), min(d1, d2))
 
 
-def decode_position_id(position_id: str) -> tuple[list[int], list[int]]:
-    """Decode a Position ID into (side on roll, side not on roll), each 25 counts.
+def step_moves(
+    me: list[int], op: list[int], die: int, top: int = BAR
+) -> Iterator[tuple[int, int, bool]]:
+    """Every single step ``(src, dst, hit)`` for one die, sources from ``top`` downwards.
 
-    Raises :class:`InvalidPositionIdError` with a plain reason for text that is not a
-    valid ID (never anything else).
-
-    >>> try:
-    ...     decode_position_id('4HPwATDgc/AB==')
-    ... except InvalidPositionIdError as err:
-    ...     print(err)
-    '4HPwATDgc/AB==' is not a Position ID (bad characters '=': ...)
+    Men on the bar must enter first; a point held by two or more adverse men is
+    closed; bearing off needs every man home, and a die larger than the point
+    bears from the highest occupied point only.
     """
-    if not isinstance(position_id, str):
-        raise InvalidPositionIdError(f"a Position ID is text, not {type(position_id).__name__}")
-    text = position_id.strip()
-    if len(text) != 14:
-        raise InvalidPositionIdError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
-    bad = "".join(sorted(set(text) - _ID_ALPHABET))
-    if bad:
-        raise InvalidPositionIdError(
-            f"{text!r} is not a Position ID (bad characters {bad!r}: it is written with "
-            "letters, digits, + and / only)"
-        )
-    key = int.from_bytes(base64.b64decode(text + "=="), "little")
-    # 80 bits, least significant first: each point a run of ones (its men) closed by a zero
-    runs = format(key, "080b")[::-1].split("0")
-    if len(runs) < 51:
-        raise InvalidPositionIdError(f"{text!r} does not describe two complete sides")
-    if any(runs[50:]):
-        raise InvalidPositionIdError(f"{text!r} has men beyond both sides")
-    other = [len(r) for r in runs[:25]]
-    roller = [len(r) for r in runs[25:50]]
-    for name, s in (("the side on roll", roller), ("the side not on roll", other)):
-        if sum(s) > MEN:
-            raise InvalidPositionIdError(f"{text!r} gives {name} {sum(s)} men (at most 15)")
-    return roller, other
+    if me[BAR]:
+        if top == BAR:
+            t = BAR - die
+            if op[t] < 2:
+                yield BAR, t, op[t] == 1
+        return
+    home = not any(me[7:25])
+    highest = 0
+    if home:
+        for highest in range(6, 0, -1):
+            if me[highest]:
+                break
+    for s in range(min(top, 24), 0, -1):
+        if not me[s]:
+            continue
+        t = s - die
+        if t >= 1:
+            if op[t] < 2:
+                yield s, t, op[t] == 1
+        elif home and (t == 0 or s == highest):
+            yield s, OFF, False
+
+
+def _apply(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
+    me[s] -= 1
+    me[t] += 1
+    if hit:
+        op[t] = 0
+        op[0] += 1
+
+
+def _undo(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
+    me[s] += 1
+    me[t] -= 1
+    if hit:
+        op[t] = 1
+        op[0] -= 1
+
+
+def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> list[Play]:
+    """Every legal play of ``d1``-``d2`` from ``position``, one per distinct resulting position.
+
+    As many dice as possible must be used; when only one of two different dice
+    can be used, the larger must be used if it can be (unless ``larger_die`` is
+    false, as in Cady's rules, which leave the choice to the player).
+    The results have the adversary on roll.
+    """
+    dice = roll_dice(d1, d2)
+    me, op = to_arrays(position)
+    found: dict[tuple, tuple] = {}
+    best = 0
+    path: list[tuple[int, int, int, bool]] = []
+    doublet = len(dice) == 4
+
+    def search(seq: tuple[int, ...], i: int, top: int) -> None:
+        nonlocal best, found
+        moved = False
+        if i < len(seq):
+            die = seq[i]
+            for s, t, hit in step_moves(me, op, die, top):
+                moved = True
+                _apply(me, op, s, t, hit)
+                path.append((s, t, die, hit))
+                search(seq, i + 1, s if doublet else BAR)
+                path.pop()
+                _undo(me, op, s, t, hit)
+        if moved or i < best:
+            return
+        if i > best:
+            best, found = i, {}
+        key = (*me, *op)
+        if key not in found:
+            found[key] = tuple(path)
+
+    if doublet:
+        search(dice, 0, BAR)
+    else:
+        # Larger die first, so a one-die result reached by either die is kept as the larger's.
+        search(dice, 0, BAR)
+        search(dice[::-1], 0, BAR)
+    items = list(found.items())
+    if best == 1 and not doublet and larger_die:
+        larger = [(k, p) for k, p in items if p[0][2] == dice[0]]
+        items = larger or items
+    mover = position.turn
+    plays = []
+    for key, steps in items:
+        result = from_arrays(key[:26], key[26:], mover).swap_turn()
+        plays.append(Play(tuple(Step(*s) for s in steps), result))
+    return plays
 
 
 @lru_cache(maxsize=512)
 def _legal_plays(position: Position, d1: int, d2: int, larger_die: bool) -> tuple[Play, ...]:
-    from kiosk.rules.moves import generate
-
     return tuple(generate(position, d1, d2, larger_die))

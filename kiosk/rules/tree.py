@@ -5,7 +5,7 @@ reachable by a *prefix* of a legal play, the steps that keep a partial play
 completable, and where a lifted man may go.
 
 >>> from kiosk.rules import Position
->>> tree = Position.standard().play_tree(3, 1)
+>>> tree = PlayTree(Position.standard(), 3, 1)
 >>> after = tree.after(tree.start, Step(8, 5, 3))
 >>> tree.is_partial(after), tree.is_complete(after)
 (True, False)
