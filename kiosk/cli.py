@@ -20,14 +20,19 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.display.cli",
 )
 
+# Commands that other tools run in a loop start with only their own module loaded.
+QUICK_COMMANDS: dict[str, str] = {"plays": "kiosk.rules.cli"}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every registered sub-command."""
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every registered sub-command (only ``command``'s own, if
+    it is one of the quick commands)."""
     parser = argparse.ArgumentParser(
         prog="kiosk", description="Backgammon Table: the kiosk that referees and teaches."
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    modules = (QUICK_COMMANDS[command],) if command in QUICK_COMMANDS else COMMAND_MODULES
+    for name in modules:
         importlib.import_module(name).register(subparsers)
     return parser
 
@@ -37,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Standard output belongs to the commands (``kiosk plays --batch`` writes JSON lines):
     # pygame must not greet it.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

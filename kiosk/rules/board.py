@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 from enum import IntEnum
+from functools import lru_cache
 
 MEN = 15
 BAR = 25
@@ -27,7 +28,7 @@ class Colour(IntEnum):
     @property
     def other(self) -> Colour:
         """The adversary."""
-        return Colour(1 - self)
+        return BLACK if self is WHITE else WHITE
 
     def __str__(self) -> str:
         return self.name.lower()
@@ -65,10 +66,22 @@ def encode_position_id(roller: tuple[int, ...], other: tuple[int, ...]) -> str:
     >>> encode_position_id(side, side)
     '4HPwATDgc/ABMA'
     """
-    # each point: a run of ones (its men) closed by a zero, least significant bit first
-    bits = "".join("1" * n + "0" for side in (other, roller) for n in side)
-    key = int(bits[::-1], 2).to_bytes(10, "little")
-    return base64.b64encode(key).decode("ascii")[:14]
+    # each point: a run of ones (its men) closed by a zero, least significant bit first;
+    # written here most significant first, so the side on roll's points, reversed, lead
+    bits = _side_bits(tuple(roller)) + _side_bits(tuple(other))
+    if len(bits) > 80:
+        raise InvalidPositionError(f"{len(bits) - 50} men do not fit in a Position ID (30 at most)")
+    return base64.b64encode(int(bits, 2).to_bytes(10, "little")).decode("ascii")[:14]
+
+
+_RUNS = tuple("1" * n + "0" for n in range(31))
+
+
+@lru_cache(maxsize=4096)
+def _side_bits(side: tuple[int, ...]) -> str:
+    """One side's part of a Position ID, most significant bit first (the side not on roll
+    keeps its men through a whole roll's plays, so most look-ups find it)."""
+    return "".join(map(_RUNS.__getitem__, side))[::-1]
 
 
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")

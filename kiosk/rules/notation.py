@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import groupby
 
 from kiosk.rules.board import BAR, OFF
 
@@ -52,38 +53,35 @@ class Step:
 
 def format_play(steps: Iterable[Step]) -> str:
     """The GNU Backgammon notation of a play's steps (``""`` for a play with no steps)."""
-    steps = list(steps)
+    steps = tuple(steps)
     # As in GNU Backgammon, every landing on a point where a blot stood is marked.
     hit_points = {s.dst for s in steps if s.hit}
-    moves = sorted(
-        ([s.src, (s.dst, s.dst in hit_points)] for s in steps), key=lambda m: (-m[0], -m[1][0])
-    )
-    # Join the steps of one man: a move ending where a later one starts.
+    moves: list[tuple[int, int] | None] = sorted(((s.src, s.dst) for s in steps), reverse=True)
+    texts = []
     for i, move in enumerate(moves):
         if move is None:
             continue
+        src, end = move
+        text = _NAMES[src]
+        # Join the steps of one man: a move starting where this one ends.
         for j in range(i + 1, len(moves)):
             other = moves[j]
-            if other is not None and move[-1][0] == other[0]:
-                if move[-1][1]:  # hit there: keep the intermediate point
-                    move.append(other[1])
-                else:
-                    move[-1] = other[1]
+            if other is not None and other[0] == end:
+                if end in hit_points:  # hit there: keep the intermediate point
+                    text += _LANDINGS[end][True]
+                end = other[1]
                 moves[j] = None
-    texts = [
-        _name(m[0]) + "".join(f"/{_name(p)}{'*' if hit else ''}" for p, hit in m[1:])
-        for m in moves
-        if m is not None
-    ]
-    out: list[str] = []
-    i = 0
-    while i < len(texts):
-        j = i
-        while j + 1 < len(texts) and texts[j + 1] == texts[i]:
-            j += 1
-        out.append(texts[i] if j == i else f"{texts[i]}({j - i + 1})")
-        i = j + 1
+        texts.append(text + _LANDINGS[end][end in hit_points])
+    out = []
+    for text, same in groupby(texts):
+        count = len(list(same))
+        out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
+
+
+_NAMES = tuple(_name(p) for p in range(BAR + 1))
+# each point as the end of a move: (not hit, hit), e.g. ("/22", "/22*")
+_LANDINGS = tuple((f"/{name}", f"/{name}*") for name in _NAMES)
 
 
 _POINT = r"(?:bar|b|off|o|\d{1,2})"

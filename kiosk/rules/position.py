@@ -99,6 +99,19 @@ class Position:
         if validate:
             self.validate()
 
+    @classmethod
+    def _trusted(
+        cls, men: tuple[tuple[int, ...], tuple[int, ...]], off: tuple[int, int], turn: Colour
+    ) -> Position:
+        """A position from parts already in final form (tuples, a ``Colour``): no checks."""
+        self = object.__new__(cls)
+        put = object.__setattr__
+        put(self, "men", men)
+        put(self, "off", off)
+        put(self, "turn", turn)
+        put(self, "_hash", None)
+        return self
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
@@ -262,7 +275,7 @@ class Position:
 
     def with_turn(self, turn: Colour) -> Position:
         """The same men with ``turn`` on roll."""
-        return Position(self.men, self.off, turn, validate=False)
+        return Position._trusted(self.men, self.off, Colour(turn))
 
     def swap_turn(self) -> Position:
         """The same men with the other side on roll."""
@@ -350,13 +363,17 @@ def to_arrays(position: Position) -> tuple[list[int], list[int]]:
     return me, op
 
 
-def from_arrays(me: list[int] | tuple, op: list[int] | tuple, mover: Colour) -> Position:
-    """A position from mover-side arrays, with ``mover`` still on roll."""
+def from_arrays(
+    me: list[int] | tuple, op: list[int] | tuple, mover: Colour, turn: Colour | None = None
+) -> Position:
+    """A position from mover-side arrays, with ``turn`` on roll (default: ``mover`` still)."""
     mine = tuple(me[1:26])
     theirs = (*op[24:0:-1], op[0])
-    men = (mine, theirs) if mover == Colour.WHITE else (theirs, mine)
-    off = (me[0], op[25]) if mover == Colour.WHITE else (op[25], me[0])
-    return Position(men, off, mover, validate=False)
+    if mover == WHITE:
+        men, off = (mine, theirs), (me[0], op[25])
+    else:
+        men, off = (theirs, mine), (op[25], me[0])
+    return Position._trusted(men, off, Colour(mover if turn is None else turn))
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,11 +505,11 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
         larger = [(k, p) for k, p in items if p[0][2] == dice[0]]
         items = larger or items
     mover = position.turn
-    plays = []
-    for key, steps in items:
-        result = from_arrays(key[:26], key[26:], mover).swap_turn()
-        plays.append(Play(tuple(Step(*s) for s in steps), result))
-    return plays
+    adversary = mover.other
+    return [
+        Play(tuple(Step(*s) for s in steps), from_arrays(key[:26], key[26:], mover, adversary))
+        for key, steps in items
+    ]
 
 
 @lru_cache(maxsize=512)
