@@ -469,9 +469,9 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
     """
     dice = roll_dice(d1, d2)
     me, op = to_arrays(position)
-    found: dict[tuple, tuple] = {}
+    found: dict[tuple, tuple[Step, ...]] = {}
     best = 0
-    path: list[tuple[int, int, int, bool]] = []
+    path: list[Step] = []
     doublet = len(dice) == 4
 
     def search(seq: tuple[int, ...], i: int, top: int) -> None:
@@ -481,11 +481,20 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
             die = seq[i]
             for s, t, hit in step_moves(me, op, die, top):
                 moved = True
-                _apply(me, op, s, t, hit)
-                path.append((s, t, die, hit))
+                # _apply and _undo written out: this loop is the generator's hot path
+                me[s] -= 1
+                me[t] += 1
+                if hit:
+                    op[t] = 0
+                    op[0] += 1
+                path.append(Step(s, t, die, hit))
                 search(seq, i + 1, s if doublet else BAR)
                 path.pop()
-                _undo(me, op, s, t, hit)
+                me[s] += 1
+                me[t] -= 1
+                if hit:
+                    op[t] = 1
+                    op[0] -= 1
         if moved or i < best:
             return
         if i > best:
@@ -502,14 +511,20 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
         search(dice[::-1], 0, BAR)
     items = list(found.items())
     if best == 1 and not doublet and larger_die:
-        larger = [(k, p) for k, p in items if p[0][2] == dice[0]]
+        larger = [(k, p) for k, p in items if p[0].die == dice[0]]
         items = larger or items
     mover = position.turn
-    adversary = mover.other
-    return [
-        Play(tuple(Step(*s) for s in steps), from_arrays(key[:26], key[26:], mover, adversary))
-        for key, steps in items
-    ]
+    return [Play(steps, _result(key, mover)) for key, steps in items]
+
+
+def _result(key: tuple[int, ...], mover: Colour) -> Position:
+    """The position a play leads to, from its mover-side arrays ``(*me, *op)``, with the
+    adversary on roll (what :func:`from_arrays` gives, without the copies)."""
+    mine = key[1:26]
+    theirs = (*key[50:26:-1], key[26])
+    if mover == WHITE:
+        return Position._trusted((mine, theirs), (key[0], key[51]), BLACK)
+    return Position._trusted((theirs, mine), (key[51], key[0]), WHITE)
 
 
 @lru_cache(maxsize=512)
