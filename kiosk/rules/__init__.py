@@ -1,6 +1,7 @@
 """The rules of backgammon: positions, legal plays, notation, rule profiles, scoring.
 
 Pure Python, no I/O. Points are counted from the side on roll (``BAR`` 25, ``OFF`` 0).
+The Russian game, a variant beside the standard one, is in :mod:`kiosk.rules.russian`.
 
 >>> from kiosk.rules import Position
 >>> [str(p) for p in Position.standard().legal_plays(6, 5)][:3]
@@ -37,6 +38,14 @@ from kiosk.rules.position import (
     encode_position_id,
 )
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
+from kiosk.rules.russian import (
+    RUSSIAN_PROFILES,
+    RussianPlay,
+    RussianPosition,
+    RussianProfile,
+    RussianTurn,
+    get_russian_profile,
+)
 from kiosk.rules.tree import Node, PlayTree
 
 __all__ = [
@@ -46,6 +55,7 @@ __all__ = [
     "OFF",
     "WHITE",
     "PROFILES",
+    "RUSSIAN_PROFILES",
     "Colour",
     "Cube",
     "CubeAction",
@@ -63,6 +73,10 @@ __all__ = [
     "Position",
     "Result",
     "RuleProfile",
+    "RussianPlay",
+    "RussianPosition",
+    "RussianProfile",
+    "RussianTurn",
     "Step",
     "Turn",
     "all_rolls",
@@ -73,6 +87,7 @@ __all__ = [
     "format_play",
     "generate",
     "get_profile",
+    "get_russian_profile",
     "next_starter",
     "parse_moves",
     "roll_dice",

@@ -10,6 +10,13 @@ from typing import TextIO
 from kiosk.rules.moves import generate
 from kiosk.rules.position import Position
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
+from kiosk.rules.russian import (
+    VARIANTS,
+    RussianPosition,
+    RussianProfile,
+    RussianTurn,
+    get_russian_profile,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,7 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the legal plays for a Position ID and a roll",
         description="Print each legal play in GNU Backgammon notation, one a line. "
         "With --batch, read 'POSITION_ID D1 D2' lines on standard input and write one "
-        "JSON object a line.",
+        "JSON object a line. With --variant russian-cady or russian-foster the position is "
+        "a Russian position (R:<w|b>:<white>:<black>, see kiosk.rules.russian) and the "
+        "plays are those of the throw's first part; the parts that follow are named on "
+        "standard error (in the batch: 'parts' and 'throw_again').",
     )
     parser.add_argument(
         "position_id", nargs="?", help="GNU Backgammon Position ID, side on roll to move"
@@ -30,7 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--profile",
         default="modern",
         choices=sorted(PROFILES),
-        help="rule profile (default modern)",
+        help="rule profile of the standard game (default modern)",
+    )
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        choices=VARIANTS,
+        help="the game (default standard; the Russian game's profile is in its name)",
     )
     parser.set_defaults(func=_run)
 
@@ -66,27 +82,71 @@ def batch_line(line: str, profile: RuleProfile) -> dict:
     }
 
 
-def run_batch(source: TextIO, sink: TextIO, profile: RuleProfile) -> None:
+def russian_line(line: str, profile: RussianProfile) -> dict:
+    """The JSON answer for one ``RUSSIAN_POSITION D1 D2`` line: the plays of the throw's
+    first part, each with the position it leads to (the caster still on roll while parts
+    or a new throw remain), and the parts of the throw."""
+    words = line.split()
+    try:
+        if not words:
+            raise ValueError("empty line: expected RUSSIAN_POSITION D1 D2")
+        position = RussianPosition.from_notation(words[0])
+        d1, d2 = _dice(words[1:])
+        if position.winner() is not None:
+            raise ValueError(f"{words[0]}: the game is over")
+    except ValueError as err:
+        return {"error": f"{line.strip()!r}: {err}"}
+    turn = RussianTurn(position, d1, d2, profile)
+    plays = turn.legal_plays() if turn.part else []
+    return {
+        "variant": profile.name,
+        "position": words[0],
+        "dice": [d1, d2],
+        "parts": [list(part.dice) for part in turn.parts],
+        "choose_doublet": turn.deuce_ace,
+        "throw_again": turn.throws_again,
+        "sequence": turn.describe(),
+        "plays": [{"move": str(p), "result": turn.after(p).notation()} for p in plays],
+    }
+
+
+def run_batch(
+    source: TextIO, sink: TextIO, profile: RuleProfile, variant: str = "standard"
+) -> None:
     """Answer every line of ``source`` on ``sink``, one JSON object a line, in order."""
+    if variant == "standard":
+        answer = batch_line
+    else:
+        russian = get_russian_profile(variant)
+
+        def answer(line: str, _: RuleProfile) -> dict:
+            return russian_line(line, russian)
+
     for line in source:
         if line.strip():
-            sink.write(json.dumps(batch_line(line, profile)) + "\n")
+            sink.write(json.dumps(answer(line, profile)) + "\n")
     sink.flush()
 
 
 def _run(args: argparse.Namespace) -> int:
     profile = get_profile(args.profile)
     if args.batch:
-        run_batch(sys.stdin, sys.stdout, profile)
+        run_batch(sys.stdin, sys.stdout, profile, args.variant)
         return 0
     if args.position_id is None:
         print("kiosk plays: give POSITION_ID D1 D2, or --batch", file=sys.stderr)
         return 2
-    answer = batch_line(" ".join([args.position_id, *args.dice]), profile)
+    line = " ".join([args.position_id, *args.dice])
+    if args.variant != "standard":
+        answer = russian_line(line, get_russian_profile(args.variant))
+    else:
+        answer = batch_line(line, profile)
     if "error" in answer:
         print(f"kiosk plays: {answer['error']}", file=sys.stderr)
         return 2
-    if answer["plays"] == [{"move": "", "result": answer["plays"][0]["result"]}]:
+    if "sequence" in answer and (len(answer["parts"]) > 1 or answer["throw_again"]):
+        print(f"this throw: {answer['sequence']}", file=sys.stderr)
+    if [play["move"] for play in answer["plays"]] == [""]:
         print("no legal play: the roll is lost", file=sys.stderr)
         return 0
     for play in answer["plays"]:
