@@ -11,15 +11,15 @@ Points in events are written from the mover's side (``"8"``, ``"bar"``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kiosk.link import DieReading, TableLayout
+from kiosk.referee import diagnosis, laws
+from kiosk.referee.index import PlayIndex
 from kiosk.referee.reasons import law
+from kiosk.referee.wording import name
 from kiosk.rules import (
-    BAR,
-    OFF,
     WHITE,
     Colour,
     Game,
@@ -30,16 +30,8 @@ from kiosk.rules import (
     Position,
 )
 from kiosk.rules.game import score_game
-from kiosk.table.sensing import (
-    Sensed,
-    cap,
-    describe,
-    key,
-    location,
-    point_of,
-    project,
-    true_counts,
-)
+from kiosk.table import DieReading, TableLayout
+from kiosk.table.sensing import Sensed, describe, key, location, point_of, project
 
 Event = dict
 Candidate = tuple[Position, tuple[int, ...]]
@@ -59,10 +51,6 @@ class RefereeConfig:
     settle_ms: int = 300  # a board must stay unchanged this long before it is judged
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
-
-
-def _name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
 class Referee:
@@ -85,11 +73,7 @@ class Referee:
         self._target: Position | None = None  # set while the board is being set up or restored
         self._restoring = False
         self._illegal: tuple[str, str] | None = None
-        self._tree: PlayTree | None = None
-        self._index: dict[tuple, list[Position]] = {}
-        self._mine: set[tuple] = set()  # the mover's men in every partial play
-        self._theirs: set[tuple] = set()  # the adversary's men, hit men on their way included
-        self._done: dict[tuple, set[tuple]] = {}  # complete plays: the mover's men -> adversary's
+        self._plays: PlayIndex | None = None  # the roll's partial plays, while one is played
         self._candidates: list[Candidate] = []  # partial plays the board may show, dice left
         self._lifted: set[int] = set()
         self._lift_reported: tuple | None = None
@@ -197,14 +181,14 @@ class Referee:
         if self._board != self._judged_board():
             self._judged = key(self._board)
             self._judge(self._board, now)
-        k = key(self._board)
-        if k in self._index:
+        plays = self._plays
+        if plays is None:
+            return
+        if plays.shows_partial(self._board):
             self._finish_if_complete()
-        elif self._in_motion(self._board):
-            mover = self.game.turn
-            adv = mover.other
-            wanted = self._done.get(_part(self._board, mover), set())
-            if wanted and _part(self._board, adv) not in wanted:
+        elif plays.in_motion(self._board):
+            adv = self.game.turn.other
+            if plays.hit_man_left(self._board):
                 self._illegal_event(
                     "hit-not-on-bar", f"Put the hit man on {adv}'s bar before you finish."
                 )
@@ -239,7 +223,8 @@ class Referee:
     def _judge_setup(self, board: Sensed, now: int) -> None:
         assert self._target is not None
         want = project(self._target, self.layout)
-        in_play = self._restoring and self._tree is not None and key(board) in self._index
+        plays = self._plays
+        in_play = self._restoring and plays is not None and plays.shows_partial(board)
         if board == want or in_play:
             restoring = self._restoring
             self._target = None
@@ -311,7 +296,7 @@ class Referee:
 
     def _start_play(self) -> None:
         self._build_tree()
-        plays = self._tree.plays if self._tree else []
+        plays = self._plays.tree.plays if self._plays else []
         if self.game.phase == Phase.PLAY and len(plays) == 1 and not plays[0].steps:
             self._end_turn(plays[0])
 
@@ -319,38 +304,21 @@ class Referee:
         game = self.game
         assert game.dice is not None
         position = game.position
-        self._tree = position.play_tree(*game.dice, profile=game.profile)
-        self._index = {}
-        mover = position.turn
-        adv = mover.other
-        self._mine, self._theirs, self._done = set(), set(), {}
-        for partial, node in self._tree.partials():
-            seen = project(partial, self.layout)
-            self._index.setdefault(key(seen), []).append(partial)
-            self._mine.add(_part(seen, mover))
-            self._theirs.add(_part(seen, adv))
-            if node.complete:
-                self._done.setdefault(_part(seen, mover), set()).add(_part(seen, adv))
-            hits = partial.bar(adv) - position.bar(adv)
-            if hits <= 0:
-                continue
-            # the hit man in the hand, or still standing where it was hit
-            counts = true_counts(partial)
-            bar = location(adv, BAR)
-            side = 0 if adv == WHITE else 1
-            in_hand = dict(counts)
-            in_hand[bar] = _add(counts[bar], side, -1)
-            self._theirs.add(_part(cap(in_hand, self.layout), adv))
-            for point in range(1, 25):
-                if position.is_blot(adv, point) and partial.count(adv, point) == 0:
-                    where = location(adv, point)
-                    left = dict(in_hand)
-                    left[where] = _add(in_hand[where], side, 1)
-                    self._theirs.add(_part(cap(left, self.layout), adv))
-        self._candidates = [(position, self._tree.dice)]
+        self._plays = PlayIndex(
+            position,
+            *game.dice,
+            self.layout,
+            larger_die=game.profile.larger_die,
+            plays=position.legal_plays(*game.dice, profile=game.profile),
+        )
+        self._candidates = [(position, self._plays.tree.dice)]
         self._lifted = set()
         self._touched = None
         self._judged = None
+
+    @property
+    def _tree(self) -> PlayTree | None:
+        return self._plays.tree if self._plays is not None else None
 
     # -- judging ------------------------------------------
 
@@ -361,7 +329,8 @@ class Referee:
         if self._check_table and self._target is None:
             self._check_table = False
             last = self._candidates[0][0] if self._tree is not None else self.game.position
-            if key(board) not in self._index and board != project(last, self.layout):
+            shown = self._plays is not None and self._plays.shows_partial(board)
+            if not shown and board != project(last, self.layout):
                 self.set_up(last, restoring=True)
         if self._target is not None:
             self._judge_setup(board, now)
@@ -391,15 +360,19 @@ class Referee:
             )
 
     def _judge_play(self, board: Sensed, now: int) -> None:
-        k = key(board)
-        found = self._index.get(k)
+        plays = self._plays
+        assert plays is not None
+        found = plays.partials(board)
         if found:
             self._progress(found, now)
             return
-        if self._in_motion(board):
+        if plays.in_motion(board):
             return  # a man in the hand, or a hit man on its way to the bar
-        reason, message = self._diagnose(board)
-        self._illegal_event(reason, message)
+        assert self.game.dice is not None
+        verdict = diagnosis.diagnose(
+            board, self._candidates[0][0], plays, self.game.dice, self.game.profile
+        )
+        self._illegal_event(*verdict)
 
     def _progress(self, found: list[Position], now: int) -> None:
         tree = self._tree
@@ -420,7 +393,7 @@ class Referee:
             if all(c.count(mover, src) >= before.count(mover, src) for c, _ in reached):
                 self._illegal_event(
                     "touch-move",
-                    f"You lifted the man on your {_name(src)} point: it must be played.",
+                    f"You lifted the man on your {name(src)} point: it must be played.",
                 )
                 return
             self._touched = None
@@ -456,28 +429,9 @@ class Referee:
                 frontier.append((there, state[1], lifted))
         return found
 
-    def _in_motion(self, board: Sensed) -> bool:
-        """Whether each side's men match some partial play, allowing for men in the hand.
-
-        The mover may be carrying a man; a hit man may be in the hand, still on its
-        point, or already on the bar before the hitter has moved.
-        """
-        mover = self.game.turn
-        if _part(board, mover.other) not in self._theirs:
-            return False
-        mine = _part(board, mover)
-        if mine in self._mine:
-            return True
-        side = 0 if mover == WHITE else 1
-        for i, where in enumerate(board):
-            if board[where][side] < self.layout.slots(where):
-                if mine[:i] + (mine[i] + 1,) + mine[i + 1 :] in self._mine:
-                    return True
-        return False
-
     def _watch_lift(self, board: Sensed) -> None:
         """Report where a lifted man may go, at once, while it is in the hand."""
-        if self.game.phase != Phase.PLAY or self._tree is None or self._target is not None:
+        if self.game.phase != Phase.PLAY or self._plays is None or self._target is not None:
             return
         mover = self.game.turn
         side = 0 if mover == WHITE else 1
@@ -489,7 +443,7 @@ class Referee:
                 continue
             fuller = dict(board)
             fuller[where] = (w + 1, b) if side == 0 else (w, b + 1)
-            for base in self._index.get(key(fuller), ()):
+            for base in self._plays.partials(fuller):
                 # prefer the last judged play, then the fewest steps taken
                 node = self._tree.node(base)
                 left = max(len(d) for d in node.dice_left) if node else 0
@@ -505,178 +459,16 @@ class Referee:
             dests = self._tree.destinations(base, src)
             self._emit(
                 "destinations",
-                **{"from": _name(src), "to": [_name(d) for d in dests]},
+                **{"from": name(src), "to": [name(d) for d in dests]},
                 player=str(mover),
                 table={"from": where, "to": [location(mover, d) for d in dests]},
             )
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)
             if not dests and not moved_here:
-                if base.bar(mover) and src != BAR:
-                    self._illegal_event("bar-first", "Enter your man from the bar first.")
-                else:
-                    self._illegal_event(
-                        "cannot-move",
-                        f"The man on your {_name(src)} point cannot move with "
-                        f"{self._dice_text()}; put it back.",
-                    )
+                assert self.game.dice is not None
+                self._illegal_event(*diagnosis.cannot_move(base, src, self.game.dice))
             elif self.config.mode == Mode.LAWS and self._touched is None:
                 self._touched = (src, base)
-
-    # -- diagnosis ------------------------------------------
-
-    def _diagnose(self, board: Sensed) -> tuple[str, str]:
-        """The reason code and message for an illegal board, measured from the last legal one."""
-        base = self._candidates[0][0]
-        mover = self.game.turn
-        adv = mover.other
-        side = 0 if mover == WHITE else 1
-        want = project(base, self.layout)
-        gains: list[int] = []
-        losses: list[int] = []
-        adv_gain: list[str] = []
-        adv_loss: list[str] = []
-        for where in board:
-            d = board[where][side] - want[where][side]
-            gains += [point_of(mover, where)] * max(d, 0)
-            losses += [point_of(mover, where)] * max(-d, 0)
-            a = board[where][1 - side] - want[where][1 - side]
-            adv_gain += [where] * max(a, 0)
-            adv_loss += [where] * max(-a, 0)
-        adv_bar = location(adv, BAR)
-        hit_spots = [w for w in adv_loss if base.is_blot(adv, point_of(adv, w))]
-        stray = [w for w in adv_gain if w != adv_bar]
-        if adv_loss and not gains and not losses:
-            return (
-                "wrong-checker",
-                f"That is {adv}'s man: put it back on {describe(adv_loss[0], mover)}.",
-            )
-        if stray and hit_spots and len(stray) <= len(hit_spots):
-            return (
-                "hit-not-on-bar",
-                f"The hit man belongs on {adv}'s bar, not on {describe(stray[0], mover)}.",
-            )
-        if stray or len(adv_loss) > len(hit_spots):
-            where = stray[0] if stray else adv_loss[0]
-            return (
-                "wrong-checker",
-                f"Only your own men move: put {adv}'s man back ({describe(where, mover)}).",
-            )
-        if gains and not losses:
-            capped = [p for p in range(25, 0, -1) if base.count(mover, p) >= self._slots(mover, p)]
-            if not capped:
-                where = location(mover, gains[0])
-                return "unknown", f"There is one man too many on {describe(where, mover)}."
-            losses = capped[:1]
-        if not gains:
-            return (
-                "unknown",
-                "The men on the table match no legal play: put back the last man moved.",
-            )
-        pairs = _pair(sorted(losses, reverse=True), sorted(gains, reverse=True))
-        for src, dst in pairs:
-            verdict = self._judge_step(base, src, dst)
-            if verdict:
-                return verdict
-            base = _moved(base, src, dst)
-        return self._spoils_play()
-
-    def _slots(self, colour: Colour, point: int) -> int:
-        return self.layout.slots(location(colour, point))
-
-    def _judge_step(self, base: Position, src: int, dst: int) -> tuple[str, str] | None:
-        mover = base.turn
-        dice = self._dice_left(base)
-        there = "off" if dst == OFF else f"your {_name(dst)} point"
-        if dst >= src:
-            return (
-                "wrong-distance",
-                f"Men move forward only, toward your home table: not {_name(src)} to {_name(dst)}.",
-            )
-        if base.bar(mover) and src != BAR:
-            return "bar-first", "You have a man on the bar: enter it before moving any other man."
-        if dst == OFF:
-            outside = [p for p in range(7, 26) if base.count(mover, p) - (p == src) > 0]
-            if outside or src > 6:
-                far = max(outside + ([src] if src > 6 else []))
-                return (
-                    "bear-off-not-home",
-                    f"You cannot bear off yet: your man on {_name(far)} is not home.",
-                )
-            if src in dice or src in _sums(dice):
-                return None
-            higher = [p for p in range(src + 1, 7) if base.count(mover, p)]
-            if higher and any(d > src for d in dice):
-                return (
-                    "bear-off-higher",
-                    f"A {max(dice)} bears off from a lower point only when none stand higher: "
-                    f"you have men on your {higher[-1]} point.",
-                )
-            if not any(d >= src for d in dice):
-                return (
-                    "wrong-distance",
-                    f"No number of {self._dice_text()} bears off from your {src} point.",
-                )
-            return None
-        if base.count(mover.other, 25 - dst) >= 2:
-            return (
-                "blocked-point",
-                f"Your {dst} point is held by {mover.other}: you cannot stop there.",
-            )
-        distance = src - dst
-        routes = _routes(dice, distance)
-        if not routes:
-            return (
-                "wrong-distance",
-                f"That man moved {distance} points from {_name(src)} to {_name(dst)}; "
-                f"your dice {self._dice_text()} do not add up to {distance}.",
-            )
-        blocked = set()
-        for route in routes:
-            here, open_route = src, True
-            for die in route[:-1]:
-                here -= die
-                if base.count(mover.other, 25 - here) >= 2:
-                    blocked.add(here)
-                    open_route = False
-                    break
-            if open_route:
-                return None
-        return (
-            "blocked-point",
-            f"On the way to {there}, your {min(blocked)} point is held by {mover.other}: "
-            "a man may not stop there even between its two numbers.",
-        )
-
-    def _spoils_play(self) -> tuple[str, str]:
-        tree = self._tree
-        assert tree is not None
-        dice = self.game.dice
-        assert dice is not None
-        used = {len(p.steps) for p in tree.plays}
-        if dice[0] != dice[1] and used == {1} and self.game.profile.larger_die:
-            return (
-                "must-use-larger",
-                f"Only one number of {dice[0]}-{dice[1]} can be played, so it must be the "
-                f"{max(dice)}.",
-            )
-        n = used.pop() if used else 0
-        return (
-            "must-use-both",
-            f"That move leaves a number you could play unused: this throw must use {n} "
-            f"{'numbers' if n != 1 else 'number'}.",
-        )
-
-    def _dice_left(self, position: Position) -> list[int]:
-        tree = self._tree
-        assert tree is not None
-        node = tree.node(position)
-        if node is not None:
-            return list(max(node.dice_left, key=len))
-        return list(tree.dice)
-
-    def _dice_text(self) -> str:
-        d = self.game.dice
-        return f"{d[0]}-{d[1]}" if d else "the dice"
 
     # -- ending a turn ------------------------------------------
 
@@ -685,13 +477,8 @@ class Referee:
         assert tree is not None
         complete = [c for c, _ in self._candidates if tree.is_complete(c)]
         if not complete:
-            used = {len(p.steps) for p in tree.plays}
-            n = used.pop() if used else 0
-            self._illegal_event(
-                "must-use-both",
-                f"Your play is not finished: {self._dice_text()} must use {n} "
-                f"{'numbers' if n != 1 else 'number'} here.",
-            )
+            assert self._plays is not None and self.game.dice is not None
+            self._illegal_event(*diagnosis.unfinished(self._plays, self.game.dice))
             return
         plays = []
         for c in complete:
@@ -725,8 +512,7 @@ class Referee:
 
     def _after_turn(self) -> None:
         game = self.game
-        self._tree = None
-        self._index = {}
+        self._plays = None
         self._candidates = [(game.position, ())]
         self._illegal = None
         self._judged = None
@@ -740,7 +526,9 @@ class Referee:
     def _offer_wrong_move(self) -> None:
         """Laws mode: the turn ends on a wrong move, which stands unless the adversary objects."""
         assert self._board is not None and self.game.dice is not None
-        self._wrong = self._reconstruct(self._board)
+        self._wrong = laws.shown_position(
+            self._board, self._candidates[0][0], self.layout, self.game.turn
+        )
         if self._bearing_penalty():
             return
         self._emit(
@@ -749,34 +537,23 @@ class Referee:
             reason=self._illegal[0] if self._illegal else "unknown",
             message=f"{self.game.turn.other}: that move breaks the rules. Accept it, or ask "
             "for it to be put right before you throw.",
-            law="A wrong move stands once the adversary has thrown without claiming it "
-            "(Cady law 11; Crawley law 5; Foster law 9).",
+            law=laws.WRONG_MOVE_LAW,
         )
 
     def _bearing_penalty(self) -> bool:
-        """Laws mode: men borne off while one is up (or, by Foster's law, before all are home)
-        go to the bar and must enter again; the rest of the move stands."""
-        wrong, start = self._wrong, self.game.position
-        assert wrong is not None
-        mover = start.turn
-        borne = wrong.off[mover] - start.off[mover]
-        man_up = start.bar(mover) > 0
-        not_home = not start.all_home(mover) and self.game.profile.name.startswith("foster")
-        if borne <= 0 or not (man_up or not_home):
+        """Laws mode: men borne off against the laws go to the bar; the rest stands."""
+        assert self._wrong is not None
+        mover = self.game.turn
+        penalty = laws.bearing_penalty(self._wrong, self.game.position, self.game.profile)
+        if penalty is None:
             return False
-        men = [list(wrong.men[0]), list(wrong.men[1])]
-        off = list(wrong.off)
-        off[mover] -= borne
-        men[mover][24] += borne
-        self._wrong = Position((men[0], men[1]), (off[0], off[1]), mover, validate=False)
+        self._wrong, borne = penalty
         men_text = "man borne off goes" if borne == 1 else f"{borne} men borne off go"
         self._emit(
             "penalty",
             player=str(mover),
             message=f"{mover}: the {men_text} on your bar and must enter again.",
-            law="Men borne off while a man is up must be entered again (Cady law 12; Crawley "
-            "law 4); Foster's law 13 puts them on the bar, and does the same for men borne "
-            "off before all are home.",
+            law=laws.PENALTY_LAW,
         )
         penalised = self._wrong
         self._wrong_stands()
@@ -803,26 +580,6 @@ class Referee:
             position=after.position_id(),
         )
         self._after_turn()
-
-    def _reconstruct(self, board: Sensed) -> Position:
-        """The whole position the table shows, using the last known counts where slots cap them."""
-        base = true_counts(self._candidates[0][0])
-        men: list[list[int]] = [[0] * 25, [0] * 25]
-        off = [0, 0]
-        for colour in (WHITE, WHITE.other):
-            side = 0 if colour == WHITE else 1
-            for where, counts in board.items():
-                if where.startswith(("bar-", "off-")) and not where.endswith(str(colour)):
-                    continue
-                n = counts[side]
-                if n >= self.layout.slots(where):
-                    n = max(n, base[where][side])
-                point = point_of(colour, where)
-                if point == OFF:
-                    off[colour] = n
-                else:
-                    men[colour][point - 1] += n
-        return Position((men[0], men[1]), (off[0], off[1]), self.game.turn, validate=False)
 
     # -- events ------------------------------------------
 
@@ -859,58 +616,3 @@ class Referee:
 
     def _emit(self, name: str, **fields: object) -> None:
         self._emit_cb({"event": name, **fields})
-
-
-def _part(board: Sensed, colour: Colour) -> tuple[int, ...]:
-    """One side's sensed counts, location by location."""
-    side = 0 if colour == WHITE else 1
-    return tuple(board[where][side] for where in board)
-
-
-def _add(pair: tuple[int, int], side: int, n: int) -> tuple[int, int]:
-    return (pair[0] + n, pair[1]) if side == 0 else (pair[0], pair[1] + n)
-
-
-def _moved(position: Position, src: int, dst: int) -> Position:
-    mover = position.turn
-    men = [list(position.men[0]), list(position.men[1])]
-    off = list(position.off)
-    men[mover][src - 1] -= 1
-    if dst == OFF:
-        off[mover] += 1
-    else:
-        men[mover][dst - 1] += 1
-    return Position((men[0], men[1]), (off[0], off[1]), mover, validate=False)
-
-
-def _pair(losses: list[int], gains: list[int]) -> list[tuple[int, int]]:
-    """Match the points men left with the points men reached, farthest first."""
-    return list(zip(losses, gains, strict=False))
-
-
-def _sums(dice: Iterable[int]) -> set[int]:
-    dice = list(dice)
-    out: set[int] = set()
-    for n in range(2, len(dice) + 1):
-        out.add(sum(sorted(dice)[:n]))
-        out.add(sum(sorted(dice, reverse=True)[:n]))
-    return out
-
-
-def _routes(dice: list[int], distance: int) -> list[list[int]]:
-    """The orders of dice (a subset of those left) that carry one man exactly ``distance``."""
-    routes: list[list[int]] = []
-
-    def walk(left: list[int], route: list[int], total: int) -> None:
-        if total == distance and route:
-            routes.append(list(route))
-            return
-        if total >= distance:
-            return
-        for i, d in enumerate(left):
-            if d in left[:i]:
-                continue
-            walk(left[:i] + left[i + 1 :], route + [d], total + d)
-
-    walk(list(dice), [], 0)
-    return routes

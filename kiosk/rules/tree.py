@@ -52,11 +52,21 @@ class Node:
 class PlayTree:
     """Every legal way to play one roll from one position, step by step."""
 
-    def __init__(self, position: Position, d1: int, d2: int, larger_die: bool = True) -> None:
+    def __init__(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        larger_die: bool = True,
+        plays: list[Play] | None = None,
+    ) -> None:
+        """``plays``: the roll's legal plays if already known (they are generated if not)."""
         self.start = position
         self.roll = (d1, d2)
         self.dice = roll_dice(d1, d2)
-        self.plays: list[Play] = generate(position, d1, d2, larger_die)
+        self.plays: list[Play] = (
+            list(plays) if plays is not None else generate(position, d1, d2, larger_die)
+        )
         self._finals = {_key(p.result.swap_turn()): p for p in self.plays}
         self._nodes: dict[tuple, Node] = {}
         self._build()
@@ -150,6 +160,15 @@ class PlayTree:
         """The points (``25`` for the bar) from which a man may legally be moved now."""
         node = self.node(position)
         return sorted({step.src for step, _ in node.steps}, reverse=True) if node else []
+
+    def keyed(self) -> Iterator[tuple[tuple[int, ...], Node]]:
+        """Every partial play as its mover-side arrays ``(*me, *op)`` (see
+        :mod:`kiosk.rules.moves`), without building positions."""
+        return iter(self._nodes.items())
+
+    def position_of(self, key: tuple[int, ...]) -> Position:
+        """The position of a partial play given by :meth:`keyed` (mover still on roll)."""
+        return from_arrays(key[:26], key[26:], self.start.turn)
 
     def partials(self) -> Iterator[tuple[Position, Node]]:
         """Every partial play, the untouched start and the complete plays included."""
