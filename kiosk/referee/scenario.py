@@ -23,13 +23,13 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from kiosk.link import BoardFrame, QueueListener, TableLayout, TableLink
+from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
+from kiosk.referee.stepped import STEP_MS, SteppedTable
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
-from kiosk.simtable import SimulatedTable
 from kiosk.table import Sensed, location, true_counts
 
-STEP_MS = 40  # a hand's movement: longer than the firmware's debounce, shorter than settling
+MAX_WAIT_MS = 60_000  # a minute of table time per wait: longer is a mistake in the script
 
 
 class ScriptError(ValueError):
@@ -51,17 +51,9 @@ class ScenarioRunner:
         self.profile = get_profile(None)
         self.mode = Mode.TEACHING
         self.turn = WHITE
-        self.now = 0
         self._setup: tuple[str, Position] | None = None
-        self.sim = SimulatedTable(self.layout)
-        self.listener = QueueListener()
-        self.link = TableLink(
-            self.sim.port_name, layout=self.layout, listener=self.listener, silence_timeout=None
-        )
-        self.link.start()
-        if not self.link.wait_connected(10):
-            self.close()
-            raise RuntimeError("the simulated table did not answer on its pseudo-terminal")
+        self.table = SteppedTable(self.layout)
+        self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         self._last: BoardFrame | None = None
         self._was_connected = False
         self.game = Game(self.profile)
@@ -69,8 +61,7 @@ class ScenarioRunner:
 
     def close(self) -> None:
         """Stop the link and the simulated table."""
-        self.link.stop()
-        self.sim.close()
+        self.table.close()
 
     def __enter__(self) -> ScenarioRunner:
         return self
@@ -101,14 +92,14 @@ class ScenarioRunner:
 
     # -- running ---------------------------------------------------------------------------
 
-    def run(self, lines: Iterable[str]) -> None:
-        """Run every line of a script, then let the table settle."""
+    def run(self, lines: Iterable[str | bytes]) -> None:
+        """Run every line of a script (text, or bytes read as UTF-8), then let the table
+        settle. A line that cannot be run gets one ``error`` event; the rest still run."""
         for number, raw in enumerate(lines, start=1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
             try:
-                self.action(line)
+                line = _text(raw).split("#", 1)[0].strip()
+                if line:
+                    self.action(line)
             except (ScriptError, ValueError) as err:
                 self.emit({"event": "error", "line": number, "message": str(err)})
         self.wait(self.settle_ms + STEP_MS)
@@ -123,38 +114,26 @@ class ScenarioRunner:
 
     def wait(self, ms: int) -> None:
         """Let ``ms`` of virtual time pass on the table and at the referee."""
-        end = self.now + ms
-        while self.now < end:
-            step = min(STEP_MS, end - self.now)
-            self.sim.advance(step)
-            self.now += step
-            self._sync()
-            self.referee.tick(self.now)
+        self.table.wait(ms, self._step)
 
-    def _sync(self) -> None:
-        """Deliver to the referee every frame the link has decoded, until it shows the table."""
-        self.sim.flush()
+    @property
+    def now(self) -> int:
+        """The virtual clock (ms)."""
+        return self.table.now
+
+    def _step(self, now: int) -> None:
+        """Deliver to the referee every frame the link has decoded (the table has caught
+        up), then let the referee's clock run."""
         self._link_events()
-        deadline = time.monotonic() + 5
         while True:
             try:
-                frame = self.listener.frames.get(timeout=0.005)
+                frame = self.listener.frames.get_nowait()
             except queue.Empty:
-                if not self.sim.plugged or self._shows_table(self._last):
-                    return
-                if time.monotonic() > deadline:
-                    return
-                continue
+                break
             self._last = frame
-            self.referee.dice(frame.dice, self.now)
-            self.referee.board(frame.sensed(), self.now)
-
-    def _shows_table(self, frame: BoardFrame | None) -> bool:
-        if frame is None:
-            return False
-        return frame.dice == self.sim.dice() and all(
-            frame.slots[where] == self.sim.sensed(where) for where in frame.slots
-        )
+            self.referee.dice(frame.dice, now)
+            self.referee.board(frame.sensed(), now)
+        self.referee.tick(now)
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -200,7 +179,9 @@ class ScenarioRunner:
         self._throw(d1, d2)
 
     def _do_cocked(self, args: list[str]) -> None:
-        well = int(_one(args, "cocked 1|2"))
+        well = _number(_one(args, "cocked 1|2"), "cocked 1|2")
+        if well not in (1, 2):
+            raise ScriptError("usage: cocked 1|2")
         self.sim.cock(well)
         self.wait(STEP_MS)
 
@@ -215,9 +196,9 @@ class ScenarioRunner:
         self.wait(STEP_MS)
 
     def _do_wait(self, args: list[str]) -> None:
-        ms = int(_one(args, "wait MS"))
-        if ms < 0:
-            raise ScriptError("wait takes a number of milliseconds, 0 or more")
+        ms = _number(_one(args, "wait MS"), f"wait takes 0 to {MAX_WAIT_MS} milliseconds")
+        if ms > MAX_WAIT_MS:
+            raise ScriptError(f"wait takes 0 to {MAX_WAIT_MS} milliseconds, not {ms}")
         self.wait(ms)
 
     def _do_press(self, args: list[str]) -> None:
@@ -264,7 +245,7 @@ class ScenarioRunner:
                 self.emit({"event": "table", "status": status, "message": event.message})
 
     def _do_choose(self, args: list[str]) -> None:
-        self.referee.choose(int(_one(args, "choose N")) - 1)
+        self.referee.choose(_number(_one(args, "choose N"), "usage: choose N") - 1)
         self.wait(STEP_MS)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -293,6 +274,21 @@ class ScenarioRunner:
         return location(self.game.turn, int(word)), colour
 
 
+def _text(raw: str | bytes) -> str:
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptError("the line is not UTF-8 text") from None
+
+
+def _number(word: str, usage: str) -> int:
+    if not word.isdigit():
+        raise ScriptError(f"{usage} (not {word!r})")
+    return int(word)
+
+
 def _one(args: list[str], usage: str) -> str:
     if len(args) != 1:
         raise ScriptError(f"usage: {usage}")
@@ -316,7 +312,7 @@ def _layout(position: Position) -> dict[str, tuple[str, int]]:
     return out
 
 
-def run_script(lines: Iterable[str], out: TextIO, settle_ms: int = 300) -> list[dict]:
+def run_script(lines: Iterable[str | bytes], out: TextIO, settle_ms: int = 300) -> list[dict]:
     """Run a script, writing one JSON object per event to ``out``; returns the events."""
     events: list[dict] = []
 
