@@ -37,6 +37,17 @@ Event = dict
 Candidate = tuple[Position, tuple[int, ...]]
 
 
+#: Why Done does nothing outside a play.
+_NOT_PLAYING = {
+    Phase.OPENING: "Throw the opening dice first: Done ends a play.",
+    Phase.OPENING_OPTION: "Play the opening throw, or throw both dice again.",
+    Phase.ROLL: "Throw the dice first: Done ends a play.",
+    Phase.DOUBLE_OFFERED: "Answer the double first.",
+    Phase.OVER: "The game is over: start a new one from the menu.",
+}
+MIN_DICE_REST_MS = 200  # a die still tumbling shows a face for less than this
+
+
 class Mode(StrEnum):
     """How strictly the referee applies the laws."""
 
@@ -51,6 +62,12 @@ class RefereeConfig:
     settle_ms: int = 300  # a board must stay unchanged this long before it is judged
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
+    dice_rest_ms: int = 300  # both wells must show the same faces this long for a throw
+
+    @property
+    def dice_rest(self) -> int:
+        """The rest time in force: faces shown for under ``MIN_DICE_REST_MS`` never count."""
+        return max(self.dice_rest_ms, MIN_DICE_REST_MS)
 
 
 class Referee:
@@ -80,7 +97,10 @@ class Referee:
         self._touched: tuple[int, Position] | None = None  # laws mode: a man that must be played
         self._choices: list[Play] = []
         self._wrong: Position | None = None
-        self._dice_armed = True
+        self._dice_armed = True  # the next faces to rest are a new throw
+        self._faces: tuple[int, int] | None = None  # the faces both wells show, if they do
+        self._faces_since = 0
+        self._noticed: set[str] = set()  # notices given once until their cause goes
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
         self._check_table = False  # after a reconnect: restore the table if it was disturbed
@@ -123,12 +143,34 @@ class Referee:
                         law="A cocked die makes the throw void (Cady law 4; Foster law 6).",
                     )
         faces = (wells[0].face, wells[1].face)
-        if None in faces:
-            self._dice_armed = True
+        showing = None if None in faces else (faces[0], faces[1])
+        if showing == self._faces:
+            self._settle_dice(now)
             return
-        if not self._dice_armed or self._target is not None:
+        if self._faces is not None and self._dice_armed:
+            self._notice("dice-settling", "Waiting for the dice to settle.", once=True)
+        self._faces, self._faces_since = showing, now
+        if showing is None:
+            self._dice_armed = True
+        self._settle_dice(now)
+
+    def _settle_dice(self, now: int) -> None:
+        """Count the throw once both dice have rested (see ``RefereeConfig.dice_rest_ms``)."""
+        faces = self._faces
+        if faces is None or not self._dice_armed:
+            return
+        if now - self._faces_since < self.config.dice_rest:
+            return
+        if self._target is not None:
+            self._notice(
+                "setup-first",
+                "Set the men out as shown first: the throw counts once the board is right.",
+                once=True,
+            )
             return
         self._dice_armed = False
+        self._noticed.discard("dice-settling")
+        self._noticed.discard("setup-first")
         self.throw(faces[0], faces[1], now)
 
     def throw(self, d1: int, d2: int, now: int) -> None:
@@ -153,7 +195,8 @@ class Referee:
             self._emit("error", message="The game is over: start a new one from the menu.")
 
     def tick(self, now: int) -> None:
-        """Time passes: judge the board once it has settled."""
+        """Time passes: count dice that have rested, judge the board once it has settled."""
+        self._settle_dice(now)
         if self._board is None:
             return
         if now - self._changed_at < self.config.settle_ms:
@@ -172,32 +215,48 @@ class Referee:
 
     def press_done(self, colour: Colour | None, now: int) -> None:
         """A player's Done button (``None``: whoever is on roll)."""
-        if colour is not None and colour != self.game.turn:
-            if self.game.phase == Phase.PLAY:
-                self._illegal_event("not-your-turn", f"It is {self.game.turn}'s turn to play.")
+        phase, turn = self.game.phase, self.game.turn
+        if colour is not None and colour != turn:
+            if phase == Phase.PLAY:
+                self._illegal_event(
+                    "not-your-turn", f"It is {turn}'s turn to play.", again=True
+                )
+            else:
+                self._notice("done-not-now", f"{colour}: it is {turn}'s turn, not yours.")
             return
-        if self.game.phase != Phase.PLAY or self._board is None:
+        if self._target is not None:
+            self._notice("setup-first", "Set the men out as shown first.")
+            return
+        if phase != Phase.PLAY:
+            self._notice("done-not-now", _NOT_PLAYING.get(phase, "There is no play to end."))
+            return
+        if self._board is None:
+            self._notice("no-board", "The table has not been read yet: check its cable.")
             return
         if self._board != self._judged_board():
             self._judged = key(self._board)
             self._judge(self._board, now)
         plays = self._plays
-        if plays is None:
+        if plays is None:  # judging the board ended the turn
             return
         if plays.shows_partial(self._board):
             self._finish_if_complete()
         elif plays.in_motion(self._board):
-            adv = self.game.turn.other
+            adv = turn.other
             if plays.hit_man_left(self._board):
                 self._illegal_event(
-                    "hit-not-on-bar", f"Put the hit man on {adv}'s bar before you finish."
+                    "hit-not-on-bar",
+                    f"Put the hit man on {adv}'s bar before you finish.",
+                    again=True,
                 )
             else:
-                self._illegal_event("must-use-both", "Finish your move: put the man down.")
+                self._illegal_event(
+                    "must-use-both", "Finish your move: put the man down.", again=True
+                )
         elif self.config.mode == Mode.LAWS and self._illegal is not None:
             self._offer_wrong_move()
         elif self._illegal is not None:
-            self._illegal_event(*self._illegal)
+            self._illegal_event(*self._illegal, again=True)
 
     def reconnected(self) -> None:
         """The table is back after a disconnect: check it against the game before going on."""
@@ -208,6 +267,8 @@ class Referee:
         """Laws mode: the adversary accepts a wrong move, which then stands."""
         if self._wrong is not None:
             self._wrong_stands()
+        else:
+            self._notice("nothing-to-accept", "There is no wrong move to accept.")
 
     def choose(self, index: int) -> None:
         """The player picks one of the plays offered by a ``choose`` event."""
@@ -367,7 +428,16 @@ class Referee:
             self._progress(found, now)
             return
         if plays.in_motion(board):
-            return  # a man in the hand, or a hit man on its way to the bar
+            # a man in the hand, or a hit man on its way to the bar: no verdict yet
+            shared = [w for w in board if w[0].isdigit() and min(board[w]) > 0]
+            if shared:
+                adv = self.game.turn.other
+                self._notice(
+                    "hit-to-bar",
+                    f"Put {adv}'s hit man from {describe(shared[0], self.game.turn)} "
+                    f"on {adv}'s bar.",
+                )
+            return
         assert self.game.dice is not None
         verdict = diagnosis.diagnose(
             board, self._candidates[0][0], plays, self.game.dice, self.game.profile
@@ -478,7 +548,7 @@ class Referee:
         complete = [c for c, _ in self._candidates if tree.is_complete(c)]
         if not complete:
             assert self._plays is not None and self.game.dice is not None
-            self._illegal_event(*diagnosis.unfinished(self._plays, self.game.dice))
+            self._illegal_event(*diagnosis.unfinished(self._plays, self.game.dice), again=True)
             return
         plays = []
         for c in complete:
@@ -583,9 +653,10 @@ class Referee:
 
     # -- events ------------------------------------------
 
-    def _illegal_event(self, reason: str, message: str) -> None:
+    def _illegal_event(self, reason: str, message: str, again: bool = False) -> None:
+        """One alarm per wrong placement; ``again``: answer a press with it once more."""
         self._complete_since = None
-        if self._illegal == (reason, message):
+        if self._illegal == (reason, message) and not again:
             return
         self._illegal = (reason, message)
         self._emit(
@@ -608,6 +679,13 @@ class Referee:
         changed = [w for w in board if board[w] != want[w]]
         gained = [w for w in changed if sum(board[w]) > sum(want[w])]
         return (gained + changed)[0] if changed else None
+
+    def _notice(self, about: str, message: str, once: bool = False) -> None:
+        """A plain word that is no verdict: why nothing happens yet, or what to do next."""
+        if once and about in self._noticed:
+            return
+        self._noticed.add(about)
+        self._emit("notice", about=about, message=message)
 
     def _clear_illegal(self) -> None:
         if self._illegal is not None:

@@ -11,8 +11,12 @@ A script has one action per line (``#`` starts a comment)::
     wait MS | press done [white|black] | accept | choose N | unplug | replug
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
-event is a JSON object written as it happens. Time is a virtual clock: the table is
-stepped through its scans, so a script runs fast and always the same way.
+event is a JSON object written as it happens. Thrown dice roll until they rest (the
+referee's rest time): ``dice`` after a ``wait`` shows faces of the same tumble, and any
+other action first waits for the dice to rest, as a player would. ``wait`` takes at
+most a minute; a line that cannot be run gets one ``error`` event. Time is a virtual
+clock: the table is stepped through its scans, so a script runs fast and always the
+same way.
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ class ScenarioRunner:
         self._setup: tuple[str, Position] | None = None
         self.table = SteppedTable(self.layout)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
+        # When the dice last came down (until they rest), and whether a wait followed: the
+        # next throw then shows faces of the same tumble. Any other action waits for rest.
+        self._dice_laid: int | None = None
+        self._waited_on_dice = False
         self._last: BoardFrame | None = None
         self._was_connected = False
         self.game = Game(self.profile)
@@ -70,8 +78,13 @@ class ScenarioRunner:
         self.close()
 
     def _referee(self) -> Referee:
+        """A referee for the current game, shown the table as it stands."""
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        return Referee(self.game, self.layout, config, emit=self.emit)
+        referee = Referee(self.game, self.layout, config, emit=self.emit)
+        if self._last is not None:
+            referee.dice(self._last.dice, self.now)
+            referee.board(self._last.sensed(), self.now)
+        return referee
 
     # -- for a driver such as a lesson -----------------------------------------------------
 
@@ -82,8 +95,6 @@ class ScenarioRunner:
         """
         self.game = game
         self.referee = self._referee()
-        if self._last is not None:
-            self.referee.board(self._last.sensed(), self.now)
         return self.referee
 
     def sensed(self) -> Sensed | None:
@@ -110,7 +121,21 @@ class ScenarioRunner:
         handler = getattr(self, "_do_" + word.replace("-", "_"), None)
         if handler is None:
             raise ScriptError(f"unknown action {word!r}")
+        if word in ("wait", "cocked"):
+            self._waited_on_dice = self._dice_laid is not None
+        elif word not in ("dice", "opening") or not self._waited_on_dice:
+            self._let_dice_rest()
         handler(args)
+
+    def _let_dice_rest(self) -> None:
+        """Players wait for thrown dice to come to rest before they do anything else."""
+        if self._dice_laid is None:
+            return
+        left = self._dice_laid + self.referee.config.dice_rest + STEP_MS - self.now
+        self._dice_laid = None
+        self._waited_on_dice = False
+        if left > 0:
+            self.wait(left)
 
     def wait(self, ms: int) -> None:
         """Let ``ms`` of virtual time pass on the table and at the referee."""
@@ -258,6 +283,7 @@ class ScenarioRunner:
         self.sim.clear_dice()
         self.wait(STEP_MS)
         self.sim.set_dice(d1, d2)
+        self._dice_laid, self._waited_on_dice = self.now, False
         self.wait(STEP_MS)
 
     def _where(self, args: list[str]) -> tuple[str, Colour]:
