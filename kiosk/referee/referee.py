@@ -5,6 +5,24 @@ reports what it decides as events (plain dicts with an ``"event"`` key) to one
 callback. It holds no threads and does no I/O, so it runs the same under the
 real link, the simulated table and the tests.
 
+Occupancy sensing (one reed a slot, :meth:`Referee.occupancy`): the men get their
+colours from location (each side's bar and tray) and from the game's history, against
+the last board known to be right. Within one turn the mover's men move and the
+adversary's only go to the bar, so counts per point, bar and tray tell every legal
+partial play apart, and every verdict is the same as on a table that senses colour.
+Where the counts alone cannot tell two situations apart, the referee does this:
+
+- a point that held the adversary's blot and now reads one man (or more) may hold that
+  blot or the mover's man that hit it, the blot in the hand or on the bar: it takes
+  the reading that is a partial play, else one with a man in the hand (no verdict
+  yet), else one where only the hit man is astray (``hit-not-on-bar``);
+- a man put on an empty point is the mover's unless only the adversary has lost men
+  elsewhere (then ``wrong-checker``, as with colour sensing);
+- an adversary's man put on the mover's own point reads as one of the mover's men
+  there: the verdict names the count ("one man too many"), not the colour;
+- while setting up, a man of the wrong colour on a point is not seen: the set-up is
+  checked by counts, and the first play shows any mistake.
+
 Points in events are written from the mover's side (``"8"``, ``"bar"``,
 ``"off"``); ``"table"`` fields name the physical locations for the display.
 """
@@ -14,9 +32,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 
 from kiosk.referee import diagnosis, laws
-from kiosk.referee.index import PlayIndex
+from kiosk.referee.index import PlayIndex, side_part
 from kiosk.referee.reasons import law
 from kiosk.referee.wording import name
 from kiosk.rules import (
@@ -31,7 +50,16 @@ from kiosk.rules import (
 )
 from kiosk.rules.game import score_game
 from kiosk.table import DieReading, TableLayout
-from kiosk.table.sensing import Sensed, describe, key, location, point_of, project
+from kiosk.table.sensing import (
+    Occupancy,
+    Sensed,
+    colour_in,
+    describe,
+    key,
+    location,
+    point_of,
+    project,
+)
 
 Event = dict
 Candidate = tuple[Position, tuple[int, ...]]
@@ -85,6 +113,7 @@ class Referee:
         self.config = config or RefereeConfig()
         self._emit_cb = emit or (lambda event: None)
         self._board: Sensed | None = None
+        self._counts: Occupancy | None = None  # the last board of an occupancy-sensing table
         self._changed_at = 0
         self._judged: tuple | None = None
         self._target: Position | None = None  # set while the board is being set up or restored
@@ -128,6 +157,50 @@ class Referee:
             if any(board[w][side] != want[w][side] for w in board):
                 self.game.choose_opening(True)  # the starter plays the cast by moving a man
         self._watch_lift(board)
+
+    def occupancy(self, counts: Occupancy, now: int) -> None:
+        """A settled frame from a table that senses men but not their colour (one reed a
+        slot): the men are given colours from location and the game's history."""
+        if counts == self._counts:
+            return
+        self._counts = dict(counts)
+        self.board(self._coloured(counts), now)
+
+    def _coloured(self, counts: Occupancy) -> Sensed:
+        """An occupancy board coloured against the last board known to be right. Where the
+        counts cannot tell a blot from the man that hit it, the reading that shows a
+        partial play, else one with men in the hand, else one where the mover's men are
+        right (only the hit man astray), else one with every man accounted for."""
+        reference = project(self._reference(), self.layout)
+        mover = self.game.turn
+        board, unsure = colour_in(counts, reference, mover)
+        plays = self._plays
+        if not unsure or plays is None or self._target is not None:
+            return board
+        options = [board]
+        for n in range(1, len(unsure) + 1):
+            for hit in combinations(unsure, n):
+                options.append(colour_in(counts, reference, mover, hit)[0])
+        tests = (
+            plays.shows_partial,
+            plays.in_motion,
+            lambda o: side_part(o, mover) in plays.mine,  # the mover's men are right
+            lambda o: _same_men(o, reference),
+        )
+        for fits in tests:
+            for option in options:
+                if fits(option):
+                    return option
+        return board
+
+    def _reference(self) -> Position:
+        """The last position known to be on the table: the one being set up, the last
+        legal partial play, a wrong move offered, or the game's."""
+        if self._target is not None:
+            return self._target
+        if self._plays is not None:
+            return self._candidates[0][0]
+        return self._wrong if self._wrong is not None else self.game.position
 
     def dice(self, wells: tuple[DieReading, DieReading], now: int) -> None:
         """What the two dice wells read."""
@@ -201,6 +274,8 @@ class Referee:
             return
         if now - self._changed_at < self.config.settle_ms:
             return
+        if self._counts is not None:  # colours follow the game as it is now
+            self._board = self._coloured(self._counts)
         k = key(self._board)
         if self._judged != k:
             self._judged = k
@@ -694,3 +769,11 @@ class Referee:
 
     def _emit(self, name: str, **fields: object) -> None:
         self._emit_cb({"event": name, **fields})
+
+
+def _same_men(board: Sensed, reference: Sensed) -> bool:
+    """Whether each side has as many men on ``board`` as on ``reference``."""
+    return all(
+        sum(pair[i] for pair in board.values()) == sum(pair[i] for pair in reference.values())
+        for i in (0, 1)
+    )

@@ -9,6 +9,7 @@ A script has one action per line (``#`` starts a comment)::
     dice D1 D2 | cocked 1
     lift LOC [white|black] | place LOC [white|black]
     wait MS | press done [white|black] | accept | choose N | unplug | replug
+    sensing occupancy | sensing polarity
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Thrown dice roll until they rest (the
@@ -33,6 +34,7 @@ from kiosk.referee.stepped import STEP_MS, SteppedTable
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.table import Sensed, location, true_counts
 
+SENSING = ("polarity", "occupancy")  # reeds that tell the colour, or one reed a slot
 MAX_WAIT_MS = 60_000  # a minute of table time per wait: longer is a mistake in the script
 
 
@@ -48,10 +50,12 @@ class ScenarioRunner:
         emit: Callable[[dict], None],
         layout: TableLayout | None = None,
         settle_ms: int = 300,
+        sensing: str = "polarity",
     ) -> None:
         self.emit = emit
         self.layout = layout or TableLayout()
         self.settle_ms = settle_ms
+        self.sensing = _sensing(sensing)
         self.profile = get_profile(None)
         self.mode = Mode.TEACHING
         self.turn = WHITE
@@ -82,8 +86,7 @@ class ScenarioRunner:
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
         referee = Referee(self.game, self.layout, config, emit=self.emit)
         if self._last is not None:
-            referee.dice(self._last.dice, self.now)
-            referee.board(self._last.sensed(), self.now)
+            self._show(referee, self._last, self.now)
         return referee
 
     # -- for a driver such as a lesson -----------------------------------------------------
@@ -156,9 +159,16 @@ class ScenarioRunner:
             except queue.Empty:
                 break
             self._last = frame
-            self.referee.dice(frame.dice, now)
-            self.referee.board(frame.sensed(), now)
+            self._show(self.referee, frame, now)
         self.referee.tick(now)
+
+    def _show(self, referee: Referee, frame: BoardFrame, now: int) -> None:
+        """One frame to the referee, as this table senses it."""
+        referee.dice(frame.dice, now)
+        if self.sensing == "occupancy":
+            referee.occupancy(frame.occupancy(), now)
+        else:
+            referee.board(frame.sensed(), now)
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -185,6 +195,11 @@ class ScenarioRunner:
         self.sim.set_position({} if what == "empty" else _layout(position))
         self.referee.set_up(position)
         self.wait(self.settle_ms + STEP_MS)
+
+    def _do_sensing(self, args: list[str]) -> None:
+        self.sensing = _sensing(_one(args, "sensing occupancy|polarity"))
+        self.emit({"event": "sensing", "mode": self.sensing})
+        self.referee = self._referee()
 
     def _do_turn(self, args: list[str]) -> None:
         self.turn = Colour.parse(_one(args, "turn white|black"))
@@ -315,6 +330,12 @@ def _number(word: str, usage: str) -> int:
     return int(word)
 
 
+def _sensing(word: str) -> str:
+    if word not in SENSING:
+        raise ScriptError(f"sensing is occupancy or polarity, not {word!r}")
+    return word
+
+
 def _one(args: list[str], usage: str) -> str:
     if len(args) != 1:
         raise ScriptError(f"usage: {usage}")
@@ -338,7 +359,9 @@ def _layout(position: Position) -> dict[str, tuple[str, int]]:
     return out
 
 
-def run_script(lines: Iterable[str | bytes], out: TextIO, settle_ms: int = 300) -> list[dict]:
+def run_script(
+    lines: Iterable[str | bytes], out: TextIO, settle_ms: int = 300, sensing: str = "polarity"
+) -> list[dict]:
     """Run a script, writing one JSON object per event to ``out``; returns the events."""
     events: list[dict] = []
 
@@ -347,6 +370,6 @@ def run_script(lines: Iterable[str | bytes], out: TextIO, settle_ms: int = 300) 
         out.write(json.dumps(event) + "\n")
         out.flush()
 
-    with ScenarioRunner(emit, settle_ms=settle_ms) as runner:
+    with ScenarioRunner(emit, settle_ms=settle_ms, sensing=sensing) as runner:
         runner.run(lines)
     return events
