@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from kiosk.rules import BAR, OFF, WHITE, Colour, Play, PlayTree, Position
 from kiosk.rules.moves import to_arrays
@@ -67,39 +67,37 @@ class PlayIndex:
         self._op_slot = [_SLOT[w] for w in op_where]
         self._me_cap = [layout.slots(w) for w in me_where]
         self._op_cap = [layout.slots(w) for w in op_where]
-        self._boards: dict[BoardKey, list[Position]] = {}
+        self._boards: dict[BoardKey, list[tuple[int, ...]]] = {}  # -> partials' arrays
         self.mine: set[tuple[int, ...]] = set()  # the mover's men in every partial play
         self.theirs: set[tuple[int, ...]] = set()  # the adversary's, hit men on their way too
         self.done: dict[tuple[int, ...], set[tuple[int, ...]]] = {}  # complete: mine -> theirs
         self._build()
 
-    def _parts(self, arrays: tuple[int, ...], slots: list[int], caps: list[int]) -> list[int]:
-        part = [0] * len(LOCATIONS)
-        for i, n in enumerate(arrays):
-            if n:
-                part[slots[i]] = n if n < caps[i] else caps[i]
-        return part
-
     def _build(self) -> None:
         start_op = tuple(to_arrays(self.start)[1])
-        theirs_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
-        mover_first = self._mover_side == 0
+        side = self._mover_side
+        # flat board positions (see BoardKey) of the mover's and the adversary's entries
+        me_at = [2 * slot + side for slot in self._me_slot]
+        op_at = [2 * slot + 1 - side for slot in self._op_slot]
+        with_theirs: dict[tuple[int, ...], list[int]] = {}  # the adversary's men, by op arrays
         for arrays, node in self.tree.keyed():
-            me, op = arrays[:26], arrays[26:]
-            mine = tuple(self._parts(me, self._me_slot, self._me_cap))
-            theirs = theirs_cache.get(op)
-            if theirs is None:
-                theirs = tuple(self._parts(op, self._op_slot, self._op_cap))
-                theirs_cache[op] = theirs
-                self.theirs.add(theirs)
+            op = arrays[26:]
+            flat = with_theirs.get(op)
+            if flat is None:
+                flat = _fill([0] * (2 * len(LOCATIONS)), op, op_at, self._op_cap)
+                with_theirs[op] = flat
+                self.theirs.add(tuple(flat[1 - side :: 2]))
                 self._in_hand(start_op, op)
-            white, black = (mine, theirs) if mover_first else (theirs, mine)
-            pairs = zip(white, black, strict=True)
-            flat = tuple(n for pair in pairs for n in pair)
-            self._boards.setdefault(flat, []).append(self.tree.position_of(arrays))
+            board = tuple(_fill(list(flat), arrays[:26], me_at, self._me_cap))
+            self._boards.setdefault(board, []).append(arrays)
+            mine = board[side::2]
             self.mine.add(mine)
             if node.complete:
-                self.done.setdefault(mine, set()).add(theirs)
+                self.done.setdefault(mine, set()).add(board[1 - side :: 2])
+
+    def _parts(self, arrays: list[int], slots: list[int], caps: list[int]) -> tuple[int, ...]:
+        """One side's sensed counts in wire order, from its mover-side arrays."""
+        return tuple(_fill([0] * len(LOCATIONS), arrays, slots, caps))
 
     def _in_hand(self, start_op: tuple[int, ...], op: tuple[int, ...]) -> None:
         """The adversary's men when a man just hit is in the hand or still on its point."""
@@ -108,18 +106,19 @@ class PlayIndex:
             return
         in_hand = list(op)
         in_hand[0] -= 1
-        self.theirs.add(tuple(self._parts(in_hand, self._op_slot, self._op_cap)))
+        self.theirs.add(self._parts(in_hand, self._op_slot, self._op_cap))
         for point in range(1, 25):
             if start_op[point] == 1 and op[point] == 0:
                 left = list(in_hand)
                 left[point] += 1
-                self.theirs.add(tuple(self._parts(left, self._op_slot, self._op_cap)))
+                self.theirs.add(self._parts(left, self._op_slot, self._op_cap))
 
     # -- queries ----------------------------------------------------------------
 
     def partials(self, board: Mapping[str, tuple[int, int]]) -> list[Position]:
         """The partial plays (mover still on roll) that show ``board``; empty if none."""
-        return self._boards.get(board_key(board), [])
+        found = self._boards.get(board_key(board), ())
+        return [self.tree.position_of(arrays) for arrays in found]
 
     def shows_partial(self, board: Mapping[str, tuple[int, int]]) -> bool:
         """Whether ``board`` shows some partial play of the roll."""
@@ -147,3 +146,15 @@ class PlayIndex:
         """Whether the mover's men show a complete play but a man it hit is not on the bar."""
         wanted = self.done.get(side_part(board, self.mover), set())
         return bool(wanted) and side_part(board, self.mover.other) not in wanted
+
+
+def _fill(
+    out: list[int], arrays: Sequence[int], where: list[int], caps: list[int]
+) -> list[int]:
+    """Write each entry of mover-side ``arrays`` into ``out`` at ``where``, capped as the
+    slots read it."""
+    for i, n in enumerate(arrays):
+        if n:
+            cap = caps[i]
+            out[where[i]] = n if n < cap else cap
+    return out
