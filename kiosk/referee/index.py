@@ -127,8 +127,8 @@ class PlayIndex:
     def in_motion(self, board: Mapping[str, tuple[int, int]]) -> bool:
         """Whether each side's men match some partial play, allowing for men in the hand.
 
-        The mover may be carrying a man; a hit man may be in the hand, still on its
-        point, or already on the bar before the hitter has moved.
+        The mover may be carrying a man, or two at once; a hit man may be in the hand,
+        still on its point, or already on the bar before the hitter has moved.
         """
         if side_part(board, self.mover.other) not in self.theirs:
             return False
@@ -136,9 +136,17 @@ class PlayIndex:
         if mine in self.mine:
             return True
         side = self._mover_side
-        for i, where in enumerate(LOCATIONS):
-            if board[where][side] < self.layout.slots(where):
-                if mine[:i] + (mine[i] + 1,) + mine[i + 1 :] in self.mine:
+        room = [
+            i
+            for i, where in enumerate(LOCATIONS)
+            if board[where][side] < self.layout.slots(where)
+        ]
+        for n, i in enumerate(room):
+            one = mine[:i] + (mine[i] + 1,) + mine[i + 1 :]
+            if one in self.mine:
+                return True
+            for j in room[n:]:
+                if one[:j] + (one[j] + 1,) + one[j + 1 :] in self.mine:
                     return True
         return False
 

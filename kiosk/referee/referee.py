@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from kiosk.referee import diagnosis, laws
+from kiosk.referee import diagnosis, laws, wording
 from kiosk.referee.index import PlayIndex, side_part
 from kiosk.referee.reasons import law
 from kiosk.referee.wording import name
@@ -91,6 +91,8 @@ class RefereeConfig:
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
     dice_rest_ms: int = 300  # both wells must show the same faces this long for a throw
+    still_ms: int = 3000  # a man off-centre this long is named
+    fault_ms: int = 8000  # a switch that contradicts the game this long, no hand near
 
     @property
     def dice_rest(self) -> int:
@@ -129,7 +131,9 @@ class Referee:
         self._dice_armed = True  # the next faces to rest are a new throw
         self._faces: tuple[int, int] | None = None  # the faces both wells show, if they do
         self._faces_since = 0
-        self._noticed: set[str] = set()  # notices given once until their cause goes
+        self._noticed: set[object] = set()  # notices given once until their cause goes
+        self._odd: tuple[str, tuple[int, int], int] | None = None  # one man off, since when
+        self._mask: dict[str, tuple[int, int]] = {}  # men to add where switches misread
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
         self._check_table = False  # after a reconnect: restore the table if it was disturbed
@@ -280,6 +284,7 @@ class Referee:
         if self._judged != k:
             self._judged = k
             self._judge(self._board, now)
+        self._watch_still(now)
         auto = self.config.auto_done_ms
         if (
             auto is not None
@@ -314,11 +319,12 @@ class Referee:
         plays = self._plays
         if plays is None:  # judging the board ended the turn
             return
-        if plays.shows_partial(self._board):
+        board = self._masked(self._board)
+        if plays.shows_partial(board):
             self._finish_if_complete()
-        elif plays.in_motion(self._board):
+        elif plays.in_motion(board):
             adv = turn.other
-            if plays.hit_man_left(self._board):
+            if plays.hit_man_left(board):
                 self._illegal_event(
                     "hit-not-on-bar",
                     f"Put the hit man on {adv}'s bar before you finish.",
@@ -332,6 +338,11 @@ class Referee:
             self._offer_wrong_move()
         elif self._illegal is not None:
             self._illegal_event(*self._illegal, again=True)
+        elif self._odd is not None:
+            where = describe(self._odd[0], turn)
+            self._notice("off-centre", wording.off_centre(where))
+        else:
+            self._notice("still-reading", "The table is still settling: press Done again.")
 
     def reconnected(self) -> None:
         """The table is back after a disconnect: check it against the game before going on."""
@@ -478,6 +489,7 @@ class Referee:
             self._judge_waiting(board, now)
 
     def _judge_waiting(self, board: Sensed, now: int) -> None:
+        board = self._masked(board)
         game = self.game
         expected = self._wrong if self._wrong is not None else game.position
         want = project(expected, self.layout)
@@ -498,10 +510,15 @@ class Referee:
     def _judge_play(self, board: Sensed, now: int) -> None:
         plays = self._plays
         assert plays is not None
+        board = self._masked(board)
+        self._odd = None
         found = plays.partials(board)
         if found:
             self._progress(found, now)
             return
+        odd = self._one_off(board)
+        if odd is not None:
+            self._odd = (*odd, self._changed_at)
         if plays.in_motion(board):
             # a man in the hand, or a hit man on its way to the bar: no verdict yet
             shared = [w for w in board if w[0].isdigit() and min(board[w]) > 0]
@@ -513,11 +530,74 @@ class Referee:
                     f"on {adv}'s bar.",
                 )
             return
+        if odd is not None:
+            return  # a man off-centre or a switch misreading: words, after a while
         assert self.game.dice is not None
         verdict = diagnosis.diagnose(
             board, self._candidates[0][0], plays, self.game.dice, self.game.profile
         )
         self._illegal_event(*verdict)
+
+    def _masked(self, board: Sensed) -> Sensed:
+        """The board with the readings of misreading switches put right; a switch that
+        reads right again (the board fits the game without its correction) is trusted."""
+        if not self._mask:
+            return board
+        plays = self._plays
+        if plays is not None:
+            fits = plays.shows_partial(board) or plays.in_motion(board)
+        else:
+            fits = board == project(self._reference(), self.layout)
+        if fits:
+            self._mask = {}
+            return board
+        fixed = dict(board)
+        for where, (dw, db) in self._mask.items():
+            w, b = fixed[where]
+            fixed[where] = (max(w + dw, 0), max(b + db, 0))
+        return fixed
+
+    def _one_off(self, board: Sensed) -> tuple[str, tuple[int, int]] | None:
+        """A location and the men ``(white, black)`` to add there (one, or minus one) that
+        would make the board a partial play; where the man would make the last legal
+        board, first. (A man moved wrongly is one man over *and* one short: not this.)"""
+        plays = self._plays
+        assert plays is not None
+        base = project(self._candidates[0][0], self.layout)
+        found = []
+        for where, (w, b) in board.items():
+            for change in ((1, 0), (0, 1), (-1, 0), (0, -1)):
+                pair = (w + change[0], b + change[1])
+                if min(pair) < 0 or sum(pair) > self.layout.slots(where):
+                    continue
+                fixed = {**board, where: pair}
+                if plays.shows_partial(fixed):
+                    if fixed == base:
+                        return where, change
+                    found.append((where, change))
+        return found[0] if found else None
+
+    def _watch_still(self, now: int) -> None:
+        """A board one man off the game that stays so: a man off-centre is named after
+        ``still_ms``; after ``fault_ms`` with no hand near, the switch is reported once as
+        misreading and the referee follows the game there."""
+        if self._odd is None or self._plays is None:
+            return
+        where, change, since = self._odd
+        mover = self.game.turn
+        still = now - since
+        if still >= self.config.still_ms and sum(change) > 0:
+            self._notice(
+                "off-centre",
+                wording.off_centre(describe(where, mover)),
+                once_for=(where, since),
+            )
+        if still >= self.config.fault_ms:
+            self._odd = None
+            self._notice("switch-fault", wording.reed_fault(describe(where, mover)))
+            dw, db = self._mask.get(where, (0, 0))
+            self._mask[where] = (dw + change[0], db + change[1])
+            self._judged = None
 
     def _progress(self, found: list[Position], now: int) -> None:
         tree = self._tree
@@ -755,10 +835,17 @@ class Referee:
         gained = [w for w in changed if sum(board[w]) > sum(want[w])]
         return (gained + changed)[0] if changed else None
 
-    def _notice(self, about: str, message: str, once: bool = False) -> None:
-        """A plain word that is no verdict: why nothing happens yet, or what to do next."""
+    def _notice(
+        self, about: str, message: str, once: bool = False, once_for: object = None
+    ) -> None:
+        """A plain word that is no verdict: why nothing happens yet, or what to do next.
+        ``once``: not again until its cause goes; ``once_for``: once for that cause."""
         if once and about in self._noticed:
             return
+        if once_for is not None:
+            if (about, once_for) in self._noticed:
+                return
+            self._noticed.add((about, once_for))
         self._noticed.add(about)
         self._emit("notice", about=about, message=message)
 
