@@ -133,6 +133,7 @@ class Referee:
         self._faces_since = 0
         self._noticed: set[object] = set()  # notices given once until their cause goes
         self._odd: tuple[str, tuple[int, int], int] | None = None  # one man off, since when
+        self._lift_verdict: tuple[tuple, tuple[str, str]] | None = None  # a man that can't move
         self._mask: dict[str, tuple[int, int]] = {}  # men to add where switches misread
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
@@ -519,6 +520,9 @@ class Referee:
         odd = self._one_off(board)
         if odd is not None:
             self._odd = (*odd, self._changed_at)
+        if self._lift_verdict is not None and self._lift_verdict[0] == key(board):
+            self._illegal_event(*self._lift_verdict[1])  # a man lifted that cannot move
+            return
         if plays.in_motion(board):
             # a man in the hand, or a hit man on its way to the bar: no verdict yet
             shared = [w for w in board if w[0].isdigit() and min(board[w]) > 0]
@@ -691,7 +695,8 @@ class Referee:
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)
             if not dests and not moved_here:
                 assert self.game.dice is not None
-                self._illegal_event(*diagnosis.cannot_move(base, src, self.game.dice))
+                # said once the hand has settled with the man still lifted
+                self._lift_verdict = (key(board), diagnosis.cannot_move(base, src, self.game.dice))
             elif self.config.mode == Mode.LAWS and self._touched is None:
                 self._touched = (src, base)
 
@@ -743,6 +748,7 @@ class Referee:
         self._judged = None
         self._complete_since = None
         self._lift_reported = None
+        self._lift_verdict = None
         self._choices = []
         if game.result is not None:
             winner, result, points = game.result
