@@ -34,7 +34,7 @@ from kiosk.referee.stepped import STEP_MS
 from kiosk.rules import BAR, OFF, Colour, Phase, Play, PlayTree, Position, Step
 from kiosk.rules.moves import apply_step
 from kiosk.simtable import SimulatedTable
-from kiosk.table import location
+from kiosk.table import TableLayout, location
 
 SETTLE_MS = 300
 WRONG_EVERY = 20  # one deliberate wrong placement in this many moves
@@ -136,13 +136,17 @@ def _throw(runner: NoisyRunner, rng: random.Random, tally: Tally) -> tuple[int, 
     return d1, d2
 
 
-def _wrong_target(tree: PlayTree, now: Position, step: Step) -> int | None:
+def _wrong_target(
+    tree: PlayTree, now: Position, step: Step, layout: TableLayout
+) -> int | None:
     """A point near the right one that the man of ``step`` may not be put on from the
     partial play ``now`` (no hit: the adversary has no man there), if there is one."""
     mover = now.turn
     for dst in (step.dst - 1, step.dst + 1, step.dst - 2, step.dst + 2):
         if not 1 <= dst < step.src or now.count(mover.other, 25 - dst):
             continue
+        if now.count(mover, dst) >= layout.slots(location(mover, dst)):
+            continue  # a full point reads the same with one man more: the switches can't see
         moved = apply_step(now, Step(step.src, dst, step.src - dst, False))
         if not tree.is_partial(moved):
             return dst
@@ -192,7 +196,7 @@ def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: St
     tree = runner.referee._tree
     if tree is None or step.src == BAR:
         return False
-    dst = _wrong_target(tree, now, step)
+    dst = _wrong_target(tree, now, step, runner.layout)
     if dst is None:
         return False
     mover = now.turn
@@ -204,7 +208,9 @@ def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: St
     tally.wrong_made += 1
     if not any(e["event"] == "illegal" for e in runner.events[start:]):
         tally.missed_illegal += 1
-        tally.examples.append(f"missed: {now.position_id()} {step.src}->{dst}")
+        tally.examples.append(
+            f"missed: {now.position_id()} {runner.game.dice} {step.src}->{dst}"
+        )
     runner.lift(_where(mover, dst), mover)
     runner.place(_where(mover, step.src), mover)
     runner.wait(SETTLE_MS + 2 * STEP_MS)

@@ -562,14 +562,18 @@ class Referee:
         return fixed
 
     def _one_off(self, board: Sensed) -> tuple[str, tuple[int, int]] | None:
-        """A location and the men ``(white, black)`` to add there (one, or minus one) that
-        would make the board a partial play; where the man would make the last legal
-        board, first. (A man moved wrongly is one man over *and* one short: not this.)"""
+        """The one location where the board differs from the last legal one, and the men
+        ``(white, black)`` to add there (one, or minus one) that would make the board a
+        partial play. (A man moved wrongly changes two locations: not this.)"""
         plays = self._plays
         assert plays is not None
         base = project(self._candidates[0][0], self.layout)
+        changed = [where for where in board if board[where] != base[where]]
+        if len(changed) != 1:
+            return None
         found = []
-        for where, (w, b) in board.items():
+        for where in changed:
+            w, b = board[where]
             for change in ((1, 0), (0, 1), (-1, 0), (0, -1)):
                 pair = (w + change[0], b + change[1])
                 if min(pair) < 0 or sum(pair) > self.layout.slots(where):
@@ -693,7 +697,11 @@ class Referee:
                 table={"from": where, "to": [location(mover, d) for d in dests]},
             )
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)
-            if not dests and not moved_here:
+            # another reading (two men in the hand, a man in passing) may let it move
+            stuck = all(
+                not self._tree.destinations(b, point_of(mover, w)) for _, w, b, _ in options
+            )
+            if not dests and not moved_here and stuck:
                 assert self.game.dice is not None
                 # said once the hand has settled with the man still lifted
                 self._lift_verdict = (key(board), diagnosis.cannot_move(base, src, self.game.dice))
