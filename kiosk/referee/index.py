@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 
 from kiosk.rules import BAR, OFF, WHITE, Colour, Play, PlayTree, Position
 from kiosk.rules.moves import to_arrays
@@ -30,7 +31,7 @@ _SLOT = {where: i for i, where in enumerate(LOCATIONS)}
 
 def board_key(board: Mapping[str, tuple[int, int]]) -> BoardKey:
     """A sensed board as a hashable flat tuple (see :data:`BoardKey`)."""
-    return tuple(n for where in LOCATIONS for n in board[where])
+    return tuple(chain.from_iterable(map(board.__getitem__, LOCATIONS)))
 
 
 def side_part(board: Mapping[str, tuple[int, int]], colour: Colour) -> tuple[int, ...]:

@@ -93,6 +93,7 @@ class SteppedTable:
         if frame is None:
             return False
         sim = self.sim
+        slots = frame.slots
         return frame.dice == sim.dice() and all(
-            frame.slots[where] == sim.sensed(where) for where in frame.slots
+            slots[where] == sim.sensed(where) for where in slots
         )
