@@ -29,12 +29,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from kiosk.referee.index import PlayIndex
 from kiosk.referee.scenario import SENSING, ScenarioRunner
 from kiosk.referee.stepped import STEP_MS
-from kiosk.rules import BAR, OFF, Colour, Phase, Play, PlayTree, Position, Step
+from kiosk.rules import BAR, OFF, Colour, Phase, Play, Position, Step
 from kiosk.rules.moves import apply_step
 from kiosk.simtable import SimulatedTable
-from kiosk.table import TableLayout, location
+from kiosk.table import location, project
 
 SETTLE_MS = 300
 WRONG_EVERY = 20  # one deliberate wrong placement in this many moves
@@ -136,19 +137,20 @@ def _throw(runner: NoisyRunner, rng: random.Random, tally: Tally) -> tuple[int, 
     return d1, d2
 
 
-def _wrong_target(
-    tree: PlayTree, now: Position, step: Step, layout: TableLayout
-) -> int | None:
+def _wrong_target(plays: PlayIndex, now: Position, step: Step) -> int | None:
     """A point near the right one that the man of ``step`` may not be put on from the
-    partial play ``now`` (no hit: the adversary has no man there), if there is one."""
+    partial play ``now`` (no hit: the adversary has no man there), if there is one that
+    the switches can tell from a legal board (a full point reads the same with one man
+    more, and a board may read as a legal one with a man in the hand)."""
     mover = now.turn
     for dst in (step.dst - 1, step.dst + 1, step.dst - 2, step.dst + 2):
         if not 1 <= dst < step.src or now.count(mover.other, 25 - dst):
             continue
-        if now.count(mover, dst) >= layout.slots(location(mover, dst)):
-            continue  # a full point reads the same with one man more: the switches can't see
         moved = apply_step(now, Step(step.src, dst, step.src - dst, False))
-        if not tree.is_partial(moved):
+        if plays.tree.is_partial(moved):
+            continue
+        seen = project(moved, plays.layout)
+        if not plays.shows_partial(seen) and not plays.in_motion(seen):
             return dst
     return None
 
@@ -193,10 +195,10 @@ def _carry_two(
 
 def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: Step) -> bool:
     """Put a man on a point it may not reach, wait for the verdict, put it back."""
-    tree = runner.referee._tree
-    if tree is None or step.src == BAR:
+    plays = runner.referee._plays
+    if plays is None or step.src == BAR:
         return False
-    dst = _wrong_target(tree, now, step, runner.layout)
+    dst = _wrong_target(plays, now, step)
     if dst is None:
         return False
     mover = now.turn

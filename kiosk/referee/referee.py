@@ -116,6 +116,7 @@ class Referee:
         self._emit_cb = emit or (lambda event: None)
         self._board: Sensed | None = None
         self._counts: Occupancy | None = None  # the last board of an occupancy-sensing table
+        self._coloured_against: tuple | None = None  # what the counts were last coloured by
         self._changed_at = 0
         self._judged: tuple | None = None
         self._target: Position | None = None  # set while the board is being set up or restored
@@ -169,6 +170,7 @@ class Referee:
         if counts == self._counts:
             return
         self._counts = dict(counts)
+        self._coloured_against = None
         self.board(self._coloured(counts), now)
 
     def _coloured(self, counts: Occupancy) -> Sensed:
@@ -280,7 +282,10 @@ class Referee:
         if now - self._changed_at < self.config.settle_ms:
             return
         if self._counts is not None:  # colours follow the game as it is now
-            self._board = self._coloured(self._counts)
+            seen = (self._reference(), self._plays, self.game.turn)
+            if seen != self._coloured_against:
+                self._coloured_against = seen
+                self._board = self._coloured(self._counts)
         k = key(self._board)
         if self._judged != k:
             self._judged = k
