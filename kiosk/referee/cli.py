@@ -20,12 +20,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from kiosk.referee.scenario import run_script
+    from kiosk.referee.stepped import TableTimeout
 
     try:
-        source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        # bytes from a file and from standard input alike: a line that is not UTF-8 is an
+        # error line of its own, the others run
+        source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     except OSError as err:
         print(f"kiosk scenario: cannot read {args.file}: {err.strerror}", file=sys.stderr)
         return 2
-    with source:
-        run_script(source, sys.stdout, settle_ms=args.settle_ms)
+    try:
+        with source:
+            run_script(source, sys.stdout, settle_ms=args.settle_ms)
+    except TableTimeout as err:
+        print(f"kiosk scenario: {err}", file=sys.stderr)
+        return 1
     return 0

@@ -5,21 +5,40 @@ reports what it decides as events (plain dicts with an ``"event"`` key) to one
 callback. It holds no threads and does no I/O, so it runs the same under the
 real link, the simulated table and the tests.
 
+Occupancy sensing (one reed a slot, :meth:`Referee.occupancy`): the men get their
+colours from location (each side's bar and tray) and from the game's history, against
+the last board known to be right. Within one turn the mover's men move and the
+adversary's only go to the bar, so counts per point, bar and tray tell every legal
+partial play apart, and every verdict is the same as on a table that senses colour.
+Where the counts alone cannot tell two situations apart, the referee does this:
+
+- a point that held the adversary's blot and now reads one man (or more) may hold that
+  blot or the mover's man that hit it, the blot in the hand or on the bar: it takes
+  the reading that is a partial play, else one with a man in the hand (no verdict
+  yet), else one where only the hit man is astray (``hit-not-on-bar``);
+- a man put on an empty point is the mover's unless only the adversary has lost men
+  elsewhere (then ``wrong-checker``, as with colour sensing);
+- an adversary's man put on the mover's own point reads as one of the mover's men
+  there: the verdict names the count ("one man too many"), not the colour;
+- while setting up, a man of the wrong colour on a point is not seen: the set-up is
+  checked by counts, and the first play shows any mistake.
+
 Points in events are written from the mover's side (``"8"``, ``"bar"``,
 ``"off"``); ``"table"`` fields name the physical locations for the display.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 
-from kiosk.link import DieReading, TableLayout
+from kiosk.referee import diagnosis, laws, wording
+from kiosk.referee.index import PlayIndex, side_part
 from kiosk.referee.reasons import law
+from kiosk.referee.wording import name
 from kiosk.rules import (
-    BAR,
-    OFF,
     WHITE,
     Colour,
     Game,
@@ -30,19 +49,31 @@ from kiosk.rules import (
     Position,
 )
 from kiosk.rules.game import score_game
+from kiosk.table import DieReading, TableLayout
 from kiosk.table.sensing import (
+    Occupancy,
     Sensed,
-    cap,
+    colour_in,
     describe,
     key,
     location,
     point_of,
     project,
-    true_counts,
 )
 
 Event = dict
 Candidate = tuple[Position, tuple[int, ...]]
+
+
+#: Why Done does nothing outside a play.
+_NOT_PLAYING = {
+    Phase.OPENING: "Throw the opening dice first: Done ends a play.",
+    Phase.OPENING_OPTION: "Play the opening throw, or throw both dice again.",
+    Phase.ROLL: "Throw the dice first: Done ends a play.",
+    Phase.DOUBLE_OFFERED: "Answer the double first.",
+    Phase.OVER: "The game is over: start a new one from the menu.",
+}
+MIN_DICE_REST_MS = 200  # a die still tumbling shows a face for less than this
 
 
 class Mode(StrEnum):
@@ -59,10 +90,14 @@ class RefereeConfig:
     settle_ms: int = 300  # a board must stay unchanged this long before it is judged
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
+    dice_rest_ms: int = 300  # both wells must show the same faces this long for a throw
+    still_ms: int = 3000  # a man off-centre this long is named
+    fault_ms: int = 8000  # a switch that contradicts the game this long, no hand near
 
-
-def _name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+    @property
+    def dice_rest(self) -> int:
+        """The rest time in force: faces shown for under ``MIN_DICE_REST_MS`` never count."""
+        return max(self.dice_rest_ms, MIN_DICE_REST_MS)
 
 
 class Referee:
@@ -80,23 +115,27 @@ class Referee:
         self.config = config or RefereeConfig()
         self._emit_cb = emit or (lambda event: None)
         self._board: Sensed | None = None
+        self._counts: Occupancy | None = None  # the last board of an occupancy-sensing table
+        self._coloured_against: tuple | None = None  # what the counts were last coloured by
         self._changed_at = 0
         self._judged: tuple | None = None
         self._target: Position | None = None  # set while the board is being set up or restored
         self._restoring = False
         self._illegal: tuple[str, str] | None = None
-        self._tree: PlayTree | None = None
-        self._index: dict[tuple, list[Position]] = {}
-        self._mine: set[tuple] = set()  # the mover's men in every partial play
-        self._theirs: set[tuple] = set()  # the adversary's men, hit men on their way included
-        self._done: dict[tuple, set[tuple]] = {}  # complete plays: the mover's men -> adversary's
+        self._plays: PlayIndex | None = None  # the roll's partial plays, while one is played
         self._candidates: list[Candidate] = []  # partial plays the board may show, dice left
         self._lifted: set[int] = set()
         self._lift_reported: tuple | None = None
         self._touched: tuple[int, Position] | None = None  # laws mode: a man that must be played
         self._choices: list[Play] = []
         self._wrong: Position | None = None
-        self._dice_armed = True
+        self._dice_armed = True  # the next faces to rest are a new throw
+        self._faces: tuple[int, int] | None = None  # the faces both wells show, if they do
+        self._faces_since = 0
+        self._noticed: set[object] = set()  # notices given once until their cause goes
+        self._odd: tuple[str, tuple[int, int], int] | None = None  # one man off, since when
+        self._lift_verdict: tuple[tuple, tuple[str, str]] | None = None  # a man that can't move
+        self._mask: dict[str, tuple[int, int]] = {}  # men to add where switches misread
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
         self._check_table = False  # after a reconnect: restore the table if it was disturbed
@@ -125,6 +164,51 @@ class Referee:
                 self.game.choose_opening(True)  # the starter plays the cast by moving a man
         self._watch_lift(board)
 
+    def occupancy(self, counts: Occupancy, now: int) -> None:
+        """A settled frame from a table that senses men but not their colour (one reed a
+        slot): the men are given colours from location and the game's history."""
+        if counts == self._counts:
+            return
+        self._counts = dict(counts)
+        self._coloured_against = None
+        self.board(self._coloured(counts), now)
+
+    def _coloured(self, counts: Occupancy) -> Sensed:
+        """An occupancy board coloured against the last board known to be right. Where the
+        counts cannot tell a blot from the man that hit it, the reading that shows a
+        partial play, else one with men in the hand, else one where the mover's men are
+        right (only the hit man astray), else one with every man accounted for."""
+        reference = project(self._reference(), self.layout)
+        mover = self.game.turn
+        board, unsure = colour_in(counts, reference, mover)
+        plays = self._plays
+        if not unsure or plays is None or self._target is not None:
+            return board
+        options = [board]
+        for n in range(1, len(unsure) + 1):
+            for hit in combinations(unsure, n):
+                options.append(colour_in(counts, reference, mover, hit)[0])
+        tests = (
+            plays.shows_partial,
+            plays.in_motion,
+            lambda o: side_part(o, mover) in plays.mine,  # the mover's men are right
+            lambda o: _same_men(o, reference),
+        )
+        for fits in tests:
+            for option in options:
+                if fits(option):
+                    return option
+        return board
+
+    def _reference(self) -> Position:
+        """The last position known to be on the table: the one being set up, the last
+        legal partial play, a wrong move offered, or the game's."""
+        if self._target is not None:
+            return self._target
+        if self._plays is not None:
+            return self._candidates[0][0]
+        return self._wrong if self._wrong is not None else self.game.position
+
     def dice(self, wells: tuple[DieReading, DieReading], now: int) -> None:
         """What the two dice wells read."""
         cocked = (wells[0] == DieReading.COCKED, wells[1] == DieReading.COCKED)
@@ -139,12 +223,34 @@ class Referee:
                         law="A cocked die makes the throw void (Cady law 4; Foster law 6).",
                     )
         faces = (wells[0].face, wells[1].face)
-        if None in faces:
-            self._dice_armed = True
+        showing = None if None in faces else (faces[0], faces[1])
+        if showing == self._faces:
+            self._settle_dice(now)
             return
-        if not self._dice_armed or self._target is not None:
+        if self._faces is not None and self._dice_armed:
+            self._notice("dice-settling", "Waiting for the dice to settle.", once=True)
+        self._faces, self._faces_since = showing, now
+        if showing is None:
+            self._dice_armed = True
+        self._settle_dice(now)
+
+    def _settle_dice(self, now: int) -> None:
+        """Count the throw once both dice have rested (see ``RefereeConfig.dice_rest_ms``)."""
+        faces = self._faces
+        if faces is None or not self._dice_armed:
+            return
+        if now - self._faces_since < self.config.dice_rest:
+            return
+        if self._target is not None:
+            self._notice(
+                "setup-first",
+                "Set the men out as shown first: the throw counts once the board is right.",
+                once=True,
+            )
             return
         self._dice_armed = False
+        self._noticed.discard("dice-settling")
+        self._noticed.discard("setup-first")
         self.throw(faces[0], faces[1], now)
 
     def throw(self, d1: int, d2: int, now: int) -> None:
@@ -169,15 +275,22 @@ class Referee:
             self._emit("error", message="The game is over: start a new one from the menu.")
 
     def tick(self, now: int) -> None:
-        """Time passes: judge the board once it has settled."""
+        """Time passes: count dice that have rested, judge the board once it has settled."""
+        self._settle_dice(now)
         if self._board is None:
             return
         if now - self._changed_at < self.config.settle_ms:
             return
+        if self._counts is not None:  # colours follow the game as it is now
+            seen = (self._reference(), self._plays, self.game.turn)
+            if seen != self._coloured_against:
+                self._coloured_against = seen
+                self._board = self._coloured(self._counts)
         k = key(self._board)
         if self._judged != k:
             self._judged = k
             self._judge(self._board, now)
+        self._watch_still(now)
         auto = self.config.auto_done_ms
         if (
             auto is not None
@@ -188,32 +301,54 @@ class Referee:
 
     def press_done(self, colour: Colour | None, now: int) -> None:
         """A player's Done button (``None``: whoever is on roll)."""
-        if colour is not None and colour != self.game.turn:
-            if self.game.phase == Phase.PLAY:
-                self._illegal_event("not-your-turn", f"It is {self.game.turn}'s turn to play.")
+        phase, turn = self.game.phase, self.game.turn
+        if colour is not None and colour != turn:
+            if phase == Phase.PLAY:
+                self._illegal_event(
+                    "not-your-turn", f"It is {turn}'s turn to play.", again=True
+                )
+            else:
+                self._notice("done-not-now", f"{colour}: it is {turn}'s turn, not yours.")
             return
-        if self.game.phase != Phase.PLAY or self._board is None:
+        if self._target is not None:
+            self._notice("setup-first", "Set the men out as shown first.")
+            return
+        if phase != Phase.PLAY:
+            self._notice("done-not-now", _NOT_PLAYING.get(phase, "There is no play to end."))
+            return
+        if self._board is None:
+            self._notice("no-board", "The table has not been read yet: check its cable.")
             return
         if self._board != self._judged_board():
             self._judged = key(self._board)
             self._judge(self._board, now)
-        k = key(self._board)
-        if k in self._index:
+        plays = self._plays
+        if plays is None:  # judging the board ended the turn
+            return
+        board = self._masked(self._board)
+        if plays.shows_partial(board):
             self._finish_if_complete()
-        elif self._in_motion(self._board):
-            mover = self.game.turn
-            adv = mover.other
-            wanted = self._done.get(_part(self._board, mover), set())
-            if wanted and _part(self._board, adv) not in wanted:
+        elif plays.in_motion(board):
+            adv = turn.other
+            if plays.hit_man_left(board):
                 self._illegal_event(
-                    "hit-not-on-bar", f"Put the hit man on {adv}'s bar before you finish."
+                    "hit-not-on-bar",
+                    f"Put the hit man on {adv}'s bar before you finish.",
+                    again=True,
                 )
             else:
-                self._illegal_event("must-use-both", "Finish your move: put the man down.")
+                self._illegal_event(
+                    "must-use-both", "Finish your move: put the man down.", again=True
+                )
         elif self.config.mode == Mode.LAWS and self._illegal is not None:
             self._offer_wrong_move()
         elif self._illegal is not None:
-            self._illegal_event(*self._illegal)
+            self._illegal_event(*self._illegal, again=True)
+        elif self._odd is not None:
+            where = describe(self._odd[0], turn)
+            self._notice("off-centre", wording.off_centre(where))
+        else:
+            self._notice("still-reading", "The table is still settling: press Done again.")
 
     def reconnected(self) -> None:
         """The table is back after a disconnect: check it against the game before going on."""
@@ -224,6 +359,8 @@ class Referee:
         """Laws mode: the adversary accepts a wrong move, which then stands."""
         if self._wrong is not None:
             self._wrong_stands()
+        else:
+            self._notice("nothing-to-accept", "There is no wrong move to accept.")
 
     def choose(self, index: int) -> None:
         """The player picks one of the plays offered by a ``choose`` event."""
@@ -239,7 +376,8 @@ class Referee:
     def _judge_setup(self, board: Sensed, now: int) -> None:
         assert self._target is not None
         want = project(self._target, self.layout)
-        in_play = self._restoring and self._tree is not None and key(board) in self._index
+        plays = self._plays
+        in_play = self._restoring and plays is not None and plays.shows_partial(board)
         if board == want or in_play:
             restoring = self._restoring
             self._target = None
@@ -311,7 +449,7 @@ class Referee:
 
     def _start_play(self) -> None:
         self._build_tree()
-        plays = self._tree.plays if self._tree else []
+        plays = self._plays.tree.plays if self._plays else []
         if self.game.phase == Phase.PLAY and len(plays) == 1 and not plays[0].steps:
             self._end_turn(plays[0])
 
@@ -319,38 +457,21 @@ class Referee:
         game = self.game
         assert game.dice is not None
         position = game.position
-        self._tree = PlayTree(position, *game.dice, game.profile.larger_die)
-        self._index = {}
-        mover = position.turn
-        adv = mover.other
-        self._mine, self._theirs, self._done = set(), set(), {}
-        for partial, node in self._tree.partials():
-            seen = project(partial, self.layout)
-            self._index.setdefault(key(seen), []).append(partial)
-            self._mine.add(_part(seen, mover))
-            self._theirs.add(_part(seen, adv))
-            if node.complete:
-                self._done.setdefault(_part(seen, mover), set()).add(_part(seen, adv))
-            hits = partial.bar(adv) - position.bar(adv)
-            if hits <= 0:
-                continue
-            # the hit man in the hand, or still standing where it was hit
-            counts = true_counts(partial)
-            bar = location(adv, BAR)
-            side = 0 if adv == WHITE else 1
-            in_hand = dict(counts)
-            in_hand[bar] = _add(counts[bar], side, -1)
-            self._theirs.add(_part(cap(in_hand, self.layout), adv))
-            for point in range(1, 25):
-                if position.is_blot(adv, point) and partial.count(adv, point) == 0:
-                    where = location(adv, point)
-                    left = dict(in_hand)
-                    left[where] = _add(in_hand[where], side, 1)
-                    self._theirs.add(_part(cap(left, self.layout), adv))
-        self._candidates = [(position, self._tree.dice)]
+        self._plays = PlayIndex(
+            position,
+            *game.dice,
+            self.layout,
+            larger_die=game.profile.larger_die,
+            plays=position.legal_plays(*game.dice, profile=game.profile),
+        )
+        self._candidates = [(position, self._plays.tree.dice)]
         self._lifted = set()
         self._touched = None
         self._judged = None
+
+    @property
+    def _tree(self) -> PlayTree | None:
+        return self._plays.tree if self._plays is not None else None
 
     # -- judging ------------------------------------------
 
@@ -361,7 +482,8 @@ class Referee:
         if self._check_table and self._target is None:
             self._check_table = False
             last = self._candidates[0][0] if self._tree is not None else self.game.position
-            if key(board) not in self._index and board != project(last, self.layout):
+            shown = self._plays is not None and self._plays.shows_partial(board)
+            if not shown and board != project(last, self.layout):
                 self.set_up(last, restoring=True)
         if self._target is not None:
             self._judge_setup(board, now)
@@ -373,6 +495,7 @@ class Referee:
             self._judge_waiting(board, now)
 
     def _judge_waiting(self, board: Sensed, now: int) -> None:
+        board = self._masked(board)
         game = self.game
         expected = self._wrong if self._wrong is not None else game.position
         want = project(expected, self.layout)
@@ -391,15 +514,103 @@ class Referee:
             )
 
     def _judge_play(self, board: Sensed, now: int) -> None:
-        k = key(board)
-        found = self._index.get(k)
+        plays = self._plays
+        assert plays is not None
+        board = self._masked(board)
+        self._odd = None
+        found = plays.partials(board)
         if found:
             self._progress(found, now)
             return
-        if self._in_motion(board):
-            return  # a man in the hand, or a hit man on its way to the bar
-        reason, message = self._diagnose(board)
-        self._illegal_event(reason, message)
+        odd = self._one_off(board)
+        if odd is not None:
+            self._odd = (*odd, self._changed_at)
+        if self._lift_verdict is not None and self._lift_verdict[0] == key(board):
+            self._illegal_event(*self._lift_verdict[1])  # a man lifted that cannot move
+            return
+        if plays.in_motion(board):
+            # a man in the hand, or a hit man on its way to the bar: no verdict yet
+            shared = [w for w in board if w[0].isdigit() and min(board[w]) > 0]
+            if shared:
+                adv = self.game.turn.other
+                self._notice(
+                    "hit-to-bar",
+                    f"Put {adv}'s hit man from {describe(shared[0], self.game.turn)} "
+                    f"on {adv}'s bar.",
+                )
+            return
+        if odd is not None:
+            return  # a man off-centre or a switch misreading: words, after a while
+        assert self.game.dice is not None
+        verdict = diagnosis.diagnose(
+            board, self._candidates[0][0], plays, self.game.dice, self.game.profile
+        )
+        self._illegal_event(*verdict)
+
+    def _masked(self, board: Sensed) -> Sensed:
+        """The board with the readings of misreading switches put right; a switch that
+        reads right again (the board fits the game without its correction) is trusted."""
+        if not self._mask:
+            return board
+        plays = self._plays
+        if plays is not None:
+            fits = plays.shows_partial(board) or plays.in_motion(board)
+        else:
+            fits = board == project(self._reference(), self.layout)
+        if fits:
+            self._mask = {}
+            return board
+        fixed = dict(board)
+        for where, (dw, db) in self._mask.items():
+            w, b = fixed[where]
+            fixed[where] = (max(w + dw, 0), max(b + db, 0))
+        return fixed
+
+    def _one_off(self, board: Sensed) -> tuple[str, tuple[int, int]] | None:
+        """The one location where the board differs from the last legal one, and the men
+        ``(white, black)`` to add there (one, or minus one) that would make the board a
+        partial play. (A man moved wrongly changes two locations: not this.)"""
+        plays = self._plays
+        assert plays is not None
+        base = project(self._candidates[0][0], self.layout)
+        changed = [where for where in board if board[where] != base[where]]
+        if len(changed) != 1:
+            return None
+        found = []
+        for where in changed:
+            w, b = board[where]
+            for change in ((1, 0), (0, 1), (-1, 0), (0, -1)):
+                pair = (w + change[0], b + change[1])
+                if min(pair) < 0 or sum(pair) > self.layout.slots(where):
+                    continue
+                fixed = {**board, where: pair}
+                if plays.shows_partial(fixed):
+                    if fixed == base:
+                        return where, change
+                    found.append((where, change))
+        return found[0] if found else None
+
+    def _watch_still(self, now: int) -> None:
+        """A board one man off the game that stays so: a man off-centre is named after
+        ``still_ms``; after ``fault_ms`` with no hand near, the switch is reported once as
+        misreading and the referee follows the game there."""
+        if self._odd is None or self._plays is None:
+            return
+        where, change, since = self._odd
+        mover = self.game.turn
+        still = now - since
+        if still >= self.config.still_ms and sum(change) > 0:
+            self._notice(
+                "off-centre",
+                wording.off_centre(describe(where, mover)),
+                once_for=(where, since),
+            )
+        if still >= self.config.fault_ms:
+            self._odd = None
+            self._notice("switch-fault", wording.reed_fault(describe(where, mover)))
+            dw, db = self._mask.get(where, (0, 0))
+            self._mask[where] = (dw + change[0], db + change[1])
+            self._judged = None
 
     def _progress(self, found: list[Position], now: int) -> None:
         tree = self._tree
@@ -420,7 +631,7 @@ class Referee:
             if all(c.count(mover, src) >= before.count(mover, src) for c, _ in reached):
                 self._illegal_event(
                     "touch-move",
-                    f"You lifted the man on your {_name(src)} point: it must be played.",
+                    f"You lifted the man on your {name(src)} point: it must be played.",
                 )
                 return
             self._touched = None
@@ -456,28 +667,9 @@ class Referee:
                 frontier.append((there, state[1], lifted))
         return found
 
-    def _in_motion(self, board: Sensed) -> bool:
-        """Whether each side's men match some partial play, allowing for men in the hand.
-
-        The mover may be carrying a man; a hit man may be in the hand, still on its
-        point, or already on the bar before the hitter has moved.
-        """
-        mover = self.game.turn
-        if _part(board, mover.other) not in self._theirs:
-            return False
-        mine = _part(board, mover)
-        if mine in self._mine:
-            return True
-        side = 0 if mover == WHITE else 1
-        for i, where in enumerate(board):
-            if board[where][side] < self.layout.slots(where):
-                if mine[:i] + (mine[i] + 1,) + mine[i + 1 :] in self._mine:
-                    return True
-        return False
-
     def _watch_lift(self, board: Sensed) -> None:
         """Report where a lifted man may go, at once, while it is in the hand."""
-        if self.game.phase != Phase.PLAY or self._tree is None or self._target is not None:
+        if self.game.phase != Phase.PLAY or self._plays is None or self._target is not None:
             return
         mover = self.game.turn
         side = 0 if mover == WHITE else 1
@@ -489,7 +681,7 @@ class Referee:
                 continue
             fuller = dict(board)
             fuller[where] = (w + 1, b) if side == 0 else (w, b + 1)
-            for base in self._index.get(key(fuller), ()):
+            for base in self._plays.partials(fuller):
                 # prefer the last judged play, then the fewest steps taken
                 node = self._tree.node(base)
                 left = max(len(d) for d in node.dice_left) if node else 0
@@ -505,178 +697,21 @@ class Referee:
             dests = self._tree.destinations(base, src)
             self._emit(
                 "destinations",
-                **{"from": _name(src), "to": [_name(d) for d in dests]},
+                **{"from": name(src), "to": [name(d) for d in dests]},
                 player=str(mover),
                 table={"from": where, "to": [location(mover, d) for d in dests]},
             )
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)
-            if not dests and not moved_here:
-                if base.bar(mover) and src != BAR:
-                    self._illegal_event("bar-first", "Enter your man from the bar first.")
-                else:
-                    self._illegal_event(
-                        "cannot-move",
-                        f"The man on your {_name(src)} point cannot move with "
-                        f"{self._dice_text()}; put it back.",
-                    )
+            # another reading (two men in the hand, a man in passing) may let it move
+            stuck = all(
+                not self._tree.destinations(b, point_of(mover, w)) for _, w, b, _ in options
+            )
+            if not dests and not moved_here and stuck:
+                assert self.game.dice is not None
+                # said once the hand has settled with the man still lifted
+                self._lift_verdict = (key(board), diagnosis.cannot_move(base, src, self.game.dice))
             elif self.config.mode == Mode.LAWS and self._touched is None:
                 self._touched = (src, base)
-
-    # -- diagnosis ------------------------------------------
-
-    def _diagnose(self, board: Sensed) -> tuple[str, str]:
-        """The reason code and message for an illegal board, measured from the last legal one."""
-        base = self._candidates[0][0]
-        mover = self.game.turn
-        adv = mover.other
-        side = 0 if mover == WHITE else 1
-        want = project(base, self.layout)
-        gains: list[int] = []
-        losses: list[int] = []
-        adv_gain: list[str] = []
-        adv_loss: list[str] = []
-        for where in board:
-            d = board[where][side] - want[where][side]
-            gains += [point_of(mover, where)] * max(d, 0)
-            losses += [point_of(mover, where)] * max(-d, 0)
-            a = board[where][1 - side] - want[where][1 - side]
-            adv_gain += [where] * max(a, 0)
-            adv_loss += [where] * max(-a, 0)
-        adv_bar = location(adv, BAR)
-        hit_spots = [w for w in adv_loss if base.is_blot(adv, point_of(adv, w))]
-        stray = [w for w in adv_gain if w != adv_bar]
-        if adv_loss and not gains and not losses:
-            return (
-                "wrong-checker",
-                f"That is {adv}'s man: put it back on {describe(adv_loss[0], mover)}.",
-            )
-        if stray and hit_spots and len(stray) <= len(hit_spots):
-            return (
-                "hit-not-on-bar",
-                f"The hit man belongs on {adv}'s bar, not on {describe(stray[0], mover)}.",
-            )
-        if stray or len(adv_loss) > len(hit_spots):
-            where = stray[0] if stray else adv_loss[0]
-            return (
-                "wrong-checker",
-                f"Only your own men move: put {adv}'s man back ({describe(where, mover)}).",
-            )
-        if gains and not losses:
-            capped = [p for p in range(25, 0, -1) if base.count(mover, p) >= self._slots(mover, p)]
-            if not capped:
-                where = location(mover, gains[0])
-                return "unknown", f"There is one man too many on {describe(where, mover)}."
-            losses = capped[:1]
-        if not gains:
-            return (
-                "unknown",
-                "The men on the table match no legal play: put back the last man moved.",
-            )
-        pairs = _pair(sorted(losses, reverse=True), sorted(gains, reverse=True))
-        for src, dst in pairs:
-            verdict = self._judge_step(base, src, dst)
-            if verdict:
-                return verdict
-            base = _moved(base, src, dst)
-        return self._spoils_play()
-
-    def _slots(self, colour: Colour, point: int) -> int:
-        return self.layout.slots(location(colour, point))
-
-    def _judge_step(self, base: Position, src: int, dst: int) -> tuple[str, str] | None:
-        mover = base.turn
-        dice = self._dice_left(base)
-        there = "off" if dst == OFF else f"your {_name(dst)} point"
-        if dst >= src:
-            return (
-                "wrong-distance",
-                f"Men move forward only, toward your home table: not {_name(src)} to {_name(dst)}.",
-            )
-        if base.bar(mover) and src != BAR:
-            return "bar-first", "You have a man on the bar: enter it before moving any other man."
-        if dst == OFF:
-            outside = [p for p in range(7, 26) if base.count(mover, p) - (p == src) > 0]
-            if outside or src > 6:
-                far = max(outside + ([src] if src > 6 else []))
-                return (
-                    "bear-off-not-home",
-                    f"You cannot bear off yet: your man on {_name(far)} is not home.",
-                )
-            if src in dice or src in _sums(dice):
-                return None
-            higher = [p for p in range(src + 1, 7) if base.count(mover, p)]
-            if higher and any(d > src for d in dice):
-                return (
-                    "bear-off-higher",
-                    f"A {max(dice)} bears off from a lower point only when none stand higher: "
-                    f"you have men on your {higher[-1]} point.",
-                )
-            if not any(d >= src for d in dice):
-                return (
-                    "wrong-distance",
-                    f"No number of {self._dice_text()} bears off from your {src} point.",
-                )
-            return None
-        if base.count(mover.other, 25 - dst) >= 2:
-            return (
-                "blocked-point",
-                f"Your {dst} point is held by {mover.other}: you cannot stop there.",
-            )
-        distance = src - dst
-        routes = _routes(dice, distance)
-        if not routes:
-            return (
-                "wrong-distance",
-                f"That man moved {distance} points from {_name(src)} to {_name(dst)}; "
-                f"your dice {self._dice_text()} do not add up to {distance}.",
-            )
-        blocked = set()
-        for route in routes:
-            here, open_route = src, True
-            for die in route[:-1]:
-                here -= die
-                if base.count(mover.other, 25 - here) >= 2:
-                    blocked.add(here)
-                    open_route = False
-                    break
-            if open_route:
-                return None
-        return (
-            "blocked-point",
-            f"On the way to {there}, your {min(blocked)} point is held by {mover.other}: "
-            "a man may not stop there even between its two numbers.",
-        )
-
-    def _spoils_play(self) -> tuple[str, str]:
-        tree = self._tree
-        assert tree is not None
-        dice = self.game.dice
-        assert dice is not None
-        used = {len(p.steps) for p in tree.plays}
-        if dice[0] != dice[1] and used == {1} and self.game.profile.larger_die:
-            return (
-                "must-use-larger",
-                f"Only one number of {dice[0]}-{dice[1]} can be played, so it must be the "
-                f"{max(dice)}.",
-            )
-        n = used.pop() if used else 0
-        return (
-            "must-use-both",
-            f"That move leaves a number you could play unused: this throw must use {n} "
-            f"{'numbers' if n != 1 else 'number'}.",
-        )
-
-    def _dice_left(self, position: Position) -> list[int]:
-        tree = self._tree
-        assert tree is not None
-        node = tree.node(position)
-        if node is not None:
-            return list(max(node.dice_left, key=len))
-        return list(tree.dice)
-
-    def _dice_text(self) -> str:
-        d = self.game.dice
-        return f"{d[0]}-{d[1]}" if d else "the dice"
 
     # -- ending a turn ------------------------------------------
 
@@ -685,13 +720,8 @@ class Referee:
         assert tree is not None
         complete = [c for c, _ in self._candidates if tree.is_complete(c)]
         if not complete:
-            used = {len(p.steps) for p in tree.plays}
-            n = used.pop() if used else 0
-            self._illegal_event(
-                "must-use-both",
-                f"Your play is not finished: {self._dice_text()} must use {n} "
-                f"{'numbers' if n != 1 else 'number'} here.",
-            )
+            assert self._plays is not None and self.game.dice is not None
+            self._illegal_event(*diagnosis.unfinished(self._plays, self.game.dice), again=True)
             return
         plays = []
         for c in complete:
@@ -725,13 +755,13 @@ class Referee:
 
     def _after_turn(self) -> None:
         game = self.game
-        self._tree = None
-        self._index = {}
+        self._plays = None
         self._candidates = [(game.position, ())]
         self._illegal = None
         self._judged = None
         self._complete_since = None
         self._lift_reported = None
+        self._lift_verdict = None
         self._choices = []
         if game.result is not None:
             winner, result, points = game.result
@@ -740,7 +770,9 @@ class Referee:
     def _offer_wrong_move(self) -> None:
         """Laws mode: the turn ends on a wrong move, which stands unless the adversary objects."""
         assert self._board is not None and self.game.dice is not None
-        self._wrong = self._reconstruct(self._board)
+        self._wrong = laws.shown_position(
+            self._board, self._candidates[0][0], self.layout, self.game.turn
+        )
         if self._bearing_penalty():
             return
         self._emit(
@@ -749,34 +781,23 @@ class Referee:
             reason=self._illegal[0] if self._illegal else "unknown",
             message=f"{self.game.turn.other}: that move breaks the rules. Accept it, or ask "
             "for it to be put right before you throw.",
-            law="A wrong move stands once the adversary has thrown without claiming it "
-            "(Cady law 11; Crawley law 5; Foster law 9).",
+            law=laws.WRONG_MOVE_LAW,
         )
 
     def _bearing_penalty(self) -> bool:
-        """Laws mode: men borne off while one is up (or, by Foster's law, before all are home)
-        go to the bar and must enter again; the rest of the move stands."""
-        wrong, start = self._wrong, self.game.position
-        assert wrong is not None
-        mover = start.turn
-        borne = wrong.off[mover] - start.off[mover]
-        man_up = start.bar(mover) > 0
-        not_home = not start.all_home(mover) and self.game.profile.name.startswith("foster")
-        if borne <= 0 or not (man_up or not_home):
+        """Laws mode: men borne off against the laws go to the bar; the rest stands."""
+        assert self._wrong is not None
+        mover = self.game.turn
+        penalty = laws.bearing_penalty(self._wrong, self.game.position, self.game.profile)
+        if penalty is None:
             return False
-        men = [list(wrong.men[0]), list(wrong.men[1])]
-        off = list(wrong.off)
-        off[mover] -= borne
-        men[mover][24] += borne
-        self._wrong = Position((men[0], men[1]), (off[0], off[1]), mover, validate=False)
+        self._wrong, borne = penalty
         men_text = "man borne off goes" if borne == 1 else f"{borne} men borne off go"
         self._emit(
             "penalty",
             player=str(mover),
             message=f"{mover}: the {men_text} on your bar and must enter again.",
-            law="Men borne off while a man is up must be entered again (Cady law 12; Crawley "
-            "law 4); Foster's law 13 puts them on the bar, and does the same for men borne "
-            "off before all are home.",
+            law=laws.PENALTY_LAW,
         )
         penalised = self._wrong
         self._wrong_stands()
@@ -804,31 +825,12 @@ class Referee:
         )
         self._after_turn()
 
-    def _reconstruct(self, board: Sensed) -> Position:
-        """The whole position the table shows, using the last known counts where slots cap them."""
-        base = true_counts(self._candidates[0][0])
-        men: list[list[int]] = [[0] * 25, [0] * 25]
-        off = [0, 0]
-        for colour in (WHITE, WHITE.other):
-            side = 0 if colour == WHITE else 1
-            for where, counts in board.items():
-                if where.startswith(("bar-", "off-")) and not where.endswith(str(colour)):
-                    continue
-                n = counts[side]
-                if n >= self.layout.slots(where):
-                    n = max(n, base[where][side])
-                point = point_of(colour, where)
-                if point == OFF:
-                    off[colour] = n
-                else:
-                    men[colour][point - 1] += n
-        return Position((men[0], men[1]), (off[0], off[1]), self.game.turn, validate=False)
-
     # -- events ------------------------------------------
 
-    def _illegal_event(self, reason: str, message: str) -> None:
+    def _illegal_event(self, reason: str, message: str, again: bool = False) -> None:
+        """One alarm per wrong placement; ``again``: answer a press with it once more."""
         self._complete_since = None
-        if self._illegal == (reason, message):
+        if self._illegal == (reason, message) and not again:
             return
         self._illegal = (reason, message)
         self._emit(
@@ -852,6 +854,20 @@ class Referee:
         gained = [w for w in changed if sum(board[w]) > sum(want[w])]
         return (gained + changed)[0] if changed else None
 
+    def _notice(
+        self, about: str, message: str, once: bool = False, once_for: object = None
+    ) -> None:
+        """A plain word that is no verdict: why nothing happens yet, or what to do next.
+        ``once``: not again until its cause goes; ``once_for``: once for that cause."""
+        if once and about in self._noticed:
+            return
+        if once_for is not None:
+            if (about, once_for) in self._noticed:
+                return
+            self._noticed.add((about, once_for))
+        self._noticed.add(about)
+        self._emit("notice", about=about, message=message)
+
     def _clear_illegal(self) -> None:
         if self._illegal is not None:
             self._illegal = None
@@ -861,56 +877,9 @@ class Referee:
         self._emit_cb({"event": name, **fields})
 
 
-def _part(board: Sensed, colour: Colour) -> tuple[int, ...]:
-    """One side's sensed counts, location by location."""
-    side = 0 if colour == WHITE else 1
-    return tuple(board[where][side] for where in board)
-
-
-def _add(pair: tuple[int, int], side: int, n: int) -> tuple[int, int]:
-    return (pair[0] + n, pair[1]) if side == 0 else (pair[0], pair[1] + n)
-
-
-def _moved(position: Position, src: int, dst: int) -> Position:
-    mover = position.turn
-    men = [list(position.men[0]), list(position.men[1])]
-    off = list(position.off)
-    men[mover][src - 1] -= 1
-    if dst == OFF:
-        off[mover] += 1
-    else:
-        men[mover][dst - 1] += 1
-    return Position((men[0], men[1]), (off[0], off[1]), mover, validate=False)
-
-
-def _pair(losses: list[int], gains: list[int]) -> list[tuple[int, int]]:
-    """Match the points men left with the points men reached, farthest first."""
-    return list(zip(losses, gains, strict=False))
-
-
-def _sums(dice: Iterable[int]) -> set[int]:
-    dice = list(dice)
-    out: set[int] = set()
-    for n in range(2, len(dice) + 1):
-        out.add(sum(sorted(dice)[:n]))
-        out.add(sum(sorted(dice, reverse=True)[:n]))
-    return out
-
-
-def _routes(dice: list[int], distance: int) -> list[list[int]]:
-    """The orders of dice (a subset of those left) that carry one man exactly ``distance``."""
-    routes: list[list[int]] = []
-
-    def walk(left: list[int], route: list[int], total: int) -> None:
-        if total == distance and route:
-            routes.append(list(route))
-            return
-        if total >= distance:
-            return
-        for i, d in enumerate(left):
-            if d in left[:i]:
-                continue
-            walk(left[:i] + left[i + 1 :], route + [d], total + d)
-
-    walk(list(dice), [], 0)
-    return routes
+def _same_men(board: Sensed, reference: Sensed) -> bool:
+    """Whether each side has as many men on ``board`` as on ``reference``."""
+    return all(
+        sum(pair[i] for pair in board.values()) == sum(pair[i] for pair in reference.values())
+        for i in (0, 1)
+    )

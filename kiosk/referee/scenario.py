@@ -9,10 +9,15 @@ A script has one action per line (``#`` starts a comment)::
     dice D1 D2 | cocked 1
     lift LOC [white|black] | place LOC [white|black]
     wait MS | press done [white|black] | accept | choose N | unplug | replug
+    sensing occupancy | sensing polarity
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
-event is a JSON object written as it happens. Time is a virtual clock: the table is
-stepped through its scans, so a script runs fast and always the same way.
+event is a JSON object written as it happens. Thrown dice roll until they rest (the
+referee's rest time): ``dice`` after a ``wait`` shows faces of the same tumble, and any
+other action first waits for the dice to rest, as a player would. ``wait`` takes at
+most a minute; a line that cannot be run gets one ``error`` event. Time is a virtual
+clock: the table is stepped through its scans, so a script runs fast and always the
+same way.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from kiosk.link import BoardFrame, QueueListener, TableLayout, TableLink
+from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
+from kiosk.referee.stepped import STEP_MS, SteppedTable
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
-from kiosk.simtable import SimulatedTable
 from kiosk.table import Sensed, location, true_counts
 
-STEP_MS = 40  # a hand's movement: longer than the firmware's debounce, shorter than settling
+SENSING = ("polarity", "occupancy")  # reeds that tell the colour, or one reed a slot
+MAX_WAIT_MS = 60_000  # a minute of table time per wait: longer is a mistake in the script
 
 
 class ScriptError(ValueError):
@@ -44,24 +50,22 @@ class ScenarioRunner:
         emit: Callable[[dict], None],
         layout: TableLayout | None = None,
         settle_ms: int = 300,
+        sensing: str = "polarity",
     ) -> None:
         self.emit = emit
         self.layout = layout or TableLayout()
         self.settle_ms = settle_ms
+        self.sensing = _sensing(sensing)
         self.profile = get_profile(None)
         self.mode = Mode.TEACHING
         self.turn = WHITE
-        self.now = 0
         self._setup: tuple[str, Position] | None = None
-        self.sim = SimulatedTable(self.layout)
-        self.listener = QueueListener()
-        self.link = TableLink(
-            self.sim.port_name, layout=self.layout, listener=self.listener, silence_timeout=None
-        )
-        self.link.start()
-        if not self.link.wait_connected(10):
-            self.close()
-            raise RuntimeError("the simulated table did not answer on its pseudo-terminal")
+        self.table = SteppedTable(self.layout)
+        self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
+        # When the dice last came down (until they rest), and whether a wait followed: the
+        # next throw then shows faces of the same tumble. Any other action waits for rest.
+        self._dice_laid: int | None = None
+        self._waited_on_dice = False
         self._last: BoardFrame | None = None
         self._was_connected = False
         self.game = Game(self.profile)
@@ -69,8 +73,7 @@ class ScenarioRunner:
 
     def close(self) -> None:
         """Stop the link and the simulated table."""
-        self.link.stop()
-        self.sim.close()
+        self.table.close()
 
     def __enter__(self) -> ScenarioRunner:
         return self
@@ -79,8 +82,12 @@ class ScenarioRunner:
         self.close()
 
     def _referee(self) -> Referee:
+        """A referee for the current game, shown the table as it stands."""
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        return Referee(self.game, self.layout, config, emit=self.emit)
+        referee = Referee(self.game, self.layout, config, emit=self.emit)
+        if self._last is not None:
+            self._show(referee, self._last, self.now)
+        return referee
 
     # -- for a driver such as a lesson -----------------------------------------------------
 
@@ -91,8 +98,6 @@ class ScenarioRunner:
         """
         self.game = game
         self.referee = self._referee()
-        if self._last is not None:
-            self.referee.board(self._last.sensed(), self.now)
         return self.referee
 
     def sensed(self) -> Sensed | None:
@@ -101,14 +106,14 @@ class ScenarioRunner:
 
     # -- running ---------------------------------------------------------------------------
 
-    def run(self, lines: Iterable[str]) -> None:
-        """Run every line of a script, then let the table settle."""
+    def run(self, lines: Iterable[str | bytes]) -> None:
+        """Run every line of a script (text, or bytes read as UTF-8), then let the table
+        settle. A line that cannot be run gets one ``error`` event; the rest still run."""
         for number, raw in enumerate(lines, start=1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
             try:
-                self.action(line)
+                line = _text(raw).split("#", 1)[0].strip()
+                if line:
+                    self.action(line)
             except (ScriptError, ValueError) as err:
                 self.emit({"event": "error", "line": number, "message": str(err)})
         self.wait(self.settle_ms + STEP_MS)
@@ -119,42 +124,51 @@ class ScenarioRunner:
         handler = getattr(self, "_do_" + word.replace("-", "_"), None)
         if handler is None:
             raise ScriptError(f"unknown action {word!r}")
+        if word in ("wait", "cocked"):
+            self._waited_on_dice = self._dice_laid is not None
+        elif word not in ("dice", "opening") or not self._waited_on_dice:
+            self._let_dice_rest()
         handler(args)
+
+    def _let_dice_rest(self) -> None:
+        """Players wait for thrown dice to come to rest before they do anything else."""
+        if self._dice_laid is None:
+            return
+        left = self._dice_laid + self.referee.config.dice_rest + STEP_MS - self.now
+        self._dice_laid = None
+        self._waited_on_dice = False
+        if left > 0:
+            self.wait(left)
 
     def wait(self, ms: int) -> None:
         """Let ``ms`` of virtual time pass on the table and at the referee."""
-        end = self.now + ms
-        while self.now < end:
-            step = min(STEP_MS, end - self.now)
-            self.sim.advance(step)
-            self.now += step
-            self._sync()
-            self.referee.tick(self.now)
+        self.table.wait(ms, self._step)
 
-    def _sync(self) -> None:
-        """Deliver to the referee every frame the link has decoded, until it shows the table."""
-        self.sim.flush()
+    @property
+    def now(self) -> int:
+        """The virtual clock (ms)."""
+        return self.table.now
+
+    def _step(self, now: int) -> None:
+        """Deliver to the referee every frame the link has decoded (the table has caught
+        up), then let the referee's clock run."""
         self._link_events()
-        deadline = time.monotonic() + 5
         while True:
             try:
-                frame = self.listener.frames.get(timeout=0.005)
+                frame = self.listener.frames.get_nowait()
             except queue.Empty:
-                if not self.sim.plugged or self._shows_table(self._last):
-                    return
-                if time.monotonic() > deadline:
-                    return
-                continue
+                break
             self._last = frame
-            self.referee.dice(frame.dice, self.now)
-            self.referee.board(frame.sensed(), self.now)
+            self._show(self.referee, frame, now)
+        self.referee.tick(now)
 
-    def _shows_table(self, frame: BoardFrame | None) -> bool:
-        if frame is None:
-            return False
-        return frame.dice == self.sim.dice() and all(
-            frame.slots[where] == self.sim.sensed(where) for where in frame.slots
-        )
+    def _show(self, referee: Referee, frame: BoardFrame, now: int) -> None:
+        """One frame to the referee, as this table senses it."""
+        referee.dice(frame.dice, now)
+        if self.sensing == "occupancy":
+            referee.occupancy(frame.occupancy(), now)
+        else:
+            referee.board(frame.sensed(), now)
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -182,6 +196,11 @@ class ScenarioRunner:
         self.referee.set_up(position)
         self.wait(self.settle_ms + STEP_MS)
 
+    def _do_sensing(self, args: list[str]) -> None:
+        self.sensing = _sensing(_one(args, "sensing occupancy|polarity"))
+        self.emit({"event": "sensing", "mode": self.sensing})
+        self.referee = self._referee()
+
     def _do_turn(self, args: list[str]) -> None:
         self.turn = Colour.parse(_one(args, "turn white|black"))
         if self._setup and self._setup[0] not in ("standard", "empty") and not self.game.turns:
@@ -200,7 +219,9 @@ class ScenarioRunner:
         self._throw(d1, d2)
 
     def _do_cocked(self, args: list[str]) -> None:
-        well = int(_one(args, "cocked 1|2"))
+        well = _number(_one(args, "cocked 1|2"), "cocked 1|2")
+        if well not in (1, 2):
+            raise ScriptError("usage: cocked 1|2")
         self.sim.cock(well)
         self.wait(STEP_MS)
 
@@ -215,9 +236,9 @@ class ScenarioRunner:
         self.wait(STEP_MS)
 
     def _do_wait(self, args: list[str]) -> None:
-        ms = int(_one(args, "wait MS"))
-        if ms < 0:
-            raise ScriptError("wait takes a number of milliseconds, 0 or more")
+        ms = _number(_one(args, "wait MS"), f"wait takes 0 to {MAX_WAIT_MS} milliseconds")
+        if ms > MAX_WAIT_MS:
+            raise ScriptError(f"wait takes 0 to {MAX_WAIT_MS} milliseconds, not {ms}")
         self.wait(ms)
 
     def _do_press(self, args: list[str]) -> None:
@@ -264,7 +285,7 @@ class ScenarioRunner:
                 self.emit({"event": "table", "status": status, "message": event.message})
 
     def _do_choose(self, args: list[str]) -> None:
-        self.referee.choose(int(_one(args, "choose N")) - 1)
+        self.referee.choose(_number(_one(args, "choose N"), "usage: choose N") - 1)
         self.wait(STEP_MS)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -277,6 +298,7 @@ class ScenarioRunner:
         self.sim.clear_dice()
         self.wait(STEP_MS)
         self.sim.set_dice(d1, d2)
+        self._dice_laid, self._waited_on_dice = self.now, False
         self.wait(STEP_MS)
 
     def _where(self, args: list[str]) -> tuple[str, Colour]:
@@ -291,6 +313,27 @@ class ScenarioRunner:
         if not word.isdigit() or not 1 <= int(word) <= 24:
             raise ScriptError(f"a location is 1-24, bar or off, not {args[0]!r}")
         return location(self.game.turn, int(word)), colour
+
+
+def _text(raw: str | bytes) -> str:
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptError("the line is not UTF-8 text") from None
+
+
+def _number(word: str, usage: str) -> int:
+    if not word.isdigit():
+        raise ScriptError(f"{usage} (not {word!r})")
+    return int(word)
+
+
+def _sensing(word: str) -> str:
+    if word not in SENSING:
+        raise ScriptError(f"sensing is occupancy or polarity, not {word!r}")
+    return word
 
 
 def _one(args: list[str], usage: str) -> str:
@@ -316,7 +359,9 @@ def _layout(position: Position) -> dict[str, tuple[str, int]]:
     return out
 
 
-def run_script(lines: Iterable[str], out: TextIO, settle_ms: int = 300) -> list[dict]:
+def run_script(
+    lines: Iterable[str | bytes], out: TextIO, settle_ms: int = 300, sensing: str = "polarity"
+) -> list[dict]:
     """Run a script, writing one JSON object per event to ``out``; returns the events."""
     events: list[dict] = []
 
@@ -325,6 +370,6 @@ def run_script(lines: Iterable[str], out: TextIO, settle_ms: int = 300) -> list[
         out.write(json.dumps(event) + "\n")
         out.flush()
 
-    with ScenarioRunner(emit, settle_ms=settle_ms) as runner:
+    with ScenarioRunner(emit, settle_ms=settle_ms, sensing=sensing) as runner:
         runner.run(lines)
     return events

@@ -30,12 +30,17 @@ from kiosk.rules.moves import (
     step_moves,
     to_arrays,
 )
-from kiosk.rules.position import Position
+from kiosk.rules.position import Colour, Position
 
 
-def _key(position: Position) -> tuple:
-    me, op = to_arrays(position)
-    return (*me, *op)
+def _key(position: Position, mover: Colour | None = None) -> tuple:
+    """The mover-side arrays ``(*me, *op)`` of ``position`` seen from ``mover`` (by default
+    the side on roll), built without a new position."""
+    if mover is None or mover == position.turn:
+        me, op = to_arrays(position)
+        return (*me, *op)
+    mine, theirs = position.men[mover], position.men[mover.other]
+    return (position.off[mover], *mine, theirs[24], *theirs[23::-1], position.off[mover.other])
 
 
 @dataclass(frozen=True)
@@ -52,35 +57,45 @@ class Node:
 class PlayTree:
     """Every legal way to play one roll from one position, step by step."""
 
-    def __init__(self, position: Position, d1: int, d2: int, larger_die: bool = True) -> None:
+    def __init__(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        larger_die: bool = True,
+        plays: list[Play] | None = None,
+    ) -> None:
+        """``plays``: the roll's legal plays if already known (they are generated if not)."""
         self.start = position
         self.roll = (d1, d2)
         self.dice = roll_dice(d1, d2)
-        self.plays: list[Play] = generate(position, d1, d2, larger_die)
-        self._finals = {_key(p.result.swap_turn()): p for p in self.plays}
+        self.plays: list[Play] = (
+            list(plays) if plays is not None else generate(position, d1, d2, larger_die)
+        )
+        self._finals = {_key(p.result, position.turn): p for p in self.plays}
         self._nodes: dict[tuple, Node] = {}
         self._build()
 
     def _build(self) -> None:
         me, op = to_arrays(self.start)
+        finals = self._finals
         memo: dict[tuple, bool] = {}
         edges: dict[tuple, dict[tuple, tuple]] = {}
         left_seen: dict[tuple, set] = {}
+        splits = _splits(self.dice)  # dice left -> (die to play, dice left after it)
 
-        def explore(left: tuple[int, ...]) -> bool:
-            key = (*me, *op)
+        def explore(key: tuple, left: tuple[int, ...]) -> bool:
+            """Whether a legal play is in reach from here (``key``: ``me`` and ``op`` now)."""
             memo_key = (key, left)
-            if memo_key in memo:
-                return memo[memo_key]
-            ok = key in self._finals
-            for die in sorted(set(left), reverse=True):
-                rest = list(left)
-                rest.remove(die)
-                rest_t = tuple(rest)
+            known = memo.get(memo_key)
+            if known is not None:
+                return known
+            ok = key in finals
+            for die, rest in splits[left]:
                 for s, t, hit in step_moves(me, op, die):
                     _apply(me, op, s, t, hit)
                     child = (*me, *op)
-                    if explore(rest_t):
+                    if explore(child, rest):
                         ok = True
                         edges.setdefault(key, {})[(s, t, hit)] = (Step(s, t, die, hit), child)
                     _undo(me, op, s, t, hit)
@@ -89,10 +104,10 @@ class PlayTree:
                 left_seen.setdefault(key, set()).add(left)
             return ok
 
-        explore(self.dice)
+        explore((*me, *op), self.dice)
         for key, lefts in left_seen.items():
             steps = tuple(edges.get(key, {}).values())
-            self._nodes[key] = Node(frozenset(lefts), steps, key in self._finals)
+            self._nodes[key] = Node(frozenset(lefts), steps, key in finals)
 
     # -- queries ----------------------------------------------------------------
 
@@ -151,8 +166,35 @@ class PlayTree:
         node = self.node(position)
         return sorted({step.src for step, _ in node.steps}, reverse=True) if node else []
 
+    def keyed(self) -> Iterator[tuple[tuple[int, ...], Node]]:
+        """Every partial play as its mover-side arrays ``(*me, *op)`` (see
+        :mod:`kiosk.rules.moves`), without building positions."""
+        return iter(self._nodes.items())
+
+    def position_of(self, key: tuple[int, ...]) -> Position:
+        """The position of a partial play given by :meth:`keyed` (mover still on roll)."""
+        return from_arrays(key[:26], key[26:], self.start.turn)
+
     def partials(self) -> Iterator[tuple[Position, Node]]:
         """Every partial play, the untouched start and the complete plays included."""
         mover = self.start.turn
         for key, node in self._nodes.items():
             yield from_arrays(key[:26], key[26:], mover), node
+
+
+def _splits(dice: tuple[int, ...]) -> dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]:
+    """For every multiset of dice that can be left, each distinct die to play next (larger
+    first) with the dice left after it."""
+    out: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+    frontier = [dice]
+    while frontier:
+        left = frontier.pop()
+        if left in out:
+            continue
+        out[left] = []
+        for die in sorted(set(left), reverse=True):
+            rest = list(left)
+            rest.remove(die)
+            out[left].append((die, tuple(rest)))
+            frontier.append(tuple(rest))
+    return out

@@ -14,7 +14,7 @@ see :mod:`kiosk.link`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from kiosk.rules import BAR, BLACK, OFF, WHITE, Colour, Position
 from kiosk.table.layout import LOCATIONS, TableLayout
@@ -80,10 +80,66 @@ def occupancy(board: Mapping[str, tuple[int, int]]) -> Occupancy:
     return {where: w + b for where, (w, b) in board.items()}
 
 
+def colour_in(
+    counts: Mapping[str, int],
+    reference: Mapping[str, tuple[int, int]],
+    mover: Colour,
+    hit: Collection[str] = (),
+) -> tuple[Sensed, list[str]]:
+    """Give an occupancy board's men their colours, from location and from history.
+
+    ``reference`` is the last board known to be right (the last legal partial play, or
+    the position being set up); ``mover`` is the side whose men move now. Bars and
+    trays belong to one side each. A point keeps the colour it had: men added to the
+    adversary's point are the mover's (a hit in progress, or a wrong landing), men
+    taken from it are the adversary's. Men on a point that was empty belong to the side
+    missing men elsewhere (the mover's when both or neither are).
+
+    Returns the coloured board and the points where the count alone cannot tell: men on
+    an adversary's blot may include that blot, or be the mover's men that hit it, the
+    blot gone to the hand or the bar. Points named in ``hit`` are read the second way.
+
+    >>> ref = {"1": (0, 0), "2": (0, 1), "3": (2, 0), "bar-white": (0, 0), "bar-black": (0, 0)}
+    >>> colour_in({"1": 1, "2": 1, "3": 1, "bar-white": 0, "bar-black": 0}, ref, WHITE)
+    ({'1': (1, 0), '2': (0, 1), '3': (1, 0), 'bar-white': (0, 0), 'bar-black': (0, 0)}, ['2'])
+    """
+    side = 0 if mover == WHITE else 1
+    board: Sensed = {}
+    unsure: list[str] = []
+    newcomers: list[str] = []
+    for where, n in counts.items():
+        w, b = reference[where]
+        mine, theirs = (w, b) if side == 0 else (b, w)
+        if where.startswith(("bar-", "off-")):
+            board[where] = (n, 0) if where.endswith(str(WHITE)) else (0, n)
+            continue
+        if theirs and not mine:
+            kept = min(n, theirs)
+            if theirs == 1 and n:
+                unsure.append(where)
+                kept = 0 if where in hit else 1
+            mine, theirs = n - kept, kept
+        elif mine:
+            mine, theirs = n, 0
+        elif n:
+            newcomers.append(where)
+            continue
+        else:
+            mine = theirs = 0
+        board[where] = (mine, theirs) if side == 0 else (theirs, mine)
+    missing = [sum(pair[i] for pair in reference.values()) for i in (0, 1)]
+    for pair in board.values():
+        missing = [missing[0] - pair[0], missing[1] - pair[1]]
+    adv_only = missing[1 - side] > 0 and missing[side] <= 0
+    for where in newcomers:
+        n = counts[where]
+        board[where] = (n, 0) if (side == 0) != adv_only else (0, n)
+    return {where: board[where] for where in counts}, unsure
+
+
 def key(board: Mapping[str, tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """A hashable form of a sensed board."""
     return tuple(board[where] for where in LOCATIONS)
-
 
 
 def describe(where: str, colour: Colour) -> str:

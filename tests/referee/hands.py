@@ -26,10 +26,15 @@ def play_actions(play: Play, mover: Colour, order=None, hit_first: bool = False)
     return actions
 
 
+#: How the table senses men in every scenario test (set per test by ``conftest.py``: the
+#: whole scenario suite runs once per mode, with the same verdicts).
+SENSING = ["polarity"]
+
+
 def run(lines: list[str], settle_ms: int = 300) -> list[dict]:
     """Run script lines through the whole stack; returns the events."""
     events: list[dict] = []
-    with ScenarioRunner(events.append, settle_ms=settle_ms) as runner:
+    with ScenarioRunner(events.append, settle_ms=settle_ms, sensing=SENSING[0]) as runner:
         runner.run(lines)
     return events
 
