@@ -109,6 +109,7 @@ class TableInfo:
     debounce_scans: int
     reset_cause: str
     board_id: str
+    runtime: str = "-"  # the interpreter running the firmware: micropython, cpython
 
 
 def decode_identify(payload: str) -> TableInfo:
@@ -123,6 +124,7 @@ def decode_identify(payload: str) -> TableInfo:
             debounce_scans=int(values.get("debounce", "0")),
             reset_cause=values.get("reset", "-"),
             board_id=values.get("id", "-"),
+            runtime=values.get("rt", "-"),
         )
     except KeyError as exc:
         raise ValueError(f"identify lacks {exc}") from None

@@ -15,6 +15,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("file", help="the script ('-' for standard input)")
     parser.add_argument("--settle-ms", type=int, default=300, help="settle time (default 300)")
+    parser.add_argument(
+        "--firmware",
+        choices=("cpython", "micropython"),
+        default="cpython",
+        help="the interpreter running the table's firmware (default cpython, the faster)",
+    )
     parser.set_defaults(func=_run)
 
 
@@ -27,5 +33,5 @@ def _run(args: argparse.Namespace) -> int:
         print(f"kiosk scenario: cannot read {args.file}: {err.strerror}", file=sys.stderr)
         return 2
     with source:
-        run_script(source, sys.stdout, settle_ms=args.settle_ms)
+        run_script(source, sys.stdout, settle_ms=args.settle_ms, firmware=args.firmware)
     return 0

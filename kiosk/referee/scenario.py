@@ -44,6 +44,7 @@ class ScenarioRunner:
         emit: Callable[[dict], None],
         layout: TableLayout | None = None,
         settle_ms: int = 300,
+        firmware: str = "cpython",
     ) -> None:
         self.emit = emit
         self.layout = layout or TableLayout()
@@ -53,7 +54,7 @@ class ScenarioRunner:
         self.turn = WHITE
         self.now = 0
         self._setup: tuple[str, Position] | None = None
-        self.sim = SimulatedTable(self.layout)
+        self.sim = SimulatedTable(self.layout, firmware=firmware)
         self.listener = QueueListener()
         self.link = TableLink(
             self.sim.port_name, layout=self.layout, listener=self.listener, silence_timeout=None
@@ -261,7 +262,10 @@ class ScenarioRunner:
                 if status == "connected" and self._was_connected:
                     self.referee.reconnected()
                 self._was_connected = True
-                self.emit({"event": "table", "status": status, "message": event.message})
+                report = {"event": "table", "status": status, "message": event.message}
+                if status == "connected" and event.info is not None:
+                    report["runtime"] = event.info.runtime
+                self.emit(report)
 
     def _do_choose(self, args: list[str]) -> None:
         self.referee.choose(int(_one(args, "choose N")) - 1)
@@ -316,8 +320,14 @@ def _layout(position: Position) -> dict[str, tuple[str, int]]:
     return out
 
 
-def run_script(lines: Iterable[str], out: TextIO, settle_ms: int = 300) -> list[dict]:
-    """Run a script, writing one JSON object per event to ``out``; returns the events."""
+def run_script(
+    lines: Iterable[str], out: TextIO, settle_ms: int = 300, firmware: str = "cpython"
+) -> list[dict]:
+    """Run a script, writing one JSON object per event to ``out``; returns the events.
+
+    ``firmware`` is the interpreter running the table's firmware (``cpython`` or
+    ``micropython``).
+    """
     events: list[dict] = []
 
     def emit(event: dict) -> None:
@@ -325,6 +335,6 @@ def run_script(lines: Iterable[str], out: TextIO, settle_ms: int = 300) -> list[
         out.write(json.dumps(event) + "\n")
         out.flush()
 
-    with ScenarioRunner(emit, settle_ms=settle_ms) as runner:
+    with ScenarioRunner(emit, settle_ms=settle_ms, firmware=firmware) as runner:
         runner.run(lines)
     return events

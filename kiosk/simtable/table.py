@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from types import TracebackType
 
 from kiosk.simtable.firmware import load_firmware
+from kiosk.simtable.micropython import MicroPythonCore
 from kiosk.table.layout import (
     LOCATIONS,
     DieReading,
@@ -30,6 +31,7 @@ from kiosk.table.layout import (
 
 MATRIX_COLUMNS = 16
 MAX_BACKLOG = 1 << 20  # bytes held for a reader that does not read
+RUNTIMES = ("cpython", "micropython")
 
 # White moves 24 -> 1; black's points are white's 25 - n.
 STARTING_POSITION: Mapping[str, tuple[SlotState, int]] = {
@@ -105,6 +107,8 @@ class SimulatedTable:
     answered at once in both modes. ``port_name`` is a symlink that, like the udev rule's
     ``/dev/backgammon-table``, survives ``unplug()``/``replug()``. Wells are numbered 1
     and 2; colours are ``SlotState.WHITE``/``BLACK`` or the words ``white``/``black``.
+    ``firmware`` picks the interpreter running the firmware: ``cpython`` (this process,
+    fast) or ``micropython`` (the WebAssembly port under Node, as on the Pico).
     """
 
     def __init__(
@@ -116,13 +120,17 @@ class SimulatedTable:
         debounce_scans: int = 3,
         heartbeat_ms: int = 500,
         seed: int = 0,
+        firmware: str = "cpython",
     ) -> None:
+        if firmware not in RUNTIMES:
+            raise ValueError(f"the firmware runs under cpython or micropython, not {firmware!r}")
         self.layout = layout or TableLayout()
+        self.runtime = firmware
         self.realtime = realtime
         self.scan_hz = scan_hz
         self.debounce_scans = debounce_scans
         self.heartbeat_ms = heartbeat_ms
-        self._core = load_firmware("core")
+        self._core = MicroPythonCore() if firmware == "micropython" else load_firmware("core")
         self._dice = load_firmware("dice")
         self._fw_layout = load_firmware("layout").Layout(
             self.layout.point_slots, self.layout.bar_slots, self.layout.tray_slots
@@ -169,6 +177,8 @@ class SimulatedTable:
             os.close(self._wake_r)
             os.close(self._wake_w)
             shutil.rmtree(self._dir, ignore_errors=True)
+            if isinstance(self._core, MicroPythonCore):
+                self._core.close()
 
     def __enter__(self) -> SimulatedTable:
         return self
