@@ -71,13 +71,16 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from kiosk.simtable.table import STARTING_POSITION
+    from kiosk.simtable.table import STARTING_POSITION, SimulatedTable, realtime_table
+
+    def simulate(layout: TableLayout | None) -> SimulatedTable:
+        table = realtime_table(layout)
+        table.set_position(STARTING_POSITION)
+        print(f"no table attached: watching a simulated one on {table.port_name}", flush=True)
+        return table
 
     listener = QueueListener()
-    link, sim = open_table(args.port, layout=_layout(args), listener=listener)
-    if sim is not None:
-        print(f"no table attached: watching a simulated one on {sim.port_name}", flush=True)
-        sim.set_position(STARTING_POSITION)
+    link, sim = open_table(args.port, layout=_layout(args), listener=listener, simulator=simulate)
     try:
         while True:
             try:

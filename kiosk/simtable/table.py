@@ -8,6 +8,7 @@ so the kiosk connects through the same pyserial code as to the real table.
 
 from __future__ import annotations
 
+import binascii
 import os
 import random
 import select
@@ -416,10 +417,20 @@ class SimulatedTable:
         self.inject(data)
         return data
 
+    def flood_errors(self, count: int) -> None:
+        """Make the firmware send ``count`` error messages at once (a table gone wrong)."""
+        command = b"$x0000 *" + b"%04X" % binascii.crc_hqx(b"x0000 ", 0xFFFF) + b"\r\n"
+        with self._lock:
+            if self.firmware is not None:
+                self.firmware.feed(command * count)
+                self._flush()
+        self._wake()
+
     def corrupt_next(self, count: int = 1, how: str = "flip") -> None:
-        """Damage the next ``count`` messages: ``flip`` one payload bit or ``truncate`` them."""
-        if how not in ("flip", "truncate"):
-            raise ValueError(f"how is flip or truncate, not {how!r}")
+        """Damage the next ``count`` messages: ``flip`` one payload bit, ``truncate`` them,
+        or ``lose`` them (they never reach the line, as a lost USB packet)."""
+        if how not in ("flip", "truncate", "lose"):
+            raise ValueError(f"how is flip, truncate or lose, not {how!r}")
         with self._lock:
             self._corrupt.extend([how] * count)
 
@@ -480,15 +491,18 @@ class SimulatedTable:
         self._matrix.set_closed(closed)
         self.firmware.step()
 
-    def _emit(self, data: bytes) -> None:
+    def _emit(self, data: bytes) -> bool:
         if self._corrupt:
             data = self._damage(data, self._corrupt.pop(0))
         if len(self._out) + len(data) > MAX_BACKLOG:
             self.tx_dropped += 1
-            return
+            return False
         self._out += data
+        return True
 
     def _damage(self, data: bytes, how: str) -> bytes:
+        if how == "lose":
+            return b""
         if how == "truncate":
             return data[: len(data) // 2]
         damaged = bytearray(data)
@@ -557,3 +571,8 @@ class SimulatedTable:
         if now - self._next_scan > period and self.firmware is not None:
             self.firmware.overruns += 1
             self._next_scan = now + period
+
+
+def realtime_table(layout: TableLayout | None = None) -> SimulatedTable:
+    """A simulated table scanning in real time, for ``kiosk.link.open_table`` to serve."""
+    return SimulatedTable(layout, realtime=True)
