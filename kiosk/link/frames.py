@@ -148,12 +148,19 @@ def decode_heartbeat(seq: int, payload: str) -> Heartbeat:
 
 @dataclass(frozen=True)
 class SelfTestReport:
-    """The table's self-test: stuck slots (both reeds closed), chattering ones, stuck lines."""
+    """The table's self-test: stuck slots (both reeds closed), chattering ones, stuck lines.
+
+    After a self-test of an empty table, ``closed`` names the slots and wells that read a
+    man (a welded reed, a stray magnet); after one of a full table, ``dead`` names the slots
+    that read none (a dead reed, a man off centre).
+    """
 
     ok: bool
     stuck: tuple[str, ...]
     chattering: tuple[str, ...]
     stuck_lines: int
+    closed: tuple[str, ...] = ()
+    dead: tuple[str, ...] = ()
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -169,6 +176,8 @@ def decode_self_test(payload: str) -> SelfTestReport:
             stuck=_names(values["stuck"]),
             chattering=_names(values["chatter"]),
             stuck_lines=int(values["lines"], 16),
+            closed=_names(values.get("closed", "")),
+            dead=_names(values.get("dead", "")),
         )
     except KeyError as exc:
         raise ValueError(f"self-test report lacks {exc}") from None

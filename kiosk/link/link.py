@@ -319,9 +319,15 @@ class TableLink:
         """Ask the table for a full frame now; ``False`` if no table is connected."""
         return self.connected and self._send(CMD_DUMP)
 
-    def request_self_test(self) -> bool:
-        """Ask the table to test its switches; the report arrives as a ``SELF_TEST`` event."""
-        return self.connected and self._send(CMD_SELF_TEST)
+    def request_self_test(self, mode: str = "") -> bool:
+        """Ask the table to test its switches; the report arrives as a ``SELF_TEST`` event.
+
+        ``mode`` is ``""``, ``"empty"`` (the table has been cleared: report reeds that close
+        without a man) or ``"full"`` (a man on every slot: report dead reeds).
+        """
+        if mode not in ("", "empty", "full"):
+            raise ValueError(f"a self-test mode is empty or full, not {mode!r}")
+        return self.connected and self._send(CMD_SELF_TEST, mode)
 
     # -- supervisor thread ---------------------------------------------------------------
 
@@ -468,12 +474,12 @@ class TableLink:
             )
         return None
 
-    def _send(self, command: str) -> bool:
+    def _send(self, command: str, payload: str = "") -> bool:
         reader = self._reader
         if reader is None:
             return False
         try:
-            reader.write(encode(command, 0))
+            reader.write(encode(command, 0, payload))
         except (serial.SerialException, OSError) as exc:
             self._lost(exc)
             return False

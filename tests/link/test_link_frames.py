@@ -114,3 +114,13 @@ def _advance_until_self_test(session: Session) -> LinkEvent:
         if event.status is LinkStatus.SELF_TEST:
             return event
     raise AssertionError("no self-test report")
+
+
+def test_self_test_of_an_empty_table_names_a_reed_closed_without_a_man(
+    session: Session,
+) -> None:
+    session.sim.stick_reed("15", 3, "black")
+    assert session.link.request_self_test("empty")
+    report = _advance_until_self_test(session).self_test
+    assert report is not None and not report.ok
+    assert report.closed == ("15/4",) and report.dead == ()
