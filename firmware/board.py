@@ -26,6 +26,7 @@ PIN_RCLK = 4
 PIN_FIRST_COLUMN = 6
 PIN_MAINTENANCE = 22  # jumper to GND: do not start, leave the REPL to mpremote
 PIN_LED = 25
+SENSING = "occupancy"  # one reed per slot, the design in hardware/README.md
 SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register holding every GPIO input level
 COLUMN_MASK = (1 << COLUMNS) - 1
 # A column released by an opening reed rises through its ~50 kohm pull-up into the
@@ -135,7 +136,7 @@ def run(stdin=None, stdout=None, poll=None):
         DiodeMatrix(),
         time,
         outbox.write,
-        layout=Layout(),
+        layout=Layout(sensing=SENSING),
         debounce_scans=DEBOUNCE_SCANS,
         scan_hz=SCAN_HZ,
         reset_cause=cause,

@@ -13,9 +13,10 @@ import sys
 from bgtable import dice, protocol
 from bgtable.layout import WELLS, Layout
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 FAULT = 3  # both reeds of one slot closed: not a state a checker can cause
-_SLOT_CHARS = b".WB"
+OCCUPIED = 4  # the reed of an occupancy-sensing slot is closed: a man of either colour
+_SLOT_CHARS = b".WB?O"  # by slot value; FAULT is never sent
 _DIE_CHARS = b".123456C"
 RUNTIME = sys.implementation.name  # "micropython" on the Pico, "cpython" in the simulator
 SELF_TEST_MODES = (b"", b"empty", b"full")
@@ -57,8 +58,7 @@ class TableFirmware:
         self._units = slots + WELLS
         unit_of = []
         for index in range(slots):
-            unit_of.append(index)
-            unit_of.append(index)
+            unit_of.extend([index] * self.layout.reeds_per_slot)
         for well in range(WELLS):
             unit_of.extend([slots + well] * 9)
         self._unit_of = unit_of
@@ -168,6 +168,8 @@ class TableFirmware:
 
     def _unit_value(self, unit):
         if unit < self._slots:
+            if self.layout.reeds_per_slot == 1:
+                return OCCUPIED if self._bit(unit) else 0
             white = self._bit(2 * unit)
             black = self._bit(2 * unit + 1)
             return white | (black << 1)
@@ -219,10 +221,11 @@ class TableFirmware:
         self._send(
             "I",
             (
-                "fw={} proto={} layout={} scan={} debounce={} reset={} id={} rt={}".format(
+                "fw={} proto={} layout={} sense={} scan={} debounce={} reset={} id={} rt={}".format(
                     FIRMWARE_VERSION,
                     protocol.PROTOCOL_VERSION,
                     self.layout.wire(),
+                    self.layout.sensing,
                     self.scan_hz,
                     self.debounce_scans,
                     self.reset_cause,

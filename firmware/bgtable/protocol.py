@@ -4,7 +4,7 @@ A message is one ASCII line: ``$`` kind seq(4 hex) space payload ``*`` crc(4 hex
 where the CRC-16/CCITT-FALSE covers everything between ``$`` and ``*``.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: occupancy sensing, the slot character O
 START = 0x24  # "$"
 STAR = 0x2A  # "*"
 MAX_COMMAND = 64

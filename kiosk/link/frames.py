@@ -10,7 +10,12 @@ from types import MappingProxyType
 from kiosk.link.protocol import fields
 from kiosk.table import LOCATIONS, DieReading, Occupancy, Sensed, SlotState, TableLayout
 
-_SLOT_CHARS = {".": SlotState.EMPTY, "W": SlotState.WHITE, "B": SlotState.BLACK}
+_SLOT_CHARS = {
+    ".": SlotState.EMPTY,
+    "W": SlotState.WHITE,
+    "B": SlotState.BLACK,
+    "O": SlotState.OCCUPIED,  # a table that senses occupancy: a man of either colour
+}
 _DIE_CHARS = {".": DieReading.EMPTY, "C": DieReading.COCKED} | {
     str(n): DieReading(n) for n in range(1, 7)
 }
@@ -119,7 +124,7 @@ def decode_identify(payload: str) -> TableInfo:
         return TableInfo(
             firmware=values["fw"],
             protocol=int(values["proto"]),
-            layout=TableLayout.from_wire(values["layout"]),
+            layout=TableLayout.from_wire(values["layout"], values.get("sense", "polarity")),
             scan_hz=int(values.get("scan", "0")),
             debounce_scans=int(values.get("debounce", "0")),
             reset_cause=values.get("reset", "-"),

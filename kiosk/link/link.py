@@ -52,6 +52,10 @@ from kiosk.table.layout import TableLayout
 log = logging.getLogger(__name__)
 
 BAUD = 115200  # ignored by USB CDC and ptys, but pyserial needs one
+_SENSING_WORDS = {
+    "polarity": "the colour of each man (two reeds per slot)",
+    "occupancy": "only where men are (one reed per slot)",
+}
 LOG_INTERVAL = 1.0  # seconds between two warnings of one kind
 FLOOD_PER_S = 20  # table error messages a second that count as a flood
 DUMP_INTERVAL = 0.05  # seconds between two dumps asked for because of gaps
@@ -467,6 +471,12 @@ class TableLink:
                 "update the firmware (see firmware/README.md)"
             )
         expected = self.expected_layout
+        if expected is not None and info.layout.sensing != expected.sensing:
+            return (
+                f"the table senses {_SENSING_WORDS[info.layout.sensing]}, but the kiosk is "
+                f"set up for a table that senses {_SENSING_WORDS[expected.sensing]}; "
+                "set the table's sensing in the configuration"
+            )
         if expected is not None and info.layout != expected:
             return (
                 f"table layout {info.layout.wire()} differs from the kiosk's "

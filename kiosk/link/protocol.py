@@ -11,7 +11,7 @@ import binascii
 import re
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: occupancy sensing, the slot character O
 MAX_LINE = 1024
 
 # Host -> table commands.

@@ -110,6 +110,8 @@ class SimulatedTable:
     and 2; colours are ``SlotState.WHITE``/``BLACK`` or the words ``white``/``black``.
     ``firmware`` picks the interpreter running the firmware: ``cpython`` (this process,
     fast) or ``micropython`` (the WebAssembly port under Node, as on the Pico).
+    ``sensing`` (default: the layout's) is ``polarity`` or ``occupancy`` (one reed per
+    slot: the frames read ``OCCUPIED``, a man of either colour).
     """
 
     def __init__(
@@ -122,7 +124,11 @@ class SimulatedTable:
         heartbeat_ms: int = 500,
         seed: int = 0,
         firmware: str = "cpython",
+        sensing: str | None = None,
     ) -> None:
+        if sensing is not None:
+            base = layout or TableLayout()
+            layout = TableLayout(base.point_slots, base.bar_slots, base.tray_slots, sensing)
         if firmware not in RUNTIMES:
             raise ValueError(f"the firmware runs under cpython or micropython, not {firmware!r}")
         self.layout = layout or TableLayout()
@@ -134,7 +140,10 @@ class SimulatedTable:
         self._core = MicroPythonCore() if firmware == "micropython" else load_firmware("core")
         self._dice = load_firmware("dice")
         self._fw_layout = load_firmware("layout").Layout(
-            self.layout.point_slots, self.layout.bar_slots, self.layout.tray_slots
+            self.layout.point_slots,
+            self.layout.bar_slots,
+            self.layout.tray_slots,
+            self.layout.sensing,
         )
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
@@ -258,8 +267,11 @@ class SimulatedTable:
             return tuple(self._men[location])
 
     def sensed(self, location: str) -> tuple[SlotState, ...]:
-        """What the slots at ``location`` sense: the first men, up to the slot count."""
+        """What the slots at ``location`` sense: the first men, up to the slot count
+        (``OCCUPIED`` for each with occupancy sensing)."""
         men = self.men(location)
+        if self.layout.sensing == "occupancy":
+            men = (SlotState.OCCUPIED,) * len(men)
         slots = self.layout.slots(location)
         return tuple(men[:slots]) + (SlotState.EMPTY,) * max(0, slots - len(men))
 

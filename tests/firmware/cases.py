@@ -50,13 +50,15 @@ class Clock:
 class Rig:
     """The firmware core on a virtual matrix and clock, its output captured."""
 
-    def __init__(self, accept=True, **options):
-        self.layout = Layout()
+    def __init__(self, accept=True, layout=None, **options):
+        self.layout = layout or Layout()
         self.matrix = Matrix(self.layout.switches)
         self.clock = Clock()
         self.out = bytearray()
         self.accept = accept
-        self.firmware = TableFirmware(self.matrix, self.clock, self._write, **options)
+        self.firmware = TableFirmware(
+            self.matrix, self.clock, self._write, layout=self.layout, **options
+        )
 
     def _write(self, data):
         if not self.accept:
@@ -360,3 +362,27 @@ def case_outbox_sends_only_when_the_line_can_take_it():
     assert box.pump(lambda: True, lambda data: line.append(data)) == 16
     assert line == [b"0123456789012345", b"0123456789012345"]
     assert len(box) == 4
+
+
+# -- occupancy sensing ---------------------------------------------------------------------
+
+
+def case_occupancy_sensing_has_one_reed_per_slot():
+    layout = Layout(sensing="occupancy")
+    assert layout.switches == layout.total_slots + 18
+    assert layout.reed_switch(5, True) == layout.reed_switch(5, False) == 5
+    rig = Rig(layout=layout)
+    rig.firmware.start()
+    ((_, _, payload),) = rig.take()
+    assert fields(payload)["sense"] == "occupancy"
+    rig.matrix.closed = {rig.reed("6", 0), rig.reed("6", 1), layout.well_switch(0, 4)}
+    (frame,) = frames(rig.scan(3))
+    groups = frame.split(b" ")
+    assert groups[5] == b"OO...." and groups[-1] == b"6."
+
+
+def case_polarity_is_the_default_sensing():
+    rig = Rig()
+    rig.firmware.start()
+    ((_, _, payload),) = rig.take()
+    assert fields(payload)["sense"] == "polarity"

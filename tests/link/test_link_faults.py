@@ -100,10 +100,10 @@ def test_incompatible_firmware_is_refused_with_a_clear_message(raw_pty: tuple[in
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, backoff=(5.0, 5.0)) as link:
-        _answer_identify(master, "fw=2.0.0 proto=2 layout=6,4,15")
+        _answer_identify(master, "fw=3.0.0 proto=3 layout=6,4,15")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
-        assert "protocol 2" in event.message and "update the firmware" in event.message
+        assert "protocol 3" in event.message and "update the firmware" in event.message
         assert not link.connected
 
 
@@ -111,7 +111,7 @@ def test_wrong_layout_is_refused(raw_pty: tuple[int, str]) -> None:
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.0.0 proto=1 layout=8,4,15")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=8,4,15")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
         assert "8,4,15" in event.message
@@ -121,7 +121,7 @@ def test_a_silent_table_is_reported_disconnected(raw_pty: tuple[int, str]) -> No
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, silence_timeout=0.3, backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.0.0 proto=1 layout=6,4,15")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15")
         assert listener.events.get(timeout=WAIT).status is LinkStatus.CONNECTED
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.DISCONNECTED
@@ -145,3 +145,13 @@ def test_a_missing_port_is_reported_once_and_retried() -> None:
         assert "cannot open" in event.message
         with pytest.raises(queue.Empty):
             listener.events.get(timeout=0.2)
+
+
+def test_a_table_sensing_otherwise_is_refused_in_words(raw_pty: tuple[int, str]) -> None:
+    master, port = raw_pty
+    listener = QueueListener()
+    with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy")
+        event = listener.events.get(timeout=WAIT)
+        assert event.status is LinkStatus.INCOMPATIBLE
+        assert "one reed per slot" in event.message and "configuration" in event.message
