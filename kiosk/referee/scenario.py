@@ -9,6 +9,8 @@ A script has one action per line (``#`` starts a comment)::
     dice D1 D2 | cocked 1
     lift LOC [white|black] | place LOC [white|black]
     wait MS | press done [white|black] | accept | choose N | unplug | replug
+    slide FROM TO | tumble D1 D2 | off-centre LOC | recentre LOC     (the table's faults)
+    dead-reed LOC SLOT | welded-reed LOC SLOT [white|black] | chatter FLIPS
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Time is a virtual clock: the table is
@@ -214,6 +216,52 @@ class ScenarioRunner:
         where, colour = self._where(args)
         self.sim.place(where, colour.name.lower())
         self.wait(STEP_MS)
+
+    # -- the table's real-world faults (kiosk.simtable.SimulatedTable) ----------------------
+
+    def _do_slide(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise ScriptError("slide FROM TO")
+        source, colour = self._where(args[:1])
+        target, _ = self._where(args[1:])
+        self.sim.slide(source, target, man=colour.name.lower(), hold=self.wait)
+        self.wait(STEP_MS)
+
+    def _do_tumble(self, args: list[str]) -> None:
+        d1, d2 = _dice(args)
+        if self.game.phase == Phase.OPENING:
+            self.game.start_with(self.turn)
+        self.sim.clear_dice()
+        self.wait(STEP_MS)
+        self.sim.tumble(d1, d2, hold=self.wait)
+        self.wait(STEP_MS)
+
+    def _do_off_centre(self, args: list[str]) -> None:
+        self.sim.push_off_centre(self._where([_one(args, "off-centre LOC")])[0])
+        self.wait(STEP_MS)
+
+    def _do_recentre(self, args: list[str]) -> None:
+        self.sim.recentre(self._where([_one(args, "recentre LOC")])[0])
+        self.wait(STEP_MS)
+
+    def _do_dead_reed(self, args: list[str]) -> None:
+        if len(args) != 2 or not args[1].isdigit():
+            raise ScriptError("dead-reed LOC SLOT (slot 1 is at the edge)")
+        self.sim.kill_reed(self._where(args[:1])[0], int(args[1]) - 1)
+        self.wait(STEP_MS)
+
+    def _do_welded_reed(self, args: list[str]) -> None:
+        if not 2 <= len(args) <= 3 or not args[1].isdigit():
+            raise ScriptError("welded-reed LOC SLOT [white|black] (slot 1 is at the edge)")
+        where, colour = self._where([args[0], *args[2:]])
+        self.sim.weld_reed(where, int(args[1]) - 1, colour.name.lower())
+        self.wait(STEP_MS)
+
+    def _do_chatter(self, args: list[str]) -> None:
+        flips = _one(args, "chatter FLIPS")
+        if not flips.isdigit():
+            raise ScriptError("chatter takes a number of flips, 0 to switch it off")
+        self.sim.chatter = int(flips)
 
     def _do_wait(self, args: list[str]) -> None:
         ms = int(_one(args, "wait MS"))
