@@ -147,6 +147,7 @@ def whole_app() -> None:
     from kiosk.app.main import App, table_layout
     from kiosk.config import Config
     from kiosk.link import QueueListener, open_table
+    from kiosk.simtable import realtime_table
     from kiosk.store import Store
     from kiosk.tutor.lessons import catalogue, load_lesson
 
@@ -155,7 +156,9 @@ def whole_app() -> None:
     for info in catalogue():
         load_lesson(info.id)
     listener = QueueListener()
-    link, simulator = open_table(None, layout=table_layout(config), listener=listener)
+    link, simulator = open_table(
+        None, layout=table_layout(config), listener=listener, simulator=realtime_table
+    )
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder, "bench.sqlite3")) as store:
         app = App(
             config,

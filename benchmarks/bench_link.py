@@ -9,10 +9,13 @@ matrix to the decoded frame, with a one-scan debounce (the debounce time itself 
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import queue
 import random
 import statistics
+import threading
 import time
 
 from kiosk.link import QueueListener, TableLink
@@ -23,6 +26,9 @@ TARGET_SECONDS = 5.0
 BURST_SECONDS = 3.0
 LATENCY_SAMPLES = 400
 WAIT = 10.0
+FLOOD_SECONDS = 10.0
+FLOOD_WARMUP_SECONDS = 2.0
+GAP_SAMPLES = 12
 
 
 def _connect(sim: SimulatedTable) -> tuple[TableLink, QueueListener]:
@@ -133,8 +139,75 @@ def latency(samples: int) -> list[float]:
     return results
 
 
+def _rss_mb() -> float:
+    with open(f"/proc/{os.getpid()}/statm") as statm:
+        pages = int(statm.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def flood(seconds: float) -> dict[str, float]:
+    """Resident memory growth while the table sends error messages as fast as it can."""
+    with SimulatedTable(realtime=True) as sim:
+        link, listener = _connect(sim)
+        stop = threading.Event()
+
+        def flooding() -> None:
+            while not stop.is_set():
+                sim.flood_errors(100)
+                sim.flush(1.0)
+
+        thread = threading.Thread(target=flooding, daemon=True)
+        thread.start()
+        time.sleep(FLOOD_WARMUP_SECONDS)
+        start = _rss_mb()
+        peak = start
+        end_at = time.monotonic() + seconds
+        while time.monotonic() < end_at:
+            time.sleep(0.5)
+            peak = max(peak, _rss_mb())
+        stop.set()
+        thread.join()
+        counters = link.counters()
+        events = listener.events.qsize()
+        link.stop()
+    return {
+        "growth": peak - start,
+        "start": start,
+        "errors": counters.table_errors,
+        "queued_events": events,
+    }
+
+
+def gap_recovery(samples: int) -> list[float]:
+    """Milliseconds from a change whose frame is lost to the decoded frame showing it."""
+    rng = random.Random(2)
+    results = []
+    with SimulatedTable(realtime=True) as sim:
+        link, listener = _connect(sim)
+        time.sleep(0.1)
+        _drain(listener, quiet=0.2)
+        for n in range(samples):
+            time.sleep(rng.uniform(0.0, 0.5))
+            sim.corrupt_next(1, "lose")
+            changed = time.monotonic()
+            _toggle(sim, n % 2 == 0)
+            while True:
+                frame = listener.frames.get(timeout=WAIT)
+                if frame.counts()["13"][1] == (1 if n % 2 == 0 else 0):
+                    break
+            results.append((frame.received - changed) * 1000)
+        resyncs = link.counters().resyncs
+        link.stop()
+    if resyncs < samples:
+        raise SystemExit(f"only {resyncs} dumps asked for after {samples} gaps")
+    return results
+
+
 def main() -> None:
-    """Run the three measurements and print the figures."""
+    """Run the measurements and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--flood-seconds", type=float, default=FLOOD_SECONDS)
+    args = parser.parse_args()
     target = paced(TARGET_RATE, TARGET_SECONDS)
     print(
         f"paced {TARGET_RATE} frames/s for {TARGET_SECONDS:.0f} s: sent {target['sent']}, "
@@ -152,6 +225,18 @@ def main() -> None:
         f"switch change -> decoded frame, 200 Hz scan, one-scan debounce: "
         f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {delays[-1]:.2f} ms ({len(delays)} samples)"
     )
+    flooded = flood(args.flood_seconds)
+    print(
+        f"flood of error messages for {args.flood_seconds:.0f} s: {flooded['errors']} received, "
+        f"resident memory {flooded['start']:.1f} MB grew {flooded['growth']:.2f} MB, "
+        f"{flooded['queued_events']} events queued (bounded)"
+    )
+    gaps = sorted(gap_recovery(GAP_SAMPLES))
+    gap_p50 = statistics.median(gaps)
+    print(
+        f"lost frame -> dump asked -> right board: median {gap_p50:.0f} ms, "
+        f"max {gaps[-1]:.0f} ms ({len(gaps)} samples; heartbeats every 500 ms reveal the gap)"
+    )
     print(
         json.dumps(
             {
@@ -165,6 +250,11 @@ def main() -> None:
                 "corrupt": target["corrupt"] + fastest["corrupt"],
                 "burst_lost": fastest["lost"],
                 "latency_samples": len(delays),
+                "flood_rss_growth_mb": round(flooded["growth"], 2),
+                "flood_seconds": args.flood_seconds,
+                "flood_errors": flooded["errors"],
+                "gap_recover_ms": round(gap_p50, 1),
+                "gap_recover_max_ms": round(gaps[-1], 1),
             }
         )
     )

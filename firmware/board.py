@@ -13,6 +13,7 @@ import machine
 import micropython
 from bgtable.core import TableFirmware
 from bgtable.layout import Layout
+from bgtable.outbox import Outbox
 
 SCAN_HZ = 250
 DEBOUNCE_SCANS = 3
@@ -25,8 +26,19 @@ PIN_RCLK = 4
 PIN_FIRST_COLUMN = 6
 PIN_MAINTENANCE = 22  # jumper to GND: do not start, leave the REPL to mpremote
 PIN_LED = 25
+SENSING = "occupancy"  # one reed per slot, the design in hardware/README.md
 SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register holding every GPIO input level
 COLUMN_MASK = (1 << COLUMNS) - 1
+# A column released by an opening reed rises through its ~50 kohm pull-up into the
+# strip's wiring (about 100 pF per metre): tau ~ 5-10 us. Read three tau after the row
+# changes; 24 rows cost 0.5 ms of the 4 ms scan period.
+SETTLE_US = 20
+# Watchdog scratch register 0 survives a watchdog reset (the SDK uses 4-7). The firmware
+# writes RUNNING when it starts its watchdog and DELIBERATE just before ``reset()``, so a
+# deliberate reset, which the RP2040 also performs through the watchdog, is told apart.
+WATCHDOG_SCRATCH0 = 0x4005800C
+RUNNING = 0x42475431  # "BGT1"
+DELIBERATE = 0x42475244  # "BGRD"
 
 
 class DiodeMatrix:
@@ -55,17 +67,18 @@ class DiodeMatrix:
         for _ in range(ROWS):
             self._shift(1)
 
-    @micropython.native
     def _columns(self):
         return ~(machine.mem32[SIO_GPIO_IN] >> PIN_FIRST_COLUMN) & COLUMN_MASK
 
     def scan(self):
         """One column bitmask per row, bit set = switch closed."""
         rows = self._rows
+        settle = time.sleep_us
         self._shift(0)
         for row in range(ROWS):
             if row:
                 self._shift(1)
+            settle(SETTLE_US)
             rows[row] = self._columns()
         self._shift(1)
         return rows
@@ -73,28 +86,57 @@ class DiodeMatrix:
     def idle(self):
         """Columns that read closed while no row is selected: a shorted or stuck line."""
         self._deselect()
+        time.sleep_us(SETTLE_US)
         return self._columns()
 
 
-def run():
-    """Start the firmware unless the maintenance jumper is fitted; never returns."""
+def reset_cause():
+    """Why the Pico last started: ``power``, ``wdt`` (a hung firmware) or ``reset``.
+
+    The RP2040's ``machine.reset()`` goes through the watchdog too; the scratch register
+    says whether the firmware's own watchdog fired or a reset was asked for.
+    """
+    marker = machine.mem32[WATCHDOG_SCRATCH0]
+    machine.mem32[WATCHDOG_SCRATCH0] = 0
+    if machine.reset_cause() != machine.WDT_RESET:
+        return "power"
+    return "wdt" if marker == RUNNING else "reset"
+
+
+def reset():
+    """Restart the Pico on purpose; the next identify says ``reset=reset``."""
+    machine.mem32[WATCHDOG_SCRATCH0] = DELIBERATE
+    machine.reset()
+
+
+def run(stdin=None, stdout=None, poll=None):
+    """Start the firmware unless the maintenance jumper is fitted; never returns.
+
+    ``stdin``/``stdout`` (the USB serial streams) and ``poll`` (``select.poll``) are
+    parameters only so that a test can run this loop against fakes.
+    """
+    cause = reset_cause()
     if machine.Pin(PIN_MAINTENANCE, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
         print("backgammon table: maintenance jumper fitted, firmware not started")
         return
     watchdog = machine.WDT(timeout=WATCHDOG_MS)
-    cause = "wdt" if machine.reset_cause() == machine.WDT_RESET else "power"
+    machine.mem32[WATCHDOG_SCRATCH0] = RUNNING
     led = machine.Pin(PIN_LED, machine.Pin.OUT, value=1)
     micropython.kbd_intr(-1)  # a 0x03 in line noise must not stop the firmware
     board_id = "".join([f"{b:02x}" for b in machine.unique_id()])
-    out = sys.stdout.buffer
-    stdin = sys.stdin.buffer
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+    out = stdout or sys.stdout.buffer
+    stdin = stdin or sys.stdin.buffer
+    poll = poll or select.poll
+    reading = poll()
+    reading.register(stdin, select.POLLIN)
+    writing = poll()
+    writing.register(out, select.POLLOUT)
+    outbox = Outbox()
     firmware = TableFirmware(
         DiodeMatrix(),
         time,
-        out.write,
-        layout=Layout(),
+        outbox.write,
+        layout=Layout(sensing=SENSING),
         debounce_scans=DEBOUNCE_SCANS,
         scan_hz=SCAN_HZ,
         reset_cause=cause,
@@ -106,9 +148,10 @@ def run():
     while True:
         firmware.step()
         received = 0
-        while received < 64 and poller.poll(0):
+        while received < 64 and reading.poll(0):
             firmware.feed(stdin.read(1))
             received += 1
+        outbox.pump(lambda: writing.poll(0), out.write)
         watchdog.feed()
         led.value((firmware.scans >> 7) & 1)
         wait = time.ticks_diff(deadline, time.ticks_us())

@@ -113,6 +113,7 @@ def _table(
     from kiosk.app.speech import Speaker
     from kiosk.display import Display, calibration_path, load_or_default
     from kiosk.link import QueueListener, TableLink, open_table
+    from kiosk.simtable import realtime_table
 
     layout = table_layout(config)
     listener = QueueListener()
@@ -120,7 +121,9 @@ def _table(
     if port is not None:
         link = TableLink(port, layout=layout, listener=listener).start()
     else:
-        link, simulator = open_table(None, layout=layout, listener=listener)
+        link, simulator = open_table(
+            None, layout=layout, listener=listener, simulator=realtime_table
+        )
         print(f"No table attached: playing on a simulated table ({simulator.port_name}).")
     store = _open_store(config)
     cal_file = config.display.calibration or calibration_path(config_file)

@@ -4,16 +4,22 @@
 ``scan()`` returning one column bitmask per row with bit set = switch closed, and
 ``idle()`` returning the columns that read closed with no row selected), a clock with
 ``ticks_ms()`` and ``ticks_diff(a, b)`` (MicroPython's ``time`` module is one) and a
-``write(bytes)`` function for the serial line.
+``write(bytes)`` function for the serial line that returns ``False`` when it had to drop
+the message (the host is not reading); the drops are counted and reported.
 """
+
+import sys
 
 from bgtable import dice, protocol
 from bgtable.layout import WELLS, Layout
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 FAULT = 3  # both reeds of one slot closed: not a state a checker can cause
-_SLOT_CHARS = b".WB"
+OCCUPIED = 4  # the reed of an occupancy-sensing slot is closed: a man of either colour
+_SLOT_CHARS = b".WB?O"  # by slot value; FAULT is never sent
 _DIE_CHARS = b".123456C"
+RUNTIME = sys.implementation.name  # "micropython" on the Pico, "cpython" in the simulator
+SELF_TEST_MODES = (b"", b"empty", b"full")
 
 
 class TableFirmware:
@@ -52,8 +58,7 @@ class TableFirmware:
         self._units = slots + WELLS
         unit_of = []
         for index in range(slots):
-            unit_of.append(index)
-            unit_of.append(index)
+            unit_of.extend([index] * self.layout.reeds_per_slot)
         for well in range(WELLS):
             unit_of.extend([slots + well] * 9)
         self._unit_of = unit_of
@@ -74,6 +79,8 @@ class TableFirmware:
         self.faults = 0
         self.overruns = 0
         self.tx_bytes = 0
+        self.tx_dropped = 0
+        self._test_mode = b""
 
     # -- the scan loop -------------------------------------------------------------------
 
@@ -161,6 +168,8 @@ class TableFirmware:
 
     def _unit_value(self, unit):
         if unit < self._slots:
+            if self.layout.reeds_per_slot == 1:
+                return OCCUPIED if self._bit(unit) else 0
             white = self._bit(2 * unit)
             black = self._bit(2 * unit + 1)
             return white | (black << 1)
@@ -179,41 +188,49 @@ class TableFirmware:
 
     def feed(self, data):
         """Handle bytes received from the host."""
-        for kind, _seq, _payload in self._commands.feed(data):
+        for kind, _seq, payload in self._commands.feed(data):
             if kind == "i":
                 self.send_identify()
             elif kind == "d":
                 if self.scans >= self.debounce_scans:
                     self.send_frame()  # before that, the first settled picture answers
             elif kind == "t":
+                if payload not in SELF_TEST_MODES:
+                    self._send("E", b"selftest=" + payload)
+                    continue
                 self._toggles = bytearray(self._units)
                 self._test_left = self.selftest_scans
+                self._test_mode = payload
             elif kind == "h":
                 self.send_heartbeat()
             else:
-                self._send("E", (f"unknown={kind}").encode())
+                self._send("E", b"unknown=" + kind.encode())
 
     # -- messages ------------------------------------------------------------------------
 
     def _send(self, kind, payload):
         data = protocol.encode(kind, self._seq, payload)
         self._seq = (self._seq + 1) & 0xFFFF
-        self.tx_bytes += len(data)
-        self._write(data)
+        if self._write(data) is False:
+            self.tx_dropped += 1  # the host sees a gap in the sequence and asks for a dump
+        else:
+            self.tx_bytes += len(data)
 
     def send_identify(self):
-        """``I``: firmware and protocol version, layout and scan settings."""
+        """``I``: firmware and protocol version, layout, scan settings and interpreter."""
         self._send(
             "I",
             (
-                "fw={} proto={} layout={} scan={} debounce={} reset={} id={}".format(
+                "fw={} proto={} layout={} sense={} scan={} debounce={} reset={} id={} rt={}".format(
                     FIRMWARE_VERSION,
                     protocol.PROTOCOL_VERSION,
                     self.layout.wire(),
+                    self.layout.sensing,
                     self.scan_hz,
                     self.debounce_scans,
                     self.reset_cause,
                     self.board_id or "-",
+                    RUNTIME,
                 )
             ).encode(),
         )
@@ -243,7 +260,8 @@ class TableFirmware:
             "H",
             (
                 f"up={self.uptime_ms} scans={self.scans} bounce={self.bounces} "
-                f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns}"
+                f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns} "
+                f"txdrop={self.tx_dropped}"
             ).encode(),
         )
 
@@ -252,21 +270,29 @@ class TableFirmware:
             return self.layout.slot_name(unit)
         return f"die{unit - self._slots + 1}"
 
+    def _names(self, units):
+        return ",".join([self._unit_name(u) for u in units]) or "-"
+
     def _finish_self_test(self):
         toggles = self._toggles
         self._toggles = None
         chatter = [u for u in range(self._units) if toggles[u] >= self.chatter_toggles]
         stuck = sorted(self._faults)
         lines = self._matrix.idle()
-        ok = not chatter and not stuck and not lines
+        text = "ok={} stuck={} chatter={} lines={:X}"
+        found = []
+        if self._test_mode == b"empty":
+            # The installer cleared the table: any slot or well that reads is a reed that
+            # closes without a man (welded, or a stray magnet).
+            found = [u for u in range(self._units) if self._unit_value(u)]
+            text += " closed=" + self._names(found)
+        elif self._test_mode == b"full":
+            # A man on every slot: a slot that reads empty has a dead reed (or a man off
+            # centre). Wells are not checked: a die cannot lie in both at once here.
+            found = [u for u in range(self._slots) if not self._unit_value(u)]
+            text += " dead=" + self._names(found)
+        ok = not chatter and not stuck and not lines and not found
         self._send(
             "T",
-            (
-                "ok={} stuck={} chatter={} lines={:X}".format(
-                    1 if ok else 0,
-                    ",".join([self._unit_name(u) for u in stuck]) or "-",
-                    ",".join([self._unit_name(u) for u in chatter]) or "-",
-                    lines,
-                )
-            ).encode(),
+            text.format(1 if ok else 0, self._names(stuck), self._names(chatter), lines).encode(),
         )

@@ -10,6 +10,11 @@ TRAY_SLOTS = 15
 MAX_SLOTS = 15
 WELLS = 2
 WELL_CELLS = 9
+# How a slot senses its man: "polarity" has two reeds (or a dual-output Hall switch), one
+# closing for a white man's north pole, one for a black man's south; "occupancy" has one
+# reed that closes for any man (colour then follows from where he is and the game).
+SENSINGS = ("polarity", "occupancy")
+SENSING = "polarity"
 
 # Wire order of the locations, in white's numbering of the physical table.
 LOCATIONS = tuple(
@@ -18,16 +23,27 @@ LOCATIONS = tuple(
 
 
 class Layout:
-    """Slot counts per location and the canonical switch numbering of the matrix.
+    """Slot counts per location, the sensing, and the canonical switch numbering.
 
-    Slot ``i`` (counting every location's slots in wire order) has its white reed at
-    switch ``2*i`` and its black reed at ``2*i + 1``; the dice wells' cells follow.
+    With polarity sensing slot ``i`` (counting every location's slots in wire order) has
+    its white reed at switch ``2*i`` and its black reed at ``2*i + 1``; with occupancy
+    sensing its one reed is switch ``i``. The dice wells' cells follow.
     """
 
-    def __init__(self, point_slots=POINT_SLOTS, bar_slots=BAR_SLOTS, tray_slots=TRAY_SLOTS):
+    def __init__(
+        self,
+        point_slots=POINT_SLOTS,
+        bar_slots=BAR_SLOTS,
+        tray_slots=TRAY_SLOTS,
+        sensing=SENSING,
+    ):
         for count in (point_slots, bar_slots, tray_slots):
             if count < 1 or count > MAX_SLOTS:
                 raise ValueError(f"slot counts must be between 1 and {MAX_SLOTS}")
+        if sensing not in SENSINGS:
+            raise ValueError(f"sensing is polarity or occupancy, not {sensing}")
+        self.sensing = sensing
+        self.reeds_per_slot = 2 if sensing == "polarity" else 1
         self.point_slots = point_slots
         self.bar_slots = bar_slots
         self.tray_slots = tray_slots
@@ -39,7 +55,7 @@ class Layout:
             total += count
         self.first = tuple(first)
         self.total_slots = total
-        self.switches = 2 * total + WELLS * WELL_CELLS
+        self.switches = self.reeds_per_slot * total + WELLS * WELL_CELLS
 
     def wire(self):
         """The layout as the identify message states it: ``points,bars,trays``."""
@@ -60,9 +76,12 @@ class Layout:
         return f"{LOCATIONS[where]}/{index - self.first[where] + 1}"
 
     def reed_switch(self, index, black):
-        """The switch number of slot ``index``'s white (or black) reed."""
+        """The switch number of slot ``index``'s white (or black) reed; its only reed when
+        the table senses occupancy."""
+        if self.reeds_per_slot == 1:
+            return index
         return 2 * index + (1 if black else 0)
 
     def well_switch(self, well, cell):
         """The switch number of ``cell`` (0-8, row by row) of dice ``well`` (0 or 1)."""
-        return 2 * self.total_slots + WELL_CELLS * well + cell
+        return self.reeds_per_slot * self.total_slots + WELL_CELLS * well + cell

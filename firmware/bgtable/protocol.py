@@ -4,7 +4,7 @@ A message is one ASCII line: ``$`` kind seq(4 hex) space payload ``*`` crc(4 hex
 where the CRC-16/CCITT-FALSE covers everything between ``$`` and ``*``.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: occupancy sensing, the slot character O
 START = 0x24  # "$"
 STAR = 0x2A  # "*"
 MAX_COMMAND = 64
@@ -33,15 +33,24 @@ def crc16(data, crc=0xFFFF):
 
 def encode(kind, seq, payload):
     """One framed message as bytes; ``kind`` is a letter, ``payload`` printable ASCII bytes."""
-    body = f"{kind}{seq & 0xFFFF:04X} ".encode() + payload
-    return b"$" + body + f"*{crc16(body):04X}\r\n".encode()
+    body = b"%s%04X " % (kind.encode(), seq & 0xFFFF) + payload
+    return b"$" + body + b"*%04X\r\n" % crc16(body)
 
 
-def _is_hex(data):
+def hex_value(data):
+    """The value of upper-case hex digits given as bytes; -1 if any byte is not one.
+
+    Works on bytes and bytearray alike: MicroPython's ``int()`` refuses a bytearray.
+    """
+    value = 0
     for byte in data:
-        if not (0x30 <= byte <= 0x39 or 0x41 <= byte <= 0x46):
-            return False
-    return True
+        if 0x30 <= byte <= 0x39:
+            value = (value << 4) | (byte - 0x30)
+        elif 0x41 <= byte <= 0x46:
+            value = (value << 4) | (byte - 0x37)
+        else:
+            return -1
+    return value
 
 
 def parse_line(line):
@@ -53,15 +62,17 @@ def parse_line(line):
     kind = line[0]
     if not (0x41 <= kind <= 0x5A or 0x61 <= kind <= 0x7A):
         return None
-    if not (_is_hex(line[1:5]) and _is_hex(line[-4:])):
+    seq = hex_value(line[1:5])
+    crc = hex_value(line[-4:])
+    if seq < 0 or crc < 0:
         return None
     body = line[:-5]
-    if crc16(body) != int(line[-4:], 16):
+    if crc16(body) != crc:
         return None
     for byte in body:
         if byte < 0x20 or byte > 0x7E or byte == START:
             return None
-    return chr(kind), int(line[1:5], 16), bytes(body[6:])
+    return chr(kind), seq, bytes(body[6:])
 
 
 class CommandReader:

@@ -25,14 +25,18 @@ Locations
     ``LinkEvent.status`` is a ``LinkStatus``: ``CONNECTED`` (``event.info`` is the
     table's ``TableInfo``), ``DISCONNECTED`` (``event.message`` says why),
     ``INCOMPATIBLE`` (the firmware's protocol or layout is refused; the message says what
-    to do), ``SELF_TEST`` (``event.self_test``), ``TABLE_ERROR``. Every event carries
+    to do), ``SELF_TEST`` (``event.self_test``), ``TABLE_ERROR``, ``SWITCHED`` (a real
+    table appeared while a simulated one served; the message says so). Every event carries
     ``counters`` (``LinkCounters``); ``link.counters()`` gives them at any time.
     ``request_dump()``, ``request_self_test()``, ``connected``, ``wait_connected()``.
     The link holds no game state; after a reconnect it delivers a full dump as a frame.
 
-``open_table(port=None, layout=None, listener=None)`` -> ``(link, simulator or None)``
-    Opens ``$BACKGAMMON_TABLE``, ``/dev/backgammon-table`` or a MicroPython Pico, and
-    starts a real-time ``kiosk.simtable.SimulatedTable`` when no table is attached.
+``open_table(port=None, layout=None, listener=None, simulator=None)``
+    -> ``(link, simulator or None)``.
+    Opens ``$BACKGAMMON_TABLE``, ``/dev/backgammon-table`` or a MicroPython Pico; when no
+    table is attached, serves the table that ``simulator(layout)`` makes (the application
+    passes ``kiosk.simtable.realtime_table``; the link never imports the simulator) and
+    keeps looking for a real one (``SWITCHED`` when it moves to it).
 """
 
 from kiosk.link.connect import DEFAULT_DEVICE, find_table_port, open_table

@@ -21,6 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--debounce", type=int, default=3, help="scans a slot must hold")
     simulate.add_argument("--seed", type=int, default=0, help="seed for throws and noise")
     simulate.add_argument("--empty", action="store_true", help="start with no men laid out")
+    simulate.add_argument(
+        "--firmware",
+        choices=("cpython", "micropython"),
+        default="cpython",
+        help="the interpreter running the firmware (micropython: the WebAssembly port)",
+    )
     simulate.set_defaults(func=_simulate)
     watch = subparsers.add_parser("table-watch", help="print the table's frames and link events")
     watch.add_argument("--port", help="serial port (default: the table, else a simulation)")
@@ -49,10 +55,11 @@ def _simulate(args: argparse.Namespace) -> int:
         scan_hz=args.scan_hz,
         debounce_scans=args.debounce,
         seed=args.seed,
+        firmware=args.firmware,
     ) as sim:
         if not args.empty:
             sim.set_position(STARTING_POSITION)
-        print(f"simulated table on {sim.port_name}", flush=True)
+        print(f"simulated table on {sim.port_name} (firmware under {sim.runtime})", flush=True)
         print("type help for commands", flush=True)
         for line in sys.stdin:
             if line.strip().lower() in ("quit", "exit"):
@@ -64,13 +71,16 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from kiosk.simtable.table import STARTING_POSITION
+    from kiosk.simtable.table import STARTING_POSITION, SimulatedTable, realtime_table
+
+    def simulate(layout: TableLayout | None) -> SimulatedTable:
+        table = realtime_table(layout)
+        table.set_position(STARTING_POSITION)
+        print(f"no table attached: watching a simulated one on {table.port_name}", flush=True)
+        return table
 
     listener = QueueListener()
-    link, sim = open_table(args.port, layout=_layout(args), listener=listener)
-    if sim is not None:
-        print(f"no table attached: watching a simulated one on {sim.port_name}", flush=True)
-        sim.set_position(STARTING_POSITION)
+    link, sim = open_table(args.port, layout=_layout(args), listener=listener, simulator=simulate)
     try:
         while True:
             try:

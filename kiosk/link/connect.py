@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from serial.tools import list_ports
 
 from kiosk.link.link import LinkListener, TableLink
 from kiosk.table.layout import TableLayout
-
-if TYPE_CHECKING:  # the simulator imports the link's layout; import it late
-    from kiosk.simtable import SimulatedTable
 
 DEFAULT_DEVICE = "/dev/backgammon-table"  # made by hardware/99-backgammon-table.rules
 PORT_ENV = "BACKGAMMON_TABLE"
@@ -31,27 +29,37 @@ def find_table_port() -> str | None:
     return None
 
 
+class Simulator(Protocol):
+    """What the link needs of a simulated table: the pty it serves, and a way to stop it."""
+
+    port_name: str
+
+    def close(self) -> None:
+        """Stop the simulated table."""
+
+
 def open_table(
     port: str | None = None,
     *,
     layout: TableLayout | None = None,
     listener: LinkListener | None = None,
-    simulate_if_absent: bool = True,
-) -> tuple[TableLink, SimulatedTable | None]:
+    simulator: Callable[[TableLayout | None], Simulator] | None = None,
+) -> tuple[TableLink, Simulator | None]:
     """A started link to the table, and the simulated table it uses if none is attached.
 
-    ``port`` defaults to ``find_table_port()``. With no port found and
-    ``simulate_if_absent``, a real-time ``SimulatedTable`` is started and served instead;
-    otherwise ``LookupError`` is raised. Stop the link (and close the simulator) when done.
+    ``port`` defaults to ``find_table_port()``. With no port found, ``simulator(layout)``
+    (the application passes one, e.g. ``kiosk.simtable.realtime_table``) makes a simulated
+    table to serve instead, and the link keeps looking for a real one: when one is plugged
+    in it emits ``LinkStatus.SWITCHED`` and moves to it. With no port and no
+    ``simulator``, ``LookupError``. Stop the link (and close the simulator) when done.
     """
     port = port or find_table_port()
-    simulator = None
-    if port is None:
-        if not simulate_if_absent:
-            raise LookupError(f"no table found (looked for ${PORT_ENV}, {DEFAULT_DEVICE}, a Pico)")
-        from kiosk.simtable import SimulatedTable
-
-        simulator = SimulatedTable(layout, realtime=True)
-        port = simulator.port_name
-    link = TableLink(port, layout=layout, listener=listener)
-    return link.start(), simulator
+    if port is not None:
+        return TableLink(port, layout=layout, listener=listener).start(), None
+    if simulator is None:
+        raise LookupError(f"no table found (looked for ${PORT_ENV}, {DEFAULT_DEVICE}, a Pico)")
+    simulated = simulator(layout)
+    link = TableLink(
+        simulated.port_name, layout=layout, listener=listener, find_port=find_table_port
+    )
+    return link.start(), simulated

@@ -10,7 +10,12 @@ from types import MappingProxyType
 from kiosk.link.protocol import fields
 from kiosk.table import LOCATIONS, DieReading, Occupancy, Sensed, SlotState, TableLayout
 
-_SLOT_CHARS = {".": SlotState.EMPTY, "W": SlotState.WHITE, "B": SlotState.BLACK}
+_SLOT_CHARS = {
+    ".": SlotState.EMPTY,
+    "W": SlotState.WHITE,
+    "B": SlotState.BLACK,
+    "O": SlotState.OCCUPIED,  # a table that senses occupancy: a man of either colour
+}
 _DIE_CHARS = {".": DieReading.EMPTY, "C": DieReading.COCKED} | {
     str(n): DieReading(n) for n in range(1, 7)
 }
@@ -109,6 +114,7 @@ class TableInfo:
     debounce_scans: int
     reset_cause: str
     board_id: str
+    runtime: str = "-"  # the interpreter running the firmware: micropython, cpython
 
 
 def decode_identify(payload: str) -> TableInfo:
@@ -118,11 +124,12 @@ def decode_identify(payload: str) -> TableInfo:
         return TableInfo(
             firmware=values["fw"],
             protocol=int(values["proto"]),
-            layout=TableLayout.from_wire(values["layout"]),
+            layout=TableLayout.from_wire(values["layout"], values.get("sense", "polarity")),
             scan_hz=int(values.get("scan", "0")),
             debounce_scans=int(values.get("debounce", "0")),
             reset_cause=values.get("reset", "-"),
             board_id=values.get("id", "-"),
+            runtime=values.get("rt", "-"),
         )
     except KeyError as exc:
         raise ValueError(f"identify lacks {exc}") from None
@@ -146,12 +153,19 @@ def decode_heartbeat(seq: int, payload: str) -> Heartbeat:
 
 @dataclass(frozen=True)
 class SelfTestReport:
-    """The table's self-test: stuck slots (both reeds closed), chattering ones, stuck lines."""
+    """The table's self-test: stuck slots (both reeds closed), chattering ones, stuck lines.
+
+    After a self-test of an empty table, ``closed`` names the slots and wells that read a
+    man (a welded reed, a stray magnet); after one of a full table, ``dead`` names the slots
+    that read none (a dead reed, a man off centre).
+    """
 
     ok: bool
     stuck: tuple[str, ...]
     chattering: tuple[str, ...]
     stuck_lines: int
+    closed: tuple[str, ...] = ()
+    dead: tuple[str, ...] = ()
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -167,6 +181,8 @@ def decode_self_test(payload: str) -> SelfTestReport:
             stuck=_names(values["stuck"]),
             chattering=_names(values["chatter"]),
             stuck_lines=int(values["lines"], 16),
+            closed=_names(values.get("closed", "")),
+            dead=_names(values.get("dead", "")),
         )
     except KeyError as exc:
         raise ValueError(f"self-test report lacks {exc}") from None

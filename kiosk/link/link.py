@@ -3,8 +3,10 @@
 ``TableLink`` follows pyserial's ``serial.threaded`` split: a ``ReaderThread`` reads the
 port and hands bytes to a ``Protocol`` that parses messages; a supervisor thread opens
 the port, checks the firmware at connect, notices a vanished or silent table and
-reconnects with back-off. The link never holds game state: after a reconnect it asks for
-a full dump and delivers it like any other frame.
+reconnects with back-off. The link never holds game state: after a reconnect, and after
+any gap in the table's sequence numbers, it asks for a full dump and delivers it like any
+other frame. Everything it keeps is bounded: queues drop their oldest entries, a table
+that floods the line is reported once, and warnings are logged at most once a second.
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ from kiosk.table.layout import TableLayout
 log = logging.getLogger(__name__)
 
 BAUD = 115200  # ignored by USB CDC and ptys, but pyserial needs one
+_SENSING_WORDS = {
+    "polarity": "the colour of each man (two reeds per slot)",
+    "occupancy": "only where men are (one reed per slot)",
+}
+LOG_INTERVAL = 1.0  # seconds between two warnings of one kind
+FLOOD_PER_S = 20  # table error messages a second that count as a flood
+DUMP_INTERVAL = 0.05  # seconds between two dumps asked for because of gaps
 
 
 class LinkStatus(Enum):
@@ -60,6 +69,8 @@ class LinkStatus(Enum):
     INCOMPATIBLE = "incompatible"
     SELF_TEST = "self-test"
     TABLE_ERROR = "table-error"
+    #: A real table appeared while the link served a simulated one; it switches to it.
+    SWITCHED = "switched"
 
 
 @dataclass(frozen=True)
@@ -68,7 +79,9 @@ class LinkCounters:
 
     ``corrupt`` frames failed framing or checksum; ``malformed`` ones had a good checksum
     but a payload that does not decode; ``lost`` counts sequence numbers never received;
-    ``table`` holds the error counters from the table's latest heartbeat.
+    ``repeats`` counts messages whose sequence number was repeated or went backwards;
+    ``resyncs`` the full dumps asked for after a gap; ``table_errors`` the table's ``E``
+    messages. ``table`` holds the error counters from the table's latest heartbeat.
     """
 
     messages: int = 0
@@ -79,6 +92,9 @@ class LinkCounters:
     garbage_bytes: int = 0
     connects: int = 0
     disconnects: int = 0
+    repeats: int = 0
+    resyncs: int = 0
+    table_errors: int = 0
     table: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
@@ -103,33 +119,75 @@ class LinkListener:
         """The link connected, lost the table, refused it, or has a report."""
 
 
-class QueueListener(LinkListener):
-    """Puts frames and events on thread-safe queues; the oldest frame goes when full."""
+def _put_dropping_oldest(into: queue.Queue, item: object) -> None:
+    while True:
+        try:
+            into.put_nowait(item)
+            return
+        except queue.Full:
+            try:
+                into.get_nowait()
+            except queue.Empty:
+                pass
 
-    def __init__(self, max_frames: int = 1000) -> None:
+
+class QueueListener(LinkListener):
+    """Puts frames and events on bounded thread-safe queues; the oldest goes when full."""
+
+    def __init__(self, max_frames: int = 1000, max_events: int = 256) -> None:
         self.frames: queue.Queue[BoardFrame] = queue.Queue(max_frames)
-        self.events: queue.Queue[LinkEvent] = queue.Queue()
+        self.events: queue.Queue[LinkEvent] = queue.Queue(max_events)
 
     def frame_received(self, frame: BoardFrame) -> None:
         """Queue the frame."""
-        while True:
-            try:
-                self.frames.put_nowait(frame)
-                return
-            except queue.Full:
-                try:
-                    self.frames.get_nowait()
-                except queue.Empty:
-                    pass
+        _put_dropping_oldest(self.frames, frame)
 
     def status_changed(self, event: LinkEvent) -> None:
         """Queue the event."""
-        self.events.put(event)
+        _put_dropping_oldest(self.events, event)
+
+
+class _Throttle:
+    """At most one warning of each kind per ``LOG_INTERVAL``; says how many it held back."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def warn(self, kind: str, text: str, *args: object) -> None:
+        now = time.monotonic()
+        if now - self._last.get(kind, -LOG_INTERVAL) < LOG_INTERVAL:
+            self._held[kind] = self._held.get(kind, 0) + 1
+            return
+        held = self._held.pop(kind, 0)
+        self._last[kind] = now
+        if held:
+            text += f" (and {held} more like it in the last {LOG_INTERVAL:.0f} s)"
+        log.warning(text, *args)
 
 
 def open_serial(port: str) -> serial.Serial:
     """Open ``port`` (a device path or pyserial URL) for the table."""
     return serial.serial_for_url(port, baudrate=BAUD, timeout=None, exclusive=True)
+
+
+class _Reader(ReaderThread):
+    """pyserial's reader thread, kept from dying with a traceback on ``OSError``.
+
+    pyserial turns most read errors into ``SerialException``, but ``in_waiting`` on a
+    port whose device vanished raises a bare ``OSError`` (``[Errno 5] Input/output
+    error``) that ends the thread with a traceback and no ``connection_lost``. Here every
+    read error ends the session in words and the link reconnects.
+    """
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except OSError as exc:
+            self.alive = False
+            self.protocol.connection_lost(
+                OSError(exc.errno, f"the table's serial port failed ({exc.strerror or exc})")
+            )
 
 
 class _TableProtocol(Protocol):
@@ -151,6 +209,8 @@ class TableLink:
     ``layout`` is the layout the kiosk expects; ``None`` accepts whatever the table
     reports. ``open_port`` opens the port (swap it to connect elsewhere). ``silence_timeout``
     seconds without a valid message count as a lost table (``None`` never times out).
+    ``find_port`` (when ``port`` is a simulated table's) is asked every ``look_every``
+    seconds for a real table; when it names one the link emits ``SWITCHED`` and moves to it.
     """
 
     def __init__(
@@ -163,8 +223,13 @@ class TableLink:
         silence_timeout: float | None = 2.0,
         handshake_timeout: float = 1.0,
         backoff: tuple[float, float] = (0.1, 2.0),
+        find_port: Callable[[], str | None] | None = None,
+        look_every: float = 2.0,
     ) -> None:
         self.port = port
+        self._find_port = find_port
+        self._look_every = look_every
+        self._next_look = 0.0
         self.expected_layout = layout
         self.listener = listener if listener is not None else QueueListener()
         self._open_port = open_port
@@ -189,7 +254,14 @@ class TableLink:
             "lost": 0,
             "connects": 0,
             "disconnects": 0,
+            "repeats": 0,
+            "resyncs": 0,
+            "table_errors": 0,
         }
+        self._throttle = _Throttle()
+        self._errors_window = (0.0, 0)  # (window start, E messages in it)
+        self._flooding = False
+        self._last_dump = 0.0
         self._table_counters: Mapping[str, int] = MappingProxyType({})
 
     # -- public --------------------------------------------------------------------------
@@ -241,6 +313,9 @@ class TableLink:
                 garbage_bytes=parsed.garbage_bytes,
                 connects=self._counts["connects"],
                 disconnects=self._counts["disconnects"],
+                repeats=self._counts["repeats"],
+                resyncs=self._counts["resyncs"],
+                table_errors=self._counts["table_errors"],
                 table=self._table_counters,
             )
 
@@ -248,9 +323,15 @@ class TableLink:
         """Ask the table for a full frame now; ``False`` if no table is connected."""
         return self.connected and self._send(CMD_DUMP)
 
-    def request_self_test(self) -> bool:
-        """Ask the table to test its switches; the report arrives as a ``SELF_TEST`` event."""
-        return self.connected and self._send(CMD_SELF_TEST)
+    def request_self_test(self, mode: str = "") -> bool:
+        """Ask the table to test its switches; the report arrives as a ``SELF_TEST`` event.
+
+        ``mode`` is ``""``, ``"empty"`` (the table has been cleared: report reeds that close
+        without a man) or ``"full"`` (a man on every slot: report dead reeds).
+        """
+        if mode not in ("", "empty", "full"):
+            raise ValueError(f"a self-test mode is empty or full, not {mode!r}")
+        return self.connected and self._send(CMD_SELF_TEST, mode)
 
     # -- supervisor thread ---------------------------------------------------------------
 
@@ -269,8 +350,30 @@ class TableLink:
             last_failure = None if was_connected else reason
             if refused:
                 delay = self._backoff[1]
+            if self._switch_to_real_table():
+                delay = self._backoff[0]
+                continue
             self._stopping.wait(delay)
             delay = min(delay * 2, self._backoff[1])
+
+    def _switch_to_real_table(self) -> bool:
+        """Whether a real table has appeared (and the link now points at it)."""
+        if self._find_port is None or time.monotonic() < self._next_look:
+            return False
+        self._next_look = time.monotonic() + self._look_every
+        try:
+            found = self._find_port()
+        except OSError:
+            return False
+        if not found or found == self.port:
+            return False
+        self._emit(
+            LinkStatus.SWITCHED,
+            f"a table was plugged in on {found}: leaving the simulated table for it",
+        )
+        self.port = found
+        self._find_port = None
+        return True
 
     def _session(self) -> tuple[str, bool, bool]:
         """One connection attempt: (why it ended, whether it connected, whether refused)."""
@@ -285,12 +388,13 @@ class TableLink:
             self._lost_reason = None
             self._last_seq = None
             self._last_rx = time.monotonic()
+            self._flooding = False
         try:
             port.reset_input_buffer()
         except (serial.SerialException, OSError) as exc:
             port.close()
             return f"cannot use {self.port}: {exc}", False, False
-        reader = ReaderThread(port, lambda: _TableProtocol(self))
+        reader = _Reader(port, lambda: _TableProtocol(self))
         reader.start()
         self._reader = reader
         try:
@@ -334,10 +438,19 @@ class TableLink:
         while not self._stopping.is_set():
             if self._lost_reason is not None:
                 break
+            if self._find_port is not None and time.monotonic() >= self._next_look:
+                # A real table plugged in while the simulator serves: end this session;
+                # the supervisor switches (it looks again at once).
+                self._next_look = 0.0
+                found = self._find_port()
+                if found and found != self.port:
+                    self._set_lost("a real table was plugged in")
+                    break
+                self._next_look = time.monotonic() + self._look_every
             quiet = time.monotonic() - self._last_rx
             if self._silence_timeout is not None:
                 if quiet > self._silence_timeout:
-                    self._lost_reason = f"no message for {quiet:.1f} s"
+                    self._set_lost(f"no message for {quiet:.1f} s")
                     break
                 if quiet > self._silence_timeout / 2:
                     if not pinged:
@@ -358,6 +471,12 @@ class TableLink:
                 "update the firmware (see firmware/README.md)"
             )
         expected = self.expected_layout
+        if expected is not None and info.layout.sensing != expected.sensing:
+            return (
+                f"the table senses {_SENSING_WORDS[info.layout.sensing]}, but the kiosk is "
+                f"set up for a table that senses {_SENSING_WORDS[expected.sensing]}; "
+                "set the table's sensing in the configuration"
+            )
         if expected is not None and info.layout != expected:
             return (
                 f"table layout {info.layout.wire()} differs from the kiosk's "
@@ -365,12 +484,12 @@ class TableLink:
             )
         return None
 
-    def _send(self, command: str) -> bool:
+    def _send(self, command: str, payload: str = "") -> bool:
         reader = self._reader
         if reader is None:
             return False
         try:
-            reader.write(encode(command, 0))
+            reader.write(encode(command, 0, payload))
         except (serial.SerialException, OSError) as exc:
             self._lost(exc)
             return False
@@ -395,10 +514,14 @@ class TableLink:
 
     # -- reader thread -------------------------------------------------------------------
 
-    def _lost(self, exc: BaseException | None) -> None:
-        if self._lost_reason is None:
-            self._lost_reason = str(exc) if exc is not None else "port closed"
+    def _set_lost(self, reason: str) -> None:
+        with self._lock:
+            if self._lost_reason is None:
+                self._lost_reason = reason
         self._wake.set()
+
+    def _lost(self, exc: BaseException | None) -> None:
+        self._set_lost(str(exc) if exc is not None else "port closed")
 
     def _received(self, data: bytes) -> None:
         with self._lock:
@@ -406,21 +529,74 @@ class TableLink:
             messages = self._parser.feed(data)
             corrupt = self._parser.corrupt - corrupt_before
         if corrupt:
-            log.warning("table link: dropped %d corrupt frame(s)", corrupt)
+            self._throttle.warn("corrupt", "table link: dropped %d corrupt frame(s)", corrupt)
         for message in messages:
             self._handle(message)
 
-    def _count_sequence(self, message: Message) -> None:
+    def _count_sequence(self, message: Message) -> bool:
+        """Count the message's sequence number; ``False`` if it is a repeat (ignore it).
+
+        A step forward of more than one is a gap: the messages in it are counted lost and
+        a full dump is asked for, so the kiosk never shows a board the table has left. A
+        repeated or backward number (within half the sequence space) is a repeat.
+        """
+        gap = False
         with self._lock:
             self._last_rx = time.monotonic()
             if message.kind == MSG_IDENTIFY and message.seq == 0:
                 self._last_seq = None  # the table restarted
             if self._last_seq is not None:
-                self._counts["lost"] += (message.seq - self._last_seq - 1) & 0xFFFF
+                step = (message.seq - self._last_seq) & 0xFFFF
+                if step == 0 or step >= 0x8000:
+                    self._counts["repeats"] += 1
+                    return False
+                if step > 1:
+                    self._counts["lost"] += step - 1
+                    gap = True
             self._last_seq = message.seq
+        if gap:
+            self._resync()
+        return True
+
+    def _resync(self) -> None:
+        """Ask for a full dump after a gap (at most one per ``DUMP_INTERVAL``)."""
+        now = time.monotonic()
+        if not self.connected or now - self._last_dump < DUMP_INTERVAL:
+            return
+        self._last_dump = now
+        if self._send(CMD_DUMP):
+            with self._lock:
+                self._counts["resyncs"] += 1
+
+    def _table_error(self, message: Message) -> None:
+        """Report the table's ``E`` messages; a flood is reported once, in words."""
+        now = time.monotonic()
+        with self._lock:
+            self._counts["table_errors"] += 1
+            start, count = self._errors_window
+            if now - start >= 1.0:
+                start, count = now, 0
+                if self._flooding and self._errors_window[1] < FLOOD_PER_S:
+                    self._flooding = False
+            count += 1
+            self._errors_window = (start, count)
+            report = None
+            if count > FLOOD_PER_S:
+                if not self._flooding:
+                    self._flooding = True
+                    report = (
+                        f"the table is flooding the line with error messages (more than "
+                        f"{FLOOD_PER_S} a second, the last: {message.payload[:60]}); they are "
+                        "counted, not shown. If it goes on, restart the table."
+                    )
+            elif not self._flooding:
+                report = f"table reports: {message.payload[:200]}"
+        if report:
+            self._emit(LinkStatus.TABLE_ERROR, report)
 
     def _handle(self, message: Message) -> None:
-        self._count_sequence(message)
+        if not self._count_sequence(message):
+            return
         try:
             if message.kind == MSG_FRAME:
                 layout = self._layout
@@ -440,11 +616,13 @@ class TableLink:
                 verdict = "passed" if report.ok else "found faults"
                 self._emit(LinkStatus.SELF_TEST, f"table self-test {verdict}", self_test=report)
             elif message.kind == MSG_ERROR:
-                self._emit(LinkStatus.TABLE_ERROR, f"table reports: {message.payload}")
+                self._table_error(message)
         except ValueError as exc:
             with self._lock:
                 self._counts["malformed"] += 1
-            log.warning("table link: malformed %s message: %s", message.kind, exc)
+            self._throttle.warn(
+                "malformed", "table link: malformed %s message: %s", message.kind, exc
+            )
 
     def _identified(self, info: TableInfo) -> None:
         if self.connected:
@@ -460,7 +638,8 @@ class TableLink:
             )
             self._send(CMD_DUMP)
         else:
-            self._info = info
+            with self._lock:
+                self._info = info
             self._wake.set()
 
     def _deliver(self, frame: BoardFrame) -> None:

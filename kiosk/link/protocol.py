@@ -11,7 +11,7 @@ import binascii
 import re
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: occupancy sensing, the slot character O
 MAX_LINE = 1024
 
 # Host -> table commands.
@@ -112,6 +112,11 @@ class FrameParser:
                     buf.clear()
                     self._inside = False
                 break
+            if end > MAX_LINE:  # too long, however the bytes were chunked
+                self.corrupt += 1
+                del buf[: end + 1]
+                self._inside = False
+                continue
             message = self._parse(bytes(buf[:end]))
             del buf[: end + 1]
             self._inside = False

@@ -15,6 +15,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("file", help="the script ('-' for standard input)")
     parser.add_argument("--settle-ms", type=int, default=300, help="settle time (default 300)")
+    parser.add_argument(
+        "--firmware",
+        choices=("cpython", "micropython"),
+        default="cpython",
+        help="the interpreter running the table's firmware (default cpython, the faster)",
+    )
     parser.set_defaults(func=_run)
 
 
@@ -31,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     try:
         with source:
-            run_script(source, sys.stdout, settle_ms=args.settle_ms)
+            run_script(source, sys.stdout, settle_ms=args.settle_ms, firmware=args.firmware)
     except TableTimeout as err:
         print(f"kiosk scenario: {err}", file=sys.stderr)
         return 1

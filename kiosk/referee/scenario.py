@@ -10,6 +10,8 @@ A script has one action per line (``#`` starts a comment)::
     lift LOC [white|black] | place LOC [white|black]
     wait MS | press done [white|black] | accept | choose N | unplug | replug
     sensing occupancy | sensing polarity
+    slide FROM TO | tumble D1 D2 | off-centre LOC | recentre LOC     (the table's faults)
+    dead-reed LOC SLOT | welded-reed LOC SLOT [white|black] | chatter FLIPS
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Thrown dice roll until they rest (the
@@ -51,6 +53,7 @@ class ScenarioRunner:
         layout: TableLayout | None = None,
         settle_ms: int = 300,
         sensing: str = "polarity",
+        firmware: str = "cpython",
     ) -> None:
         self.emit = emit
         self.layout = layout or TableLayout()
@@ -60,7 +63,7 @@ class ScenarioRunner:
         self.mode = Mode.TEACHING
         self.turn = WHITE
         self._setup: tuple[str, Position] | None = None
-        self.table = SteppedTable(self.layout)
+        self.table = SteppedTable(self.layout, firmware=firmware)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         # When the dice last came down (until they rest), and whether a wait followed: the
         # next throw then shows faces of the same tumble. Any other action waits for rest.
@@ -235,6 +238,52 @@ class ScenarioRunner:
         self.sim.place(where, colour.name.lower())
         self.wait(STEP_MS)
 
+    # -- the table's real-world faults (kiosk.simtable.SimulatedTable) ----------------------
+
+    def _do_slide(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise ScriptError("slide FROM TO")
+        source, colour = self._where(args[:1])
+        target, _ = self._where(args[1:])
+        self.sim.slide(source, target, man=colour.name.lower(), hold=self.wait)
+        self.wait(STEP_MS)
+
+    def _do_tumble(self, args: list[str]) -> None:
+        d1, d2 = _dice(args)
+        if self.game.phase == Phase.OPENING:
+            self.game.start_with(self.turn)
+        self.sim.clear_dice()
+        self.wait(STEP_MS)
+        self.sim.tumble(d1, d2, hold=self.wait)
+        self.wait(STEP_MS)
+
+    def _do_off_centre(self, args: list[str]) -> None:
+        self.sim.push_off_centre(self._where([_one(args, "off-centre LOC")])[0])
+        self.wait(STEP_MS)
+
+    def _do_recentre(self, args: list[str]) -> None:
+        self.sim.recentre(self._where([_one(args, "recentre LOC")])[0])
+        self.wait(STEP_MS)
+
+    def _do_dead_reed(self, args: list[str]) -> None:
+        if len(args) != 2 or not args[1].isdigit():
+            raise ScriptError("dead-reed LOC SLOT (slot 1 is at the edge)")
+        self.sim.kill_reed(self._where(args[:1])[0], int(args[1]) - 1)
+        self.wait(STEP_MS)
+
+    def _do_welded_reed(self, args: list[str]) -> None:
+        if not 2 <= len(args) <= 3 or not args[1].isdigit():
+            raise ScriptError("welded-reed LOC SLOT [white|black] (slot 1 is at the edge)")
+        where, colour = self._where([args[0], *args[2:]])
+        self.sim.weld_reed(where, int(args[1]) - 1, colour.name.lower())
+        self.wait(STEP_MS)
+
+    def _do_chatter(self, args: list[str]) -> None:
+        flips = _one(args, "chatter FLIPS")
+        if not flips.isdigit():
+            raise ScriptError("chatter takes a number of flips, 0 to switch it off")
+        self.sim.chatter = int(flips)
+
     def _do_wait(self, args: list[str]) -> None:
         ms = _number(_one(args, "wait MS"), f"wait takes 0 to {MAX_WAIT_MS} milliseconds")
         if ms > MAX_WAIT_MS:
@@ -282,7 +331,10 @@ class ScenarioRunner:
                 if status == "connected" and self._was_connected:
                     self.referee.reconnected()
                 self._was_connected = True
-                self.emit({"event": "table", "status": status, "message": event.message})
+                report = {"event": "table", "status": status, "message": event.message}
+                if status == "connected" and event.info is not None:
+                    report["runtime"] = event.info.runtime
+                self.emit(report)
 
     def _do_choose(self, args: list[str]) -> None:
         self.referee.choose(_number(_one(args, "choose N"), "usage: choose N") - 1)
@@ -360,9 +412,17 @@ def _layout(position: Position) -> dict[str, tuple[str, int]]:
 
 
 def run_script(
-    lines: Iterable[str | bytes], out: TextIO, settle_ms: int = 300, sensing: str = "polarity"
+    lines: Iterable[str | bytes],
+    out: TextIO,
+    settle_ms: int = 300,
+    sensing: str = "polarity",
+    firmware: str = "cpython",
 ) -> list[dict]:
-    """Run a script, writing one JSON object per event to ``out``; returns the events."""
+    """Run a script, writing one JSON object per event to ``out``; returns the events.
+
+    ``firmware`` is the interpreter running the table's firmware (``cpython`` or
+    ``micropython``).
+    """
     events: list[dict] = []
 
     def emit(event: dict) -> None:
@@ -370,6 +430,6 @@ def run_script(
         out.write(json.dumps(event) + "\n")
         out.flush()
 
-    with ScenarioRunner(emit, settle_ms=settle_ms, sensing=sensing) as runner:
+    with ScenarioRunner(emit, settle_ms=settle_ms, sensing=sensing, firmware=firmware) as runner:
         runner.run(lines)
     return events

@@ -43,11 +43,16 @@ class WatchingListener(QueueListener):
 class SteppedTable:
     """A stepped simulated table, its link and a virtual clock ``now`` (ms)."""
 
-    def __init__(self, layout: TableLayout | None = None, timeout: float = WAIT_S) -> None:
+    def __init__(
+        self,
+        layout: TableLayout | None = None,
+        timeout: float = WAIT_S,
+        firmware: str = "cpython",
+    ) -> None:
         self.layout = layout or TableLayout()
         self.timeout = timeout
         self.now = 0
-        self.sim = SimulatedTable(self.layout)
+        self.sim = SimulatedTable(self.layout, firmware=firmware)
         self.listener = WatchingListener()
         self.link = TableLink(
             self.sim.port_name, layout=self.layout, listener=self.listener, silence_timeout=None

@@ -3,6 +3,6 @@
 See ``SimulatedTable`` for the script API and ``kiosk simulate-table`` for the console.
 """
 
-from kiosk.simtable.table import STARTING_POSITION, SimulatedTable, VirtualMatrix
+from kiosk.simtable.table import STARTING_POSITION, SimulatedTable, VirtualMatrix, realtime_table
 
-__all__ = ["STARTING_POSITION", "SimulatedTable", "VirtualMatrix"]
+__all__ = ["STARTING_POSITION", "SimulatedTable", "VirtualMatrix", "realtime_table"]

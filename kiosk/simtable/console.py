@@ -13,6 +13,12 @@ HELP = """commands:
   dice D1 D2 | throw          lay the dice showing D1 D2 | throw them at random
   cock WELL | clear-dice      lean the die in well 1 or 2 | empty both wells
   bounce LOC [SLOT]           make a reed at LOC chatter
+  chatter N                   every reed flips N times as a man arrives or leaves (0: off)
+  slide FROM TO               slide a man across the points between (30 ms on each)
+  tumble D1 D2                the dice tumble through a few faces, then rest on D1 D2
+  off-centre LOC | recentre LOC   push the top man at LOC off his reed | back
+  dead LOC SLOT | weld LOC SLOT [white|black]   a reed stuck open | closed (slot 1: edge)
+  free                        undo every dead, welded and off-centre reed
   unplug | replug             pull the USB cable | plug it back in
   noise [N]                   put N random bytes on the line (default 64)
   show                        the men on the table and the dice
@@ -67,6 +73,22 @@ def _run(sim: SimulatedTable, verb: str, args: list[str]) -> str:
         sim.clear_dice()
     elif verb == "bounce":
         sim.bounce(args[0], int(args[1]) - 1 if len(args) > 1 else None)
+    elif verb == "chatter":
+        sim.chatter = int(args[0])
+    elif verb == "slide":
+        sim.slide(args[0], args[1])
+    elif verb == "tumble":
+        sim.tumble(int(args[0]), int(args[1]))
+    elif verb == "off-centre":
+        sim.push_off_centre(args[0])
+    elif verb == "recentre":
+        sim.recentre(args[0])
+    elif verb == "dead":
+        sim.kill_reed(args[0], int(args[1]) - 1)
+    elif verb == "weld":
+        sim.weld_reed(args[0], int(args[1]) - 1, args[2] if len(args) > 2 else "white")
+    elif verb == "free":
+        sim.free_reeds()
     elif verb == "unplug":
         sim.unplug()
     elif verb == "replug":

@@ -8,6 +8,7 @@ so the kiosk connects through the same pyserial code as to the real table.
 
 from __future__ import annotations
 
+import binascii
 import os
 import random
 import select
@@ -16,12 +17,14 @@ import tempfile
 import threading
 import time
 import tty
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 
 from kiosk.simtable.firmware import load_firmware
+from kiosk.simtable.micropython import MicroPythonCore
 from kiosk.table.layout import (
     LOCATIONS,
+    POINTS,
     DieReading,
     SlotState,
     TableLayout,
@@ -30,6 +33,7 @@ from kiosk.table.layout import (
 
 MATRIX_COLUMNS = 16
 MAX_BACKLOG = 1 << 20  # bytes held for a reader that does not read
+RUNTIMES = ("cpython", "micropython")
 
 # White moves 24 -> 1; black's points are white's 25 - n.
 STARTING_POSITION: Mapping[str, tuple[SlotState, int]] = {
@@ -105,6 +109,10 @@ class SimulatedTable:
     answered at once in both modes. ``port_name`` is a symlink that, like the udev rule's
     ``/dev/backgammon-table``, survives ``unplug()``/``replug()``. Wells are numbered 1
     and 2; colours are ``SlotState.WHITE``/``BLACK`` or the words ``white``/``black``.
+    ``firmware`` picks the interpreter running the firmware: ``cpython`` (this process,
+    fast) or ``micropython`` (the WebAssembly port under Node, as on the Pico).
+    ``sensing`` (default: the layout's) is ``polarity`` or ``occupancy`` (one reed per
+    slot: the frames read ``OCCUPIED``, a man of either colour).
     """
 
     def __init__(
@@ -116,16 +124,27 @@ class SimulatedTable:
         debounce_scans: int = 3,
         heartbeat_ms: int = 500,
         seed: int = 0,
+        firmware: str = "cpython",
+        sensing: str | None = None,
     ) -> None:
+        if sensing is not None:
+            base = layout or TableLayout()
+            layout = TableLayout(base.point_slots, base.bar_slots, base.tray_slots, sensing)
+        if firmware not in RUNTIMES:
+            raise ValueError(f"the firmware runs under cpython or micropython, not {firmware!r}")
         self.layout = layout or TableLayout()
+        self.runtime = firmware
         self.realtime = realtime
         self.scan_hz = scan_hz
         self.debounce_scans = debounce_scans
         self.heartbeat_ms = heartbeat_ms
-        self._core = load_firmware("core")
+        self._core = MicroPythonCore() if firmware == "micropython" else load_firmware("core")
         self._dice = load_firmware("dice")
         self._fw_layout = load_firmware("layout").Layout(
-            self.layout.point_slots, self.layout.bar_slots, self.layout.tray_slots
+            self.layout.point_slots,
+            self.layout.bar_slots,
+            self.layout.tray_slots,
+            self.layout.sensing,
         )
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
@@ -133,6 +152,9 @@ class SimulatedTable:
         self._wells = [0, 0]
         self._bounces: list[list[int]] = []
         self._stuck: set[int] = set()
+        self._dead: set[int] = set()
+        self._off_centre: set[tuple[str, int]] = set()
+        self.chatter = 0  # flips every reed makes when a man arrives or leaves (0: clean)
         self._matrix = VirtualMatrix(self._fw_layout.switches)
         self._closed_switches: set[int] = set()
         self._clock: VirtualClock | RealClock = RealClock() if realtime else VirtualClock()
@@ -169,6 +191,8 @@ class SimulatedTable:
             os.close(self._wake_r)
             os.close(self._wake_w)
             shutil.rmtree(self._dir, ignore_errors=True)
+            if isinstance(self._core, MicroPythonCore):
+                self._core.close()
 
     def __enter__(self) -> SimulatedTable:
         return self
@@ -247,10 +271,28 @@ class SimulatedTable:
             return tuple(self._men[location])
 
     def sensed(self, location: str) -> tuple[SlotState, ...]:
-        """What the slots at ``location`` sense: the first men, up to the slot count."""
+        """What the slots at ``location`` read, settled: the first men up to the slot count
+        (``OCCUPIED`` with occupancy sensing), as dead, welded reeds and men pushed off
+        centre leave them. A slot with both reeds closed keeps its man's colour (the
+        firmware keeps the last settled state; this is it while nothing else changed)."""
         men = self.men(location)
-        slots = self.layout.slots(location)
-        return tuple(men[:slots]) + (SlotState.EMPTY,) * max(0, slots - len(men))
+        layout = self._fw_layout
+        with self._lock:
+            closed = self._closed_switches
+        first = layout.first[LOCATIONS.index(location)]
+        states = []
+        for slot in range(self.layout.slots(location)):
+            white = layout.reed_switch(first + slot, False) in closed
+            black = layout.reed_switch(first + slot, True) in closed
+            if self.layout.sensing == "occupancy":
+                states.append(SlotState.OCCUPIED if white else SlotState.EMPTY)
+            elif white and black:
+                states.append(men[slot] if slot < len(men) else SlotState.EMPTY)
+            else:
+                states.append(
+                    SlotState.WHITE if white else SlotState.BLACK if black else SlotState.EMPTY
+                )
+        return tuple(states)
 
     def place(self, location: str, man: SlotState | str, bounce: int = 0) -> None:
         """Put a man at ``location``; ``bounce`` makes its reed chatter that many times first."""
@@ -260,6 +302,7 @@ class SimulatedTable:
             men = self._men[location]
             men.append(man)
             self._changed()
+            bounce = bounce or self.chatter
             if bounce and len(men) <= self.layout.slots(location):
                 self._add_bounce(location, len(men) - 1, man, bounce)
 
@@ -277,6 +320,7 @@ class SimulatedTable:
                 what = "man" if wanted is None else f"{wanted.name.lower()} man"
                 raise ValueError(f"no {what} at {location}")
             self._changed()
+            bounce = bounce or self.chatter
             if bounce and index < self.layout.slots(location):
                 self._add_bounce(location, index, lifted, bounce)
             return lifted
@@ -387,10 +431,96 @@ class SimulatedTable:
             self._changed()
 
     def free_reeds(self) -> None:
-        """Undo every ``stick_reed``."""
+        """Undo every ``stick_reed``, ``kill_reed`` and ``push_off_centre``."""
         with self._lock:
             self._stuck.clear()
+            self._dead.clear()
+            self._off_centre.clear()
             self._changed()
+
+    def _slot_switches(self, location: str, slot: int, man: SlotState | str | None) -> set[int]:
+        self._check(location)
+        index = self._fw_layout.slot_index(location, slot)
+        if man is not None:
+            return {self._fw_layout.reed_switch(index, colour(man) is SlotState.BLACK)}
+        return {self._fw_layout.reed_switch(index, False), self._fw_layout.reed_switch(index, True)}
+
+    def kill_reed(self, location: str, slot: int, man: SlotState | str | None = None) -> None:
+        """A dead reed: slot ``slot`` (0 = edge) never closes (for ``man``'s colour, or any)."""
+        with self._lock:
+            self._dead |= self._slot_switches(location, slot, man)
+            self._changed()
+
+    def weld_reed(self, location: str, slot: int, man: SlotState | str = "white") -> None:
+        """A welded reed: slot ``slot`` reads a man of ``man``'s colour with none there."""
+        self.stick_reed(location, slot, man)
+
+    def push_off_centre(self, location: str) -> None:
+        """The top man sensed at ``location`` is pushed off his reed: his slot reads empty."""
+        with self._lock:
+            sensed = min(len(self.men(location)), self.layout.slots(location))
+            if not sensed:
+                raise ValueError(f"no man at {location}")
+            self._off_centre.add((location, sensed - 1))
+            self._changed()
+
+    def recentre(self, location: str) -> None:
+        """Push the men at ``location`` back over their reeds."""
+        with self._lock:
+            self._off_centre = {(where, s) for where, s in self._off_centre if where != location}
+            self._changed()
+
+    def _hold(self, ms: int) -> None:
+        """Let ``ms`` pass: virtual time on a stepped table, real time on a real-time one."""
+        if self.realtime:
+            time.sleep(ms / 1000)
+        else:
+            self.advance(ms)
+
+    def slide(
+        self,
+        source: str,
+        target: str,
+        ms_per_point: int = 30,
+        hold: Callable[[int], None] | None = None,
+        man: SlotState | str | None = None,
+    ) -> None:
+        """Slide a man from ``source`` to ``target`` across the points between, as a hand
+        does: he stands ``ms_per_point`` on each (closing its edge reed), then lands.
+
+        ``hold(ms)`` lets the time pass (default: ``advance`` or a real-time sleep); ``man``
+        picks the colour to lift (default: the top man)."""
+        self._check(target)
+        hold = hold or self._hold
+        man = self.lift(source, man)
+        if source in POINTS and target in POINTS:
+            start, end = int(source), int(target)
+            step = 1 if end > start else -1
+            for point in range(start + step, end, step):
+                self.place(str(point), man)
+                hold(ms_per_point)
+                self.lift(str(point), man)
+        self.place(target, man)
+
+    def tumble(
+        self,
+        first: int,
+        second: int,
+        faces: int = 4,
+        ms_per_face: int = 30,
+        hold: Callable[[int], None] | None = None,
+    ) -> list[tuple[int, int]]:
+        """Throw the dice so that they tumble: ``faces`` random faces showing for
+        ``ms_per_face`` each before they rest on ``first`` and ``second``; returns them."""
+        hold = hold or self._hold
+        shown = []
+        for _ in range(faces):
+            face = (self._rng.randint(1, 6), self._rng.randint(1, 6))
+            shown.append(face)
+            self.set_dice(*face)
+            hold(ms_per_face)
+        self.set_dice(first, second)
+        return shown
 
     def inject(self, data: bytes) -> None:
         """Put raw bytes on the line between messages."""
@@ -406,10 +536,20 @@ class SimulatedTable:
         self.inject(data)
         return data
 
+    def flood_errors(self, count: int) -> None:
+        """Make the firmware send ``count`` error messages at once (a table gone wrong)."""
+        command = b"$x0000 *" + b"%04X" % binascii.crc_hqx(b"x0000 ", 0xFFFF) + b"\r\n"
+        with self._lock:
+            if self.firmware is not None:
+                self.firmware.feed(command * count)
+                self._flush()
+        self._wake()
+
     def corrupt_next(self, count: int = 1, how: str = "flip") -> None:
-        """Damage the next ``count`` messages: ``flip`` one payload bit or ``truncate`` them."""
-        if how not in ("flip", "truncate"):
-            raise ValueError(f"how is flip or truncate, not {how!r}")
+        """Damage the next ``count`` messages: ``flip`` one payload bit, ``truncate`` them,
+        or ``lose`` them (they never reach the line, as a lost USB packet)."""
+        if how not in ("flip", "truncate", "lose"):
+            raise ValueError(f"how is flip, truncate or lose, not {how!r}")
         with self._lock:
             self._corrupt.extend([how] * count)
 
@@ -449,7 +589,9 @@ class SimulatedTable:
         for location, men in self._men.items():
             first = layout.first[LOCATIONS.index(location)]
             for slot, man in enumerate(men[: self.layout.slots(location)]):
-                closed.add(layout.reed_switch(first + slot, man is SlotState.BLACK))
+                if (location, slot) not in self._off_centre:
+                    closed.add(layout.reed_switch(first + slot, man is SlotState.BLACK))
+        closed -= self._dead
         for well, mask in enumerate(self._wells):
             for cell in range(9):
                 if mask >> cell & 1:
@@ -470,15 +612,18 @@ class SimulatedTable:
         self._matrix.set_closed(closed)
         self.firmware.step()
 
-    def _emit(self, data: bytes) -> None:
+    def _emit(self, data: bytes) -> bool:
         if self._corrupt:
             data = self._damage(data, self._corrupt.pop(0))
         if len(self._out) + len(data) > MAX_BACKLOG:
             self.tx_dropped += 1
-            return
+            return False
         self._out += data
+        return True
 
     def _damage(self, data: bytes, how: str) -> bytes:
+        if how == "lose":
+            return b""
         if how == "truncate":
             return data[: len(data) // 2]
         damaged = bytearray(data)
@@ -547,3 +692,8 @@ class SimulatedTable:
         if now - self._next_scan > period and self.firmware is not None:
             self.firmware.overruns += 1
             self._next_scan = now + period
+
+
+def realtime_table(layout: TableLayout | None = None) -> SimulatedTable:
+    """A simulated table scanning in real time, for ``kiosk.link.open_table`` to serve."""
+    return SimulatedTable(layout, realtime=True)

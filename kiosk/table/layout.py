@@ -10,6 +10,9 @@ DEFAULT_POINT_SLOTS = 6
 DEFAULT_BAR_SLOTS = 4
 DEFAULT_TRAY_SLOTS = 15
 MAX_SLOTS = 15
+#: How a slot senses its man (see ``TableLayout.sensing``).
+SENSINGS: tuple[str, ...] = ("polarity", "occupancy")
+DEFAULT_SENSING = "polarity"
 
 POINTS: tuple[str, ...] = tuple(str(n) for n in range(1, 25))
 BARS: tuple[str, ...] = ("bar-white", "bar-black")
@@ -62,19 +65,25 @@ def colour(value: SlotState | str) -> SlotState:
 
 @dataclass(frozen=True)
 class TableLayout:
-    """How many sensing slots each location has.
+    """How many sensing slots each location has, and how a slot senses its man.
 
     Points share one count, the two bars another, the two borne-off trays a third.
+    ``sensing`` is ``"polarity"`` (each slot reads a white or a black man) or
+    ``"occupancy"`` (one reed per slot: it reads ``SlotState.OCCUPIED``, a man of either
+    colour; colour follows from where he is and from the game).
     """
 
     point_slots: int = DEFAULT_POINT_SLOTS
     bar_slots: int = DEFAULT_BAR_SLOTS
     tray_slots: int = DEFAULT_TRAY_SLOTS
+    sensing: str = DEFAULT_SENSING
 
     def __post_init__(self) -> None:
         for count in (self.point_slots, self.bar_slots, self.tray_slots):
             if not 1 <= count <= MAX_SLOTS:
                 raise ValueError(f"slot counts must be between 1 and {MAX_SLOTS}, not {count}")
+        if self.sensing not in SENSINGS:
+            raise ValueError(f"sensing is polarity or occupancy, not {self.sensing!r}")
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -101,9 +110,10 @@ class TableLayout:
         return f"{self.point_slots},{self.bar_slots},{self.tray_slots}"
 
     @classmethod
-    def from_wire(cls, text: str) -> TableLayout:
+    def from_wire(cls, text: str, sensing: str = DEFAULT_SENSING) -> TableLayout:
         """Parse ``points,bars,trays``; raises ``ValueError`` if it is not that."""
         parts = text.split(",")
         if len(parts) != 3 or not all(p.isdigit() for p in parts):
             raise ValueError(f"not a layout: {text!r}")
-        return cls(*(int(p) for p in parts))
+        points, bars, trays = (int(p) for p in parts)
+        return cls(points, bars, trays, sensing)

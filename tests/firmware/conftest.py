@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 
 from kiosk.link.protocol import FrameParser, Message
 from kiosk.simtable.firmware import load_firmware
+from kiosk.simtable.micropython import MicroPython
 from kiosk.simtable.table import VirtualClock, VirtualMatrix
 
 
@@ -55,3 +60,37 @@ def bench() -> Bench:
     rig = Bench()
     rig.scan(3)
     return rig
+
+
+_MICROPYTHON: dict = {}
+
+
+@pytest.fixture(scope="session")
+def micropython_results() -> dict:
+    """Every vector of ``cases.py`` and ``board_cases.py`` run under real MicroPython.
+
+    ``{module: {case name: None or the error}}``; skipped only when Node.js is missing.
+    """
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed: the firmware's vectors cannot run under MicroPython")
+    if not _MICROPYTHON:
+        here = Path(__file__).resolve().parent
+        with MicroPython([here / "fakes", here]) as interpreter:
+            _MICROPYTHON["version"] = interpreter.version
+            for module in ("cases", "board_cases"):
+                _MICROPYTHON[module] = dict(json.loads(interpreter.call(f"cases {module}")))
+    return _MICROPYTHON
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how many firmware vectors ran under MicroPython."""
+    if not _MICROPYTHON:
+        return
+    results = [
+        error for key, value in _MICROPYTHON.items() if key != "version" for error in value.values()
+    ]
+    passed = sum(error is None for error in results)
+    terminalreporter.write_line(
+        f"firmware vectors under MicroPython {_MICROPYTHON['version']} (WebAssembly port): "
+        f"{len(results)} ran, {passed} passed"
+    )

@@ -69,7 +69,7 @@ def test_identify_states_versions_and_layout(make_bench) -> None:
     rig.firmware.start()
     (message,) = rig.take()
     info = decode_identify(message.payload)
-    assert (info.firmware, info.protocol, info.layout) == ("1.0.0", 1, TableLayout())
+    assert (info.firmware, info.protocol, info.layout) == ("1.1.0", 2, TableLayout())
     assert (info.scan_hz, info.debounce_scans, info.reset_cause) == (250, 4, "power")
 
 

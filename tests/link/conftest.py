@@ -41,6 +41,19 @@ class Session:
             except queue.Empty:
                 return found
 
+    def self_test(self) -> LinkEvent:
+        """Run the stepped table until its self-test report arrives (the command races the
+        clock)."""
+        for _ in range(500):
+            self.sim.advance(50)
+            try:
+                event = self.listener.events.get(timeout=0.01)
+            except queue.Empty:
+                continue
+            if event.status is LinkStatus.SELF_TEST:
+                return event
+        raise AssertionError("no self-test report")
+
     def step(self, ms: float = 20) -> BoardFrame:
         """Advance the table by ``ms`` and return the one frame that must result."""
         self.sim.advance(ms)

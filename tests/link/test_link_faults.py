@@ -45,9 +45,10 @@ def test_flipped_bit_drops_the_frame_and_counts_it(session: Session) -> None:
     frame = session.step()  # the damaged frame never arrives; the next one does
     assert frame.counts()["10"] == (SlotState.WHITE, 1)
     assert frame.counts()["11"] == (SlotState.WHITE, 1)
-    assert session.drain() == []
+    (dump,) = session.drain()  # the gap made the link ask for a full dump
+    assert dump.slots == frame.slots
     counters = session.link.counters()
-    assert (counters.corrupt, counters.lost) == (1, 1)
+    assert (counters.corrupt, counters.lost, counters.resyncs) == (1, 1, 1)
 
 
 def test_truncated_frame_is_dropped_and_counted(session: Session) -> None:
@@ -56,6 +57,7 @@ def test_truncated_frame_is_dropped_and_counted(session: Session) -> None:
     session.sim.advance(20)
     session.sim.lift("14")
     assert session.step().counts()["14"] == (SlotState.EMPTY, 0)
+    assert [f.counts()["14"] for f in session.drain()] == [(SlotState.EMPTY, 0)]  # the dump
     counters = session.link.counters()
     assert (counters.corrupt, counters.lost) == (1, 1)
 
@@ -98,10 +100,10 @@ def test_incompatible_firmware_is_refused_with_a_clear_message(raw_pty: tuple[in
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, backoff=(5.0, 5.0)) as link:
-        _answer_identify(master, "fw=2.0.0 proto=2 layout=6,4,15")
+        _answer_identify(master, "fw=3.0.0 proto=3 layout=6,4,15")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
-        assert "protocol 2" in event.message and "update the firmware" in event.message
+        assert "protocol 3" in event.message and "update the firmware" in event.message
         assert not link.connected
 
 
@@ -109,7 +111,7 @@ def test_wrong_layout_is_refused(raw_pty: tuple[int, str]) -> None:
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.0.0 proto=1 layout=8,4,15")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=8,4,15")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
         assert "8,4,15" in event.message
@@ -119,7 +121,7 @@ def test_a_silent_table_is_reported_disconnected(raw_pty: tuple[int, str]) -> No
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, silence_timeout=0.3, backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.0.0 proto=1 layout=6,4,15")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15")
         assert listener.events.get(timeout=WAIT).status is LinkStatus.CONNECTED
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.DISCONNECTED
@@ -143,3 +145,13 @@ def test_a_missing_port_is_reported_once_and_retried() -> None:
         assert "cannot open" in event.message
         with pytest.raises(queue.Empty):
             listener.events.get(timeout=0.2)
+
+
+def test_a_table_sensing_otherwise_is_refused_in_words(raw_pty: tuple[int, str]) -> None:
+    master, port = raw_pty
+    listener = QueueListener()
+    with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy")
+        event = listener.events.get(timeout=WAIT)
+        assert event.status is LinkStatus.INCOMPATIBLE
+        assert "one reed per slot" in event.message and "configuration" in event.message

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import queue
 from typing import TYPE_CHECKING
 
-from kiosk.link import DieReading, LinkEvent, LinkStatus, SlotState, TableLayout
+from kiosk.link import DieReading, LinkStatus, SlotState, TableLayout
 from kiosk.simtable import STARTING_POSITION
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ EMPTY, WHITE, BLACK = SlotState.EMPTY, SlotState.WHITE, SlotState.BLACK
 def test_connect_reports_the_firmware(session: Session) -> None:
     event = session.event(LinkStatus.CONNECTED)
     assert event.info is not None
-    assert event.info.firmware == "1.0.0" and event.info.protocol == 1
+    assert event.info.firmware == "1.1.0" and event.info.protocol == 2
     assert event.info.layout == TableLayout()
     assert session.link.info == event.info
 
@@ -98,19 +97,16 @@ def test_self_test_reports_a_stuck_reed(session: Session) -> None:
     session.sim.stick_reed("2", 0, "white")
     session.sim.stick_reed("2", 0, "black")
     assert session.link.request_self_test()
-    event = _advance_until_self_test(session)
+    event = session.self_test()
     assert event.self_test is not None and not event.self_test.ok
     assert event.self_test.stuck == ("2/1",)
 
 
-def _advance_until_self_test(session: Session) -> LinkEvent:
-    """Run the stepped table until its self-test report arrives (the command races the clock)."""
-    for _ in range(500):
-        session.sim.advance(50)
-        try:
-            event = session.listener.events.get(timeout=0.01)
-        except queue.Empty:
-            continue
-        if event.status is LinkStatus.SELF_TEST:
-            return event
-    raise AssertionError("no self-test report")
+def test_self_test_of_an_empty_table_names_a_reed_closed_without_a_man(
+    session: Session,
+) -> None:
+    session.sim.stick_reed("15", 3, "black")
+    assert session.link.request_self_test("empty")
+    report = session.self_test().self_test
+    assert report is not None and not report.ok
+    assert report.closed == ("15/4",) and report.dead == ()

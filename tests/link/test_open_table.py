@@ -7,6 +7,7 @@ import time
 import pytest
 
 from kiosk.link import LinkStatus, QueueListener, SlotState, connect, open_table
+from kiosk.simtable import SimulatedTable, realtime_table
 
 WAIT = 5.0
 
@@ -26,17 +27,18 @@ def test_the_environment_names_the_port(monkeypatch: pytest.MonkeyPatch) -> None
 def test_without_a_table_nothing_is_found_or_simulated_on_request(no_table: None) -> None:
     assert connect.find_table_port() is None
     with pytest.raises(LookupError):
-        open_table(simulate_if_absent=False)
+        open_table()
 
 
 def test_without_a_table_a_real_time_simulation_serves(no_table: None) -> None:
     listener = QueueListener()
-    link, sim = open_table(listener=listener)
+    link, sim = open_table(listener=listener, simulator=realtime_table)
     assert sim is not None
     try:
         assert link.wait_connected(WAIT)
         assert listener.events.get(timeout=WAIT).status is LinkStatus.CONNECTED
         listener.frames.get(timeout=WAIT)  # the dump
+        assert isinstance(sim, SimulatedTable)
         sim.place("22", "white")
         while (frame := listener.frames.get(timeout=WAIT)).counts()["22"][1] == 0:
             pass

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import time
 
 import pytest
 
-from kiosk.link import DieReading, SlotState, TableLayout
+from kiosk.link import DieReading, QueueListener, SlotState, TableLayout, TableLink
 from kiosk.link import cli as link_cli
 from kiosk.simtable import SimulatedTable
 from kiosk.simtable.console import execute
@@ -94,3 +95,27 @@ def test_simulate_table_command_serves_a_pty_and_reads_stdin(monkeypatch, capsys
     out = capsys.readouterr().out
     assert out.startswith("simulated table on /")
     assert "7: B" in out and "13: WWWWW" in out
+
+
+def test_an_occupancy_table_reads_men_without_colour() -> None:
+    layout = TableLayout(sensing="occupancy")
+    with SimulatedTable(layout) as sim:
+        listener = QueueListener()
+        with TableLink(sim.port_name, layout=layout, listener=listener) as link:
+            assert link.wait_connected(5)
+            assert link.info is not None and link.info.layout.sensing == "occupancy"
+            sim.place("6", "white")
+            sim.place("6", "white")
+            sim.place("19", "black")
+            sim.advance(50)
+            frame = None
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                frame = listener.frames.get(timeout=5)
+                if frame.occupancy()["19"]:
+                    break
+            assert frame is not None
+            assert frame.slots["6"][:3] == (SlotState.OCCUPIED,) * 2 + (SlotState.EMPTY,)
+            assert frame.occupancy()["6"] == 2 and frame.occupancy()["19"] == 1
+            assert frame.sensed()["6"] == (0, 0)  # no colour is read
+            assert "O" in frame.to_payload()

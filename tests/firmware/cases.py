@@ -1,0 +1,388 @@
+"""Test vectors for the firmware's own logic, run unchanged under CPython and MicroPython.
+
+Every ``case_*`` function raises ``AssertionError`` on failure. ``test_vectors.py`` runs
+each one under CPython (imported as usual) and under real MicroPython (the WebAssembly
+port, through ``kiosk.simtable.micropython``), so both interpreters see the same vectors.
+Keep this file to what MicroPython accepts: no dataclasses, typing or f"{x=}".
+"""
+
+import sys
+
+from bgtable import dice, protocol
+from bgtable.core import TableFirmware
+from bgtable.layout import Layout
+from bgtable.outbox import Outbox
+
+COLUMNS = 16
+
+
+class Matrix:
+    """A virtual switch matrix: ``closed`` holds the switch numbers that read closed."""
+
+    columns = COLUMNS
+
+    def __init__(self, switches):
+        self.rows = (switches + COLUMNS - 1) // COLUMNS
+        self.closed = set()
+        self.lines = 0
+
+    def scan(self):
+        rows = [0] * self.rows
+        for switch in self.closed:
+            rows[switch // COLUMNS] |= 1 << (switch % COLUMNS)
+        return rows
+
+    def idle(self):
+        return self.lines
+
+
+class Clock:
+    def __init__(self):
+        self.ms = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+class Rig:
+    """The firmware core on a virtual matrix and clock, its output captured."""
+
+    def __init__(self, accept=True, layout=None, **options):
+        self.layout = layout or Layout()
+        self.matrix = Matrix(self.layout.switches)
+        self.clock = Clock()
+        self.out = bytearray()
+        self.accept = accept
+        self.firmware = TableFirmware(
+            self.matrix, self.clock, self._write, layout=self.layout, **options
+        )
+
+    def _write(self, data):
+        if not self.accept:
+            return False
+        self.out.extend(data)
+        return True
+
+    def scan(self, times=1, ms=5):
+        for _ in range(times):
+            self.clock.ms += ms
+            self.firmware.step()
+        return self.take()
+
+    def take(self):
+        found = messages(bytes(self.out))
+        self.out = bytearray()
+        return found
+
+    def reed(self, location, slot, black=False):
+        return self.layout.reed_switch(self.layout.slot_index(location, slot), black)
+
+
+def messages(data):
+    """``(kind, seq, payload)`` of every line in ``data``, parsed by the firmware's parser."""
+    found = []
+    for line in data.split(b"\n"):
+        if line:
+            assert line[0] == protocol.START, line
+            message = protocol.parse_line(bytearray(line[1:]))
+            assert message is not None, line
+            found.append(message)
+    return found
+
+
+def fields(payload):
+    result = {}
+    for word in payload.split():
+        key, _, value = word.partition(b"=")
+        result[key.decode()] = value.decode()
+    return result
+
+
+def frames(found):
+    return [payload for kind, _, payload in found if kind == "F"]
+
+
+def ready(**options):
+    rig = Rig(**options)
+    rig.scan(3)
+    return rig
+
+
+# -- protocol ------------------------------------------------------------------------------
+
+
+def case_crc_check_value():
+    assert protocol.crc16(b"123456789") == 0x29B1
+
+
+def case_commands_encode_as_documented():
+    assert protocol.encode("i", 0, b"") == b"$i0000 *DDBF\r\n"
+    assert protocol.encode("d", 0, b"") == b"$d0000 *93FC\r\n"
+    assert protocol.encode("t", 0, b"") == b"$t0000 *8978\r\n"
+    assert protocol.encode("h", 0, b"") == b"$h0000 *981F\r\n"
+    assert protocol.encode("F", 0x1A2B, b"x y")[:8] == b"$F1A2B x"
+
+
+def case_parse_line_takes_a_bytearray():
+    line = bytearray(protocol.encode("H", 0xBEEF, b"up=1")[1:-1])  # up to the LF
+    assert protocol.parse_line(line) == ("H", 0xBEEF, b"up=1")
+    assert protocol.parse_line(bytes(line)) == ("H", 0xBEEF, b"up=1")
+
+
+def case_parse_line_refuses_damage():
+    good = protocol.encode("d", 7, b"")[1:-2]
+    assert protocol.parse_line(good) == ("d", 7, b"")
+    for bad in (
+        good[:-1] + b"0",  # checksum
+        good.replace(b"0007", b"000g"),  # not hex
+        good.lower(),  # lower-case hex
+        b"d0007 \x01*0000",  # not printable
+        b"d0007",  # too short
+        b"10007 *0000",  # kind not a letter
+    ):
+        assert protocol.parse_line(bytearray(bad)) is None, bad
+
+
+def case_hex_values():
+    assert protocol.hex_value(b"00FF") == 255
+    assert protocol.hex_value(bytearray(b"BEEF")) == 0xBEEF
+    assert protocol.hex_value(b"00fF") == -1
+    assert protocol.hex_value(b"") == 0
+
+
+def case_command_reader_finds_commands_in_noise():
+    reader = protocol.CommandReader()
+    noise = b"\x00\xff garbage \r\n"
+    found = reader.feed(noise + protocol.encode("i", 1, b"") + noise)
+    assert found == [("i", 1, b"")]
+    assert reader.errors == 0
+
+
+def case_command_reader_counts_truncated_and_long_commands():
+    reader = protocol.CommandReader()
+    whole = protocol.encode("h", 2, b"")
+    found = reader.feed(whole[:5] + whole)  # a truncated command, then a whole one
+    assert found == [("h", 2, b"")] and reader.errors == 1
+    found = reader.feed(b"$" + b"x" * 100 + b"\n" + whole)
+    assert found == [("h", 2, b"")] and reader.errors == 2
+
+
+def case_command_reader_survives_every_byte():
+    reader = protocol.CommandReader()
+    data = bytes(range(256)) * 3
+    for start in range(0, len(data), 7):
+        reader.feed(data[start : start + 7])
+    assert reader.feed(protocol.encode("d", 3, b"")) == [("d", 3, b"")]
+
+
+# -- debounce ------------------------------------------------------------------------------
+
+
+def case_first_picture_after_the_debounce_time():
+    rig = Rig()
+    rig.matrix.closed = {rig.reed("6", 0)}
+    assert frames(rig.scan(2)) == []
+    (frame,) = frames(rig.scan())
+    groups = frame.split(b" ")
+    assert groups[5] == b"W....." and groups[-1] == b".."
+
+
+def case_a_change_settles_after_the_configured_scans():
+    rig = Rig(debounce_scans=5)
+    rig.scan(5)
+    rig.matrix.closed = {rig.reed("13", 0, True)}
+    assert frames(rig.scan(4)) == []
+    (frame,) = frames(rig.scan())
+    assert frame.split(b" ")[12] == b"B....."
+    assert frames(rig.scan(20)) == []
+
+
+def case_chatter_shorter_than_the_debounce_never_settles():
+    rig = ready()
+    switch = rig.reed("8", 2)
+    for _ in range(10):
+        rig.matrix.closed = {switch}
+        assert frames(rig.scan(2)) == []
+        rig.matrix.closed = set()
+        assert frames(rig.scan()) == []
+    assert rig.firmware.bounces == 10
+
+
+def case_both_reeds_closed_is_a_fault():
+    rig = ready()
+    rig.matrix.closed = {rig.reed("1", 0), rig.reed("1", 0, True)}
+    assert frames(rig.scan(10)) == []
+    assert rig.firmware.faults == 1
+
+
+# -- dice ----------------------------------------------------------------------------------
+
+
+def case_every_die_mask_reads_right():
+    faces = {}
+    for down in range(1, 7):
+        for mask in dice.orientations(down):
+            faces[mask] = 7 - down
+    assert len(dice.orientations(6)) == 2 and len(dice.orientations(1)) == 1
+    for mask in range(512):
+        expected = faces.get(mask, dice.EMPTY if mask == 0 else dice.COCKED)
+        assert dice.read_well(mask) == expected, mask
+
+
+def case_wells_in_the_frame():
+    rig = ready()
+    five = dice.orientations(2)[1]
+    first = [rig.layout.well_switch(0, c) for c in range(9) if five >> c & 1]
+    rig.matrix.closed = set(first + [rig.layout.well_switch(1, 0), rig.layout.well_switch(1, 1)])
+    (frame,) = frames(rig.scan(3))
+    assert frame.split(b" ")[-1] == b"5C"
+
+
+# -- messages ------------------------------------------------------------------------------
+
+
+def case_commands_are_answered():
+    rig = ready()
+    rig.firmware.feed(
+        protocol.encode("i", 0, b"")
+        + protocol.encode("d", 1, b"")
+        + protocol.encode("h", 2, b"")
+        + protocol.encode("x", 3, b"")
+    )
+    found = rig.take()
+    assert [kind for kind, _, _ in found] == ["I", "F", "H", "E"]
+    assert found[-1][2] == b"unknown=x"
+    seqs = [seq for _, seq, _ in found]
+    assert seqs == list(range(seqs[0], seqs[0] + 4))
+
+
+def case_identify_names_the_interpreter():
+    rig = Rig(scan_hz=250, debounce_scans=4)
+    rig.firmware.start()
+    ((kind, seq, payload),) = rig.take()
+    values = fields(payload)
+    assert (kind, seq) == ("I", 0)
+    assert values["proto"] == str(protocol.PROTOCOL_VERSION)
+    assert values["layout"] == "6,4,15" and values["scan"] == "250"
+    assert values["rt"] == sys.implementation.name
+
+
+def case_heartbeat_every_half_second_with_counters():
+    rig = Rig(heartbeat_ms=500)
+    beats = [p for k, _, p in rig.scan(400) if k == "H"]
+    assert len(beats) == 4
+    values = fields(beats[-1])
+    assert values["up"] == "2000" and values["scans"] == "400" and values["txdrop"] == "0"
+
+
+def case_a_host_that_does_not_read_costs_drops_not_time():
+    rig = ready()
+    rig.accept = False
+    rig.firmware.feed(protocol.encode("h", 0, b"") + protocol.encode("d", 1, b""))
+    assert rig.firmware.tx_dropped == 2
+    rig.accept = True
+    rig.firmware.feed(protocol.encode("h", 2, b""))
+    ((kind, _, payload),) = rig.take()
+    assert kind == "H" and fields(payload)["txdrop"] == "2"
+
+
+# -- self-test -----------------------------------------------------------------------------
+
+
+def self_test(rig, mode=b"", closed_every_other=None):
+    rig.firmware.feed(protocol.encode("t", 0, mode))
+    stuck = set(rig.matrix.closed)
+    reports = []
+    for n in range(100):
+        if closed_every_other is not None:
+            rig.matrix.closed = stuck | ({closed_every_other} if n % 2 else set())
+        reports += [fields(p) for k, _, p in rig.scan() if k == "T"]
+    (report,) = reports
+    return report
+
+
+def case_self_test_reports_stuck_chattering_and_lines():
+    rig = ready()
+    rig.matrix.closed = {rig.reed("3", 1), rig.reed("3", 1, True)}
+    rig.matrix.lines = 0b100
+    report = self_test(rig, closed_every_other=rig.reed("bar-white", 0))
+    assert report == {"ok": "0", "stuck": "3/2", "chatter": "bar-white/1", "lines": "4"}
+
+
+def case_self_test_of_a_quiet_table_passes():
+    report = self_test(ready())
+    assert report == {"ok": "1", "stuck": "-", "chatter": "-", "lines": "0"}
+
+
+def case_self_test_of_an_empty_table_finds_reeds_closed_without_a_man():
+    rig = ready()
+    rig.matrix.closed = {rig.reed("20", 4, True)}
+    report = self_test(rig, b"empty")
+    assert report["ok"] == "0" and report["closed"] == "20/5"
+    assert self_test(ready(), b"empty")["closed"] == "-"
+
+
+def case_self_test_of_a_full_table_finds_dead_reeds():
+    rig = ready()
+    dead = rig.reed("7", 2)
+    every = set()
+    for index in range(rig.layout.total_slots):
+        every.add(rig.layout.reed_switch(index, index % 2 == 1))
+    rig.matrix.closed = every - {dead}
+    rig.scan(3)
+    report = self_test(rig, b"full")
+    assert report["ok"] == "0" and report["dead"] == "7/3"
+
+
+def case_self_test_refuses_an_unknown_mode():
+    rig = ready()
+    rig.firmware.feed(protocol.encode("t", 0, b"half"))
+    ((kind, _, payload),) = rig.take()
+    assert (kind, payload) == ("E", b"selftest=half")
+
+
+# -- the outbox ----------------------------------------------------------------------------
+
+
+def case_outbox_drops_whole_messages_when_full():
+    box = Outbox(limit=100, chunk=16)
+    assert box.write(b"a" * 60) and not box.write(b"b" * 60) and box.write(b"c" * 40)
+    assert len(box) == 100 and box.dropped == 1
+
+
+def case_outbox_sends_only_when_the_line_can_take_it():
+    box = Outbox(limit=100, chunk=16)
+    box.write(b"0123456789" * 3)
+    line = []
+    assert box.pump(lambda: False, line.append) == 0
+    assert box.pump(lambda: True, lambda data: line.append(data) or 10) == 10
+    assert box.pump(lambda: True, lambda data: line.append(data)) == 16
+    assert line == [b"0123456789012345", b"0123456789012345"]
+    assert len(box) == 4
+
+
+# -- occupancy sensing ---------------------------------------------------------------------
+
+
+def case_occupancy_sensing_has_one_reed_per_slot():
+    layout = Layout(sensing="occupancy")
+    assert layout.switches == layout.total_slots + 18
+    assert layout.reed_switch(5, True) == layout.reed_switch(5, False) == 5
+    rig = Rig(layout=layout)
+    rig.firmware.start()
+    ((_, _, payload),) = rig.take()
+    assert fields(payload)["sense"] == "occupancy"
+    rig.matrix.closed = {rig.reed("6", 0), rig.reed("6", 1), layout.well_switch(0, 4)}
+    (frame,) = frames(rig.scan(3))
+    groups = frame.split(b" ")
+    assert groups[5] == b"OO...." and groups[-1] == b"6."
+
+
+def case_polarity_is_the_default_sensing():
+    rig = Rig()
+    rig.firmware.start()
+    ((_, _, payload),) = rig.take()
+    assert fields(payload)["sense"] == "polarity"
