@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kiosk.app.coaching import GameCoach, take_back
+from kiosk.app.coaching import GameCoach
 from kiosk.app.controls import key_event
 from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
 from kiosk.app.events import EventBus
@@ -514,7 +514,7 @@ class App:
         if self.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer["turn"]:
             self._say(str(offer["to"]), "Too late to take that play back: the game has gone on.")
             return
-        turn = take_back(game)
+        turn = game.take_back()
         mover, (d1, d2) = str(turn.colour), turn.dice
         before = turn.before.position_id()
         self.bus.publish(

@@ -29,7 +29,6 @@ from kiosk.rules import (
     PlayTree,
     Position,
 )
-from kiosk.rules.game import score_game
 from kiosk.table.sensing import (
     Sensed,
     cap,
@@ -784,23 +783,17 @@ class Referee:
         return True
 
     def _wrong_stands(self) -> None:
-        game = self.game
         wrong = self._wrong
-        assert wrong is not None and game.dice is not None
-        mover, dice = game.turn, game.dice
+        assert wrong is not None and self.game.dice is not None
         self._wrong = None
-        after = wrong.swap_turn()
-        game.position = after
-        game.dice = None
-        game.result = score_game(after, game.profile, game.cube.value)
-        game.phase = Phase.OVER if game.result else Phase.ROLL
+        turn = self.game.let_stand(wrong.swap_turn())
         self._emit(
             "play",
-            player=str(mover),
-            dice=list(dice),
+            player=str(turn.colour),
+            dice=list(turn.dice),
             move="",
             accepted=True,
-            position=after.position_id(),
+            position=turn.play.result.position_id(),
         )
         self._after_turn()
 

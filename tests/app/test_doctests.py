@@ -9,7 +9,6 @@ import pytest
 
 MODULES = [
     "kiosk.config",
-    "kiosk.app.coaching",
     "kiosk.app.dice",
     "kiosk.app.events",
     "kiosk.app.lessons",
