@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.app.events import EventBus
-from kiosk.app.view import TableView
+from kiosk.display.view import TableView
 from kiosk.link import LOCATIONS, SlotState, TableLayout
 
 # (script action, screenshot name or ""), see kiosk.referee.scenario for the actions.

@@ -39,8 +39,8 @@ from kiosk.app.events import EventBus
 from kiosk.app.lessons import GuardedProgress, LessonTable, lesson_label
 from kiosk.app.menu import Item, Menu, MenuStack, PinEntry
 from kiosk.app.replay import Replay, book_replays, recorded_replay
-from kiosk.app.view import TableView
 from kiosk.config import Config, save_config
+from kiosk.display.view import TableView
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.app.view import play_arrows
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE, BookGame
+from kiosk.display.view import play_arrows
 from kiosk.rules import Colour, Game, Play, Position
 
 

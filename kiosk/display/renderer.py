@@ -1,4 +1,4 @@
-"""Draws a :class:`~kiosk.app.view.TableView` on the screen under the physical board.
+"""Draws a :class:`~kiosk.display.view.TableView` on the screen under the physical board.
 
 The men and dice are physical; the display draws what lies under them and around them:
 the points, bar and trays; a glow under the men that may move; the lifted man's slot and
@@ -17,11 +17,11 @@ from collections.abc import Mapping
 
 import pygame
 
-from kiosk.app.view import PlayerText, TableView
 from kiosk.display.calibration import Calibration
 from kiosk.display.geometry import Geometry, Strip
 from kiosk.display.overlays import chart_card, list_card
 from kiosk.display.text import TextCache
+from kiosk.display.view import PlayerText, TableView
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
 from kiosk.table.sensing import true_counts

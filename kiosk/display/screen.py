@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pygame
 
-from kiosk.app.view import TableView
 from kiosk.display.calibration import Calibration
 from kiosk.display.renderer import Renderer
+from kiosk.display.view import TableView
 from kiosk.link import TableLayout
 
 INPUT_EVENTS = (

@@ -14,7 +14,7 @@ MODULES = [
     "kiosk.app.lessons",
     "kiosk.app.menu",
     "kiosk.app.replay",
-    "kiosk.app.view",
+    "kiosk.display.view",
 ]
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
+from kiosk.table.sensing import location
 
 
 @dataclass
@@ -238,6 +239,4 @@ class TableView:
 
 def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:
     """The arrows for a play's steps, as table locations."""
-    from kiosk.table.sensing import location
-
     return tuple((location(mover, s.src), location(mover, s.dst)) for s in play.steps)
