@@ -21,6 +21,9 @@ INPUT_EVENTS = (
 )
 
 
+EXPOSED = (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.VIDEORESIZE)
+
+
 def is_headless() -> bool:
     """Whether there is no screen to draw on: ``SDL_VIDEODRIVER=dummy``, or no X/Wayland
     display and no other video driver named in ``SDL_VIDEODRIVER`` (such as ``kmsdrm``)."""
@@ -89,11 +92,14 @@ class Display:
         """The calibration in use (scaled to the screen if its resolution differed)."""
         return self.renderer.calibration
 
-    def frame(self, view: TableView, now_ms: int) -> list[pygame.event.Event]:
-        """Draw ``view``, show it, and return the key, mouse and quit events since last frame."""
-        self.renderer.draw(view, now_ms)
-        pygame.display.flip()
-        return [event for event in pygame.event.get() if event.type in INPUT_EVENTS]
+    def frame(self, view: TableView, now_ms: int, redraw: bool = True) -> list[pygame.event.Event]:
+        """Draw ``view`` and show it (only if ``redraw``, or the window was uncovered), and
+        return the key, mouse and quit events since last frame."""
+        events = pygame.event.get()
+        if redraw or any(e.type in EXPOSED for e in events):
+            self.renderer.draw(view, now_ms)
+            pygame.display.flip()
+        return [event for event in events if event.type in INPUT_EVENTS]
 
     def screenshot(self, path: str | os.PathLike) -> str:
         """Save what is on the screen now as an image; returns the path."""

@@ -21,6 +21,24 @@ from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
 from kiosk.table.sensing import location
 
+BUTTON_NAMES = {"done": "Done", "menu": "Menu", "back": "Back", "select": "Select"}
+# The keys that stand for the buttons in the window (kiosk.app.controls.key_event).
+WINDOW_KEYS = {"done-white": "W", "done-black": "B", "menu": "M", "back": "Esc", "select": "Enter"}
+
+
+def button_label(button: str, player: str, keys: bool) -> str:
+    """A button as the legend on ``player``'s side names it: the physical button's name,
+    and in the window the key that stands for it.
+
+    >>> button_label("done", "black", keys=True), button_label("select", "white", keys=False)
+    ('Done (B)', 'Select')
+    """
+    name = BUTTON_NAMES.get(button, button.capitalize())
+    if not keys:
+        return name
+    key = WINDOW_KEYS.get(f"{button}-{player}") or WINDOW_KEYS.get(button)
+    return f"{name} ({key})" if key else name
+
 
 @dataclass
 class PlayerText:
@@ -70,6 +88,13 @@ class TableView:
     answers: tuple[str, ...] = ()  # a lesson question's choices
     answer_cursor: int = 0  # the choice Done would give
     chart: dict | None = None  # a lesson's ``chart`` event: title, series, wrong figures
+    legend: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # player ->
+    # (button, what it does now) for the buttons that do something on that player's side
+    keys: bool = False  # the legend names the window's keys (no physical buttons wired)
+
+    def animated(self) -> bool:
+        """Whether the picture moves by itself (pulsing targets, a spinner): redraw it."""
+        return bool(self.targets or self.busy)
 
     def copy(self) -> TableView:
         """A snapshot the display can draw while the events go on changing the view."""
@@ -140,7 +165,11 @@ class TableView:
         elif kind == "opening":
             if event.get("starter"):
                 self.turn = event["starter"]
-            self.say("both", event["message"])
+                dice = event.get("dice") or ()
+                if len(dice) == 2 and all(isinstance(d, int) for d in dice):
+                    self.dice = (dice[0], dice[1])  # each side's die, drawn together
+            message = event["message"]
+            self.say("both", message[:1].upper() + message[1:])
         elif kind == "setup":
             self.say("both", event["message"], event.get("law", ""), warning=True)
         elif kind == "setup-ok":
@@ -167,6 +196,8 @@ class TableView:
             self.connected = event["status"] == "connected"
             self.connection_message = event.get("message", "")
         elif kind in ("message", "coach", "lesson", "lesson-result", "lesson-end"):
+            if event.get("complete"):  # a whole play is on the board: nothing is lifted
+                self.lifted, self.targets = None, ()
             self.say(
                 str(event.get("to", "both")),
                 event.get("text", ""),

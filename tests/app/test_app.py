@@ -63,15 +63,12 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     settings = h.app.view.menu.index("Settings (installer)")
     button(h, "menu", times=settings)
     button(h, "select")
-    assert h.app.view.menu == () and "Installer PIN" in h.app.view.messages["white"].text
-    # a wrong PIN first: 0000
+    assert h.app.view.menu_title == "Installer PIN" and h.app.view.menu == ("[0]",)
+    assert h.app.modes.names() == ["game", "pin"]
+    # a wrong PIN first: 0000; the card says so, and the digits start again
     button(h, "select", times=4)
-    assert "not right" in h.app.view.messages["white"].text
-    assert h.app.view.menu == ()
+    assert h.app.view.menu == ("[0]", "That PIN is not right.")
     # then 2101
-    button(h, "menu")
-    button(h, "menu", times=settings)
-    button(h, "select")
     for digit in (2, 1, 0, 1):
         button(h, "menu", times=digit)
         button(h, "select")
@@ -82,7 +79,7 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     button(h, "menu")
     button(h, "select")  # dice: digital -> auto
     assert h.app.view.menu[1] == "Dice: auto"
-    button(h, "menu", times=len(h.app.view.menu) - 2)
+    button(h, "menu", times=h.app.view.menu.index("Save these settings") - 1)
     assert h.app.view.menu[h.app.view.menu_cursor] == "Save these settings"
     button(h, "select")
     saved = load_config(path)
@@ -90,12 +87,28 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     assert saved.installer.pin == "2101"
 
 
-def test_select_shows_the_full_explanation_and_hides_it_again(harness) -> None:
+def test_select_opens_the_explanation_of_the_player_it_is_about(harness) -> None:
     h = ready(harness)
+    button(h, "select")  # nothing to explain yet: Select does nothing and is not offered
+    assert h.app.view.show_detail == {}
+    assert "select" not in dict(h.app.view.legend["white"])
+    # a verdict for black while white is on roll (after black's play, as the coach gives it)
+    h.app.bus.publish(
+        {
+            "event": "message",
+            "to": "black",
+            "text": "Black: a bad play.",
+            "detail": "13/7 8/7 was best.",
+        }
+    )
+    h.wait(40)
+    assert dict(h.app.view.legend["black"])["select"] == "explanation"
+    assert "select" not in dict(h.app.view.legend["white"])
+    button(h, "select")  # the window's Enter names no player
+    assert h.app.view.show_detail == {"black": True}
+    assert dict(h.app.view.legend["black"])["select"] == "close the explanation"
     button(h, "select")
-    assert h.app.view.show_detail == {"white": True}
-    button(h, "select")
-    assert h.app.view.show_detail == {"white": False}
+    assert h.app.view.show_detail == {"black": False}
 
 
 def test_choosing_a_new_game_without_the_tutor(harness) -> None:
@@ -123,8 +136,15 @@ def test_replaying_crawleys_first_game_and_back_to_the_table(harness) -> None:
     first = h.last("position")
     assert first["text"].startswith("Turn 1 of")
     assert h.app.view.position != start and h.app.view.last_play
-    button(h, "back")
+    assert dict(h.app.view.legend["white"]) == {
+        "done": "next turn",
+        "select": "turn before",
+        "back": "leave the replay",
+        "menu": "menu",
+    }
+    button(h, "select")
     assert h.app.view.position == start
+    assert h.app.modes.names() == ["game", "replay"]
     button(h, "back")  # before the start: the replay ends, the table is restored
     assert h.last("mode")["mode"] == "game"
     h.wait(400)

@@ -1,0 +1,169 @@
+"""The table's modes, one stack of them: the top mode gets the buttons.
+
+Each mode says what each button means now (its legend, drawn on each player's side) and
+what it shows over the board (a card: a menu, the PIN, the dice entry, a notice). The
+game is always at the bottom; a lesson, a replay, a menu, the settings, the PIN or dice
+entry, an offer (a double, a take-back), the end of a game or the attract screen go on
+top of it and are taken off when left. Back leaves the mode on top and never reaches
+through it to undo something elsewhere.
+
+>>> shown = []
+>>> class Quiet(Mode):
+...     name = "quiet"
+>>> class Asking(Mode):
+...     name = "asking"
+...     def legend(self, player):
+...         return (("back", "leave"),)
+...     def press(self, button, player):
+...         if button == "back":
+...             self.stack.pop(self)
+>>> stack = ModeStack(shown.append, Quiet())
+>>> stack.push(Asking())
+>>> stack.names(), stack.legend("white")
+(['quiet', 'asking'], (('back', 'leave'),))
+>>> stack.press("back", None)
+>>> stack.names()
+['quiet']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Publish = Callable[[dict], None]
+Legend = tuple[tuple[str, str], ...]  # (button, what it does now), in the order drawn
+
+
+@dataclass(frozen=True)
+class Card:
+    """What a mode shows over the board: a title, lines (one under the cursor), a footer."""
+
+    title: str
+    items: tuple[str, ...]
+    cursor: int = 0
+    footer: str = ""
+    player: str | None = None  # drawn facing this player; None: for both
+
+    def event(self) -> dict:
+        """The ``menu`` event that shows this card."""
+        event = {
+            "event": "menu",
+            "title": self.title,
+            "items": list(self.items),
+            "cursor": self.cursor,
+            "footer": self.footer,
+        }
+        if self.player is not None:
+            event["player"] = self.player
+        return event
+
+
+CLOSED = {"event": "menu", "title": "", "items": [], "cursor": 0}
+
+
+class Mode:
+    """One thing the table is doing. Subclasses set ``name`` and override what they use."""
+
+    name = "mode"
+    stack: ModeStack  # set when pushed
+
+    def legend(self, player: str) -> Legend:
+        """The buttons that do something now on ``player``'s side, with what they do."""
+        return ()
+
+    def press(self, button: str, player: str | None) -> None:
+        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
+
+    def card(self) -> Card | None:
+        """What this mode shows over the board, if anything."""
+        return None
+
+    def entered(self) -> None:
+        """The mode has just been put on the stack."""
+
+    def tick(self, now: int) -> None:
+        """Time passes (the loop's clock, in ms) while this mode is on the stack."""
+
+
+class ModeStack:
+    """The modes, the game at the bottom; the only place modes are put on and taken off."""
+
+    def __init__(self, publish: Publish, base: Mode) -> None:
+        self._publish = publish
+        self._modes: list[Mode] = []
+        self._shown: dict = CLOSED  # nothing over the board at the start
+        self.push(base)
+
+    @property
+    def top(self) -> Mode:
+        """The mode that gets the buttons."""
+        return self._modes[-1]
+
+    def names(self) -> list[str]:
+        """The modes' names, bottom first."""
+        return [m.name for m in self._modes]
+
+    def find(self, kind: type) -> Mode | None:
+        """The topmost mode of ``kind``, if one is on the stack."""
+        return next((m for m in reversed(self._modes) if isinstance(m, kind)), None)
+
+    def below(self, mode: Mode) -> Mode | None:
+        """The mode under ``mode``, if any."""
+        index = self._modes.index(mode)
+        return self._modes[index - 1] if index > 0 else None
+
+    def push(self, mode: Mode) -> None:
+        """Put ``mode`` on top."""
+        mode.stack = self
+        self._modes.append(mode)
+        mode.entered()
+        self.refresh()
+
+    def insert(self, mode: Mode, above: type) -> None:
+        """Put ``mode`` just above the topmost mode of kind ``above`` (under any menu)."""
+        mode.stack = self
+        index = max(i for i, m in enumerate(self._modes) if isinstance(m, above))
+        self._modes.insert(index + 1, mode)
+        mode.entered()
+        self.refresh()
+
+    def pop(self, mode: Mode) -> None:
+        """Take ``mode`` (and anything above it) off the stack; the bottom stays."""
+        if mode in self._modes[1:]:
+            del self._modes[self._modes.index(mode) :]
+            self.refresh()
+
+    def drop(self, *kinds: type) -> None:
+        """Take every mode of these kinds off, leaving the others as they are."""
+        kept = [self._modes[0]] + [m for m in self._modes[1:] if not isinstance(m, kinds)]
+        if len(kept) != len(self._modes):
+            self._modes = kept
+            self.refresh()
+
+    def reset(self) -> None:
+        """Back to the bottom mode alone."""
+        del self._modes[1:]
+        self.refresh()
+
+    def press(self, button: str, player: str | None) -> None:
+        """A button goes to the top mode."""
+        self.top.press(button, player)
+        self.refresh()
+
+    def tick(self, now: int) -> None:
+        """Let time pass for every mode on the stack."""
+        for mode in list(self._modes):
+            mode.tick(now)
+
+    def legend(self, player: str) -> Legend:
+        """What the buttons do now on ``player``'s side."""
+        return self.top.legend(player)
+
+    def refresh(self) -> None:
+        """Show the top mode's card (or none), if that changed."""
+        card = self.top.card()
+        shown = card.event() if card is not None else CLOSED
+        if shown != self._shown:
+            self._shown = shown
+            self._publish(dict(shown))
