@@ -6,18 +6,15 @@ with their progress, games to replay) or when the referee asks (which play, a wr
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from kiosk.app.dice import resolve_source
 from kiosk.app.lessons import lesson_label
 from kiosk.app.menu import Item, Menu
+from kiosk.app.modes import Host
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
 from kiosk.rules.profiles import PROFILES
 from kiosk.tutor.lessons import LessonError, catalogue
-
-if TYPE_CHECKING:
-    from kiosk.app.main import App
 
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
 
@@ -25,7 +22,7 @@ DICE_SOURCES = ("auto", "wells", "buttons", "digital")
 class TableMenus:
     """The menus of one table; actions go to the application."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         c = app.config
         self.main = Menu(

@@ -3,12 +3,7 @@ game, a double on offer and the coach's offer to take a play back."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from kiosk.app.modes import Legend, Mode
-
-if TYPE_CHECKING:
-    from kiosk.app.main import App
+from kiosk.app.modes import Host, Legend, Mode
 
 
 class GameMode(Mode):
@@ -17,7 +12,7 @@ class GameMode(Mode):
 
     name = "game"
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
 
     def legend(self, player: str) -> Legend:
@@ -49,7 +44,7 @@ class GameEndMode(Mode):
 
     name = "game-end"
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
 
     def legend(self, player: str) -> Legend:
@@ -68,7 +63,7 @@ class DoubleOfferMode(Mode):
 
     name = "double-offer"
 
-    def __init__(self, app: App, taker: str) -> None:
+    def __init__(self, app: Host, taker: str) -> None:
         self.app = app
         self.taker = taker
 
@@ -91,7 +86,7 @@ class TakeBackOfferMode(Mode):
 
     name = "take-back-offer"
 
-    def __init__(self, app: App, offer: dict) -> None:
+    def __init__(self, app: Host, offer: dict) -> None:
         self.app = app
         self.offer = offer
         self.mover = str(offer["to"])

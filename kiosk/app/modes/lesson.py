@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from kiosk.app.modes import Legend, Mode
+from kiosk.app.modes import Host, Legend, Mode
 from kiosk.tutor.lessons import LessonEngine, State
-
-if TYPE_CHECKING:
-    from kiosk.app.main import App
 
 NEXT = (State.READING, State.ANSWERED, State.WATCHING)
 
@@ -18,7 +13,7 @@ class LessonMode(Mode):
 
     name = "lesson"
 
-    def __init__(self, app: App, engine: LessonEngine) -> None:
+    def __init__(self, app: Host, engine: LessonEngine) -> None:
         self.app = app
         self.engine = engine
 

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from kiosk.app.modes import Legend, Mode
+from kiosk.app.modes import Host, Legend, Mode
 from kiosk.app.replay import Replay
-
-if TYPE_CHECKING:
-    from kiosk.app.main import App
 
 
 class ReplayMode(Mode):
@@ -16,7 +11,7 @@ class ReplayMode(Mode):
 
     name = "replay"
 
-    def __init__(self, app: App, replay: Replay) -> None:
+    def __init__(self, app: Host, replay: Replay) -> None:
         self.app = app
         self.replay = replay
 
