@@ -99,6 +99,4 @@ class GameCoach:
         game, turn = self._jobs.popleft()
         if game != self._current_game():
             return
-        if event.get("take_back"):
-            event = {**event, "text": f"{event['text']} (Back: take it back.)"}
         self._publish({**event, "turn": turn})

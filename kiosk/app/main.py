@@ -49,7 +49,7 @@ from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBac
 from kiosk.app.modes.lesson import LessonMode
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.replay import Replay
-from kiosk.config import Config
+from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
@@ -70,7 +70,6 @@ log = logging.getLogger(__name__)
 NOT_RECORDED = frozenset({"board", "menu", "button"})  # view-only events the store skips
 LAPSES_OFFER = frozenset({"dice", "opening", "play", "new-game", "resume", "position", "cube"})
 NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
-DEFAULT_PIN = "1234"
 
 
 def table_layout(config: Config) -> TableLayout:
@@ -255,15 +254,16 @@ class App:
         """What is missing, said on screen once."""
         lines = []
         if self.simulator is not None:
-            lines.append("This is a simulated table: move the men with the mouse.")
+            lines.append("A simulated table: drag the men with the mouse.")
         if self.store is None:
-            why = f" ({self.store_problem})" if self.store_problem else ""
-            lines.append(f"Games are not being saved: no database{why}.")
+            lines.append("Games are not being saved: no database.")
+            if self.store_problem:
+                lines.append(self.store_problem)
         speaker = self.speaker
         if speaker is not None and self.config.speech.enabled and speaker.problem:
-            lines.append(f"Nothing is spoken: {speaker.problem}.")
+            lines.append(f"No speech: {speaker.problem.split(' (')[0]}.")
         if self.config.installer.pin == DEFAULT_PIN:
-            lines.append("The installer's PIN is still 1234: set [installer] pin.")
+            lines.append("The installer's PIN is still the default.")
         if lines:
             self.modes.push(NoticeMode(lines, NOTICE_MS))
 
@@ -786,13 +786,13 @@ class App:
 
     def _coached(self, event: dict) -> None:
         """A verdict on the last turn, in teaching mode with a bad play: the offer to take it
-        back goes on screen (under any menu open), until the game goes on."""
+        back goes on screen if the game is (not under a menu), until the game goes on."""
         if self.referee is None or not event.get("take_back"):
             return
         game = self.referee.game
-        if event.get("turn") == len(game.turns) and game.phase == Phase.ROLL:
-            self.modes.drop(TakeBackOfferMode)
-            self.modes.insert(TakeBackOfferMode(self, event), GameMode)
+        current = event.get("turn") == len(game.turns) and game.phase == Phase.ROLL
+        if current and isinstance(self.modes.top, GameMode):
+            self.modes.push(TakeBackOfferMode(self, event))
 
     def take_back(self, offer: dict) -> None:
         """Back on the offer: the game as it was before the play, the same dice to play again."""

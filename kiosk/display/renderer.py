@@ -789,7 +789,7 @@ class BandPainter:
         if message is None or not message.text:
             message = PlayerText("")
         h = self.height
-        small = max(11, int(h * 0.14))
+        small = max(12, int(h * 0.18))
         rating = None
         if message.rating:
             colour = RATING_COLOURS.get(message.rating, DIM)

@@ -91,6 +91,7 @@ class TableView:
     legend: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # player ->
     # (button, what it does now) for the buttons that do something on that player's side
     keys: bool = False  # the legend names the window's keys (no physical buttons wired)
+    _men_down: int = 0  # men on the table when the last man was lifted
 
     def animated(self) -> bool:
         """Whether the picture moves by itself (pulsing targets, a spinner): redraw it."""
@@ -139,6 +140,7 @@ class TableView:
             table = event.get("table", {})
             self.lifted = table.get("from", event["from"])
             self.targets = tuple(table.get("to", event["to"]))
+            self._men_down = _men(self.board)
         elif kind == "illegal":
             where = event.get("table") or self.lifted or ""
             self.illegal = (where, event["reason"], event["message"])
@@ -219,6 +221,8 @@ class TableView:
             self.menu_player = event.get("player")
         elif kind == "board":
             self.board = dict(event["board"]) if event.get("board") is not None else None
+            if self.lifted is not None and _men(self.board) > self._men_down:
+                self.lifted, self.targets = None, ()  # the lifted man is down again
         elif kind == "mode":
             self.banner = event.get("banner", "")
         elif kind == "detail":
@@ -266,6 +270,11 @@ class TableView:
             self.last_play = ()
             return
         self.last_play = play_arrows(play, mover)
+
+
+def _men(board: dict[str, tuple[int, int]] | None) -> int:
+    """The men the table senses (0 without a board)."""
+    return sum(w + b for w, b in board.values()) if board else 0
 
 
 def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:
