@@ -1,14 +1,14 @@
 """The players' controls: the Pi's buttons, lights and buzzer (gpiozero), and the keyboard.
 
-Each player has a Done/Roll button with a light, lit while that player is on roll;
+Each player has a Done button with a light, lit while that player is on roll;
 Menu, Back and Select are shared; a "table connected" light, a "check the board" light
 and a buzzer are optional. Presses are published to the event bus as ``button`` events
 (``{"event": "button", "name": "done", "player": "white"}``), and the lights follow the
 event stream. The pins come from ``[pins]``; which GPIO library drives them is gpiozero's
 pin factory, passed in (``MockFactory`` in the tests), never a flag.
 
-In the simulator window the keyboard does the same: W and B are the two Done/Roll
-buttons, Space or D is Done/Roll for the player on roll, M, Tab and the arrow keys move
+In the simulator window the keyboard does the same: W and B are the two Done
+buttons, Space or D is Done for the player on roll, M, Tab and the arrow keys move
 through a menu, Enter selects, Esc or Backspace goes back.
 """
 

@@ -3,6 +3,8 @@ a long menu, and both dice of the opening throw."""
 
 from __future__ import annotations
 
+import re
+
 import pygame
 from display_pixels import differing
 
@@ -80,3 +82,21 @@ def test_the_opening_throw_draws_both_dice(renderer: Renderer, view: TableView) 
     renderer.draw(view, 0)
     band = renderer.geometry.bands["black"]
     assert differing(with_dice, renderer.surface, band).count() > 400  # two dice faces
+
+
+def test_the_readme_the_hardware_guide_and_the_screen_name_the_same_buttons() -> None:
+    from pathlib import Path
+
+    from kiosk.display.view import BUTTON_NAMES, WINDOW_KEYS
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    section = readme[readme.index("## The buttons") : readme.index("## What the table shows")]
+    pins = (root / "hardware" / "README.md").read_text()
+    for name in BUTTON_NAMES.values():
+        assert f"**{name}**" in section and f"**{name}**" in pins
+    for key in WINDOW_KEYS.values():
+        assert f"`{key}`" in section
+    for shot in ("set-up", "lifted-with", "wrong-placement", "press-done", "coach", "game-end"):
+        (path,) = re.findall(rf"\]\((docs/screenshots/demo-\d+-{shot}[^)]*\.png)\)", readme)
+        assert (root / path).read_bytes()[:4] == b"\x89PNG"
