@@ -25,6 +25,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from kiosk.app.main import App, table_layout  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
+from kiosk.events import Illegal, Legal  # noqa: E402
 from kiosk.link import QueueListener, TableLink  # noqa: E402
 from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
 
@@ -46,7 +47,7 @@ def main() -> None:
     placed: list[float] = []
     verdicts: list[float] = []
     app.bus.subscribe(
-        lambda e: verdicts.append(time.monotonic()) if e["event"] in ("illegal", "legal") else None
+        lambda e: verdicts.append(time.monotonic()) if isinstance(e, Illegal | Legal) else None
     )
     stop = threading.Event()
 

@@ -5,8 +5,8 @@ functions too) and holds the code to this, and to having no import circle.
 
 - ``rules`` (the pure engine), ``files`` (atomic writes) and ``books`` (the books' data)
   need nothing else;
-- ``table`` (the table's coordinate system) and ``config`` (the settings, which name the
-  rule profiles) stand on the rules;
+- ``table`` (the table's coordinate system), ``config`` (the settings, which name the
+  rule profiles) and ``events`` (every event, typed) stand on the rules;
 - ``link`` (the serial link) and ``simtable`` (the simulated table) both speak the table's
   frames, and neither knows the other: the link is handed a simulator by its caller;
 - ``referee`` (sensed boards into game events; its scenario runner plays on a simulated
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"rules", "files", "books", "layers"}),
-    frozenset({"table", "config"}),
+    frozenset({"table", "config", "events"}),
     frozenset({"link", "simtable"}),
     frozenset({"referee"}),
     frozenset({"tutor", "store"}),

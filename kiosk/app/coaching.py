@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable
 
 from kiosk.config import TutorSection
+from kiosk.events import CoachVerdict, Event
 from kiosk.rules import Play, Position, get_profile
 from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, choose_evaluator
 from kiosk.tutor.evaluators import EvaluatorError
@@ -20,7 +21,7 @@ from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[dict], None]
+Publish = Callable[[Event], None]
 
 
 def coach_config(tutor: TutorSection) -> CoachConfig:
@@ -99,4 +100,4 @@ class GameCoach:
         game, turn = self._jobs.popleft()
         if game != self._current_game():
             return
-        self._publish({**event, "turn": turn})
+        self._publish(CoachVerdict(data={**event, "turn": turn}))

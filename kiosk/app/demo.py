@@ -45,7 +45,7 @@ def run_demo(
     )
     table.app.simulator = table.sim  # the men are drawn; the dice still go in its wells
     if emit is not None:
-        table.app.bus.subscribe(emit)
+        table.app.bus.subscribe(lambda event: emit(event.to_json()))
     shots: list[str] = []
 
     def shot(name: str) -> None:

@@ -51,6 +51,30 @@ from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.replay import Replay
 from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView
+from kiosk.events import (
+    MISSING,
+    Board,
+    Button,
+    Choose,
+    CoachVerdict,
+    CubeMoved,
+    Dice,
+    Event,
+    GameOver,
+    LessonEvent,
+    MenuShown,
+    Message,
+    ModeChanged,
+    NewGame,
+    Opening,
+    Played,
+    PositionShown,
+    Resume,
+    SetupOk,
+    TableStatus,
+    TakeBack,
+    WrongMove,
+)
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
@@ -67,8 +91,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOT_RECORDED = frozenset({"board", "menu", "button"})  # view-only events the store skips
-LAPSES_OFFER = frozenset({"dice", "opening", "play", "new-game", "resume", "position", "cube"})
+LAPSES_OFFER = (Dice, Opening, Played, NewGame, Resume, PositionShown, CubeMoved)
 NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
 
 
@@ -78,11 +101,11 @@ def table_layout(config: Config) -> TableLayout:
     return TableLayout(t.point_slots, t.bar_slots, t.tray_slots)
 
 
-def link_event(event: LinkEvent) -> dict:
+def link_event(event: LinkEvent) -> Event:
     """The application event for a change in the link's state."""
     if event.status in (LinkStatus.CONNECTED, LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
-        return {"event": "table", "status": event.status.value, "message": event.message}
-    return {"event": "message", "to": "both", "text": event.message, "speak": False}
+        return TableStatus(status=event.status.value, message=event.message)
+    return Message(to="both", text=event.message, speak=False)
 
 
 def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
@@ -211,7 +234,7 @@ class App:
 
     def say(self, to: str, text: str, warning: bool = False) -> None:
         """A message to one player or ``"both"``."""
-        self.bus.publish({"event": "message", "to": to, "text": text, "warning": warning})
+        self.bus.publish(Message(to=to, text=text, warning=warning))
 
     def banner(self) -> str:
         """The line both players see in a game."""
@@ -295,16 +318,15 @@ class App:
             except Exception as err:
                 self._store_problem(err)
         self.bus.publish(
-            {
-                "event": "new-game",
-                "game": self.game_id,
-                "position": position.position_id(),
-                "turn": str(position.turn),
-                "profile": profile.name,
-                "tutor": self.tutor,
-                "dice_source": self.dice_source,
-                "cube": [1, None],
-            }
+            NewGame(
+                game=self.game_id,
+                position=position.position_id(),
+                turn=position.turn,
+                profile=profile.name,
+                tutor=self.tutor,
+                dice_source=self.dice_source,
+                cube=(1, None),
+            )
         )
         self._set_up(position, restoring=False)
 
@@ -313,17 +335,16 @@ class App:
         self.game_id = game_id
         self._game_started(game)
         self.bus.publish(
-            {
-                "event": "resume",
-                "game": game_id,
-                "position": game.position.position_id(),
-                "turn": str(game.turn),
-                "turns": len(game.turns),
-                "phase": game.phase.value,
-                "dice": list(game.dice) if game.dice else None,
-                "tutor": self.tutor,
-                "cube": _cube(game),
-            }
+            Resume(
+                game=game_id,
+                position=game.position.position_id(),
+                turn=game.turn,
+                turns=len(game.turns),
+                phase=game.phase.value,
+                dice=game.dice or None,
+                tutor=self.tutor,
+                cube=_cube(game),
+            )
         )
         self._set_up(game.position, restoring=True)
         if game.phase == Phase.DOUBLE_OFFERED:
@@ -440,7 +461,7 @@ class App:
             if sensed != self.sensed:
                 self._woken()
             self.sensed = sensed
-            self.bus.publish({"event": "board", "board": sensed})  # where the men are now
+            self.bus.publish(Board(board=sensed))  # where the men are now
             lesson = self.lesson
             if lesson is not None:  # the lesson throws its own dice: the wells are ignored
                 if lesson.referee is not None:
@@ -492,12 +513,11 @@ class App:
         if board in self._complete[1]:
             self._complete_said = board
             self.bus.publish(
-                {
-                    "event": "message",
-                    "to": str(game.turn),
-                    "text": "Your play is complete: press Done to end your turn.",
-                    "complete": True,
-                }
+                Message(
+                    to=str(game.turn),
+                    text="Your play is complete: press Done to end your turn.",
+                    complete=True,
+                )
             )
 
     def frame(self, now: int) -> None:
@@ -577,7 +597,7 @@ class App:
 
     # -- subscribers ----------------------------------------------------------------------
 
-    def _show(self, event: dict) -> None:
+    def _show(self, event: Event) -> None:
         before = dict(self.view.messages)
         self.view.apply(event)
         self.changes += 1
@@ -585,15 +605,17 @@ class App:
             if message is not before.get(who) and message.detail:
                 self._detail_to = who
 
-    def _record(self, event: dict) -> None:
-        if self.store is None or self.game_id is None or event["event"] in NOT_RECORDED:
+    def _record(self, event: Event) -> None:
+        if self.store is None or self.game_id is None:
             return
-        if "lesson" in event:  # a lesson's events are not part of the game
+        if isinstance(event, Board | MenuShown | Button | LessonEvent):
+            return  # what the view shows now, and a lesson's events: not the game's record
+        if isinstance(event, ModeChanged) and event.lesson is not MISSING:
             return
-        if self.replay is not None and event["event"] in ("position", "mode"):
+        if self.replay is not None and isinstance(event, PositionShown | ModeChanged):
             return
         try:
-            self.store.record(self.game_id, event)
+            self.store.record(self.game_id, event.to_json())
         except Exception as err:
             self._store_problem(err)
 
@@ -605,33 +627,30 @@ class App:
             self.say("both", text, warning=True)
             self.modes.push(NoticeMode([text], NOTICE_MS))
 
-    def _react(self, event: dict) -> None:
-        kind = event["event"]
-        if kind == "button":
-            self.press(event["name"], event.get("player"))
-            return
-        if "lesson" in event:
-            self._lesson_event(event)
-            return
-        if kind in LAPSES_OFFER:
+    def _react(self, event: Event) -> None:
+        if isinstance(event, LAPSES_OFFER):
             self.modes.drop(TakeBackOfferMode)
-        if kind == "play":
-            if self.tutor and not event.get("accepted"):
+        match event:
+            case Button(button=name, player=player):
+                self.press(name, None if player is MISSING else str(player))
+            case LessonEvent():
+                self._lesson_event(event)
+            case Played(accepted=accepted) if self.tutor and not accepted:
                 self._rate(event)
-        elif kind == "coach":
-            self._coached(event)
-        elif kind == "setup-ok":
-            self.setting_up = False
-        elif kind == "choose":
-            assert self.referee is not None
-            self.modes.push(MenuMode(self.menus.choose(event["options"], self.referee.choose)))
-        elif kind == "wrong-move":
-            assert self.referee is not None
-            title = f"{str(event['player']).capitalize()} made a wrong move"
-            self.modes.push(MenuMode(self.menus.wrong_move(title, self.referee.accept)))
-        elif kind == "game-over":
-            self.modes.drop(DoubleOfferMode)
-            self.modes.push(GameEndMode(self))
+            case CoachVerdict():
+                self._coached(event)
+            case SetupOk():
+                self.setting_up = False
+            case Choose(options=options):
+                assert self.referee is not None
+                self.modes.push(MenuMode(self.menus.choose(list(options), self.referee.choose)))
+            case WrongMove(player=player):
+                assert self.referee is not None
+                title = f"{str(player).capitalize()} made a wrong move"
+                self.modes.push(MenuMode(self.menus.wrong_move(title, self.referee.accept)))
+            case GameOver():
+                self.modes.drop(DoubleOfferMode)
+                self.modes.push(GameEndMode(self))
 
     # -- buttons ---------------------------------------------------------------------------
 
@@ -703,31 +722,30 @@ class App:
         self._lesson_board = None
         self.modes.push(LessonMode(self, engine))
         self.bus.publish(
-            {
-                "event": "mode",
-                "mode": "lesson",
-                "lesson": lesson.id,
-                "banner": f"Lesson {lesson.info.number}: {lesson.title}",
-            }
+            ModeChanged(
+                mode="lesson",
+                lesson=lesson.id,
+                banner=f"Lesson {lesson.info.number}: {lesson.title}",
+            )
         )
         engine.start()
 
-    def _lesson_event(self, event: dict) -> None:
+    def _lesson_event(self, event: LessonEvent) -> None:
         """An event of the lesson: to its engine; leaving or finishing it opens the menu."""
         mode = self.modes.find(LessonMode)
-        if not isinstance(mode, LessonMode) or event["lesson"] != mode.engine.lesson.id:
+        if not isinstance(mode, LessonMode) or event.lesson != mode.engine.lesson.id:
             return  # a lesson already left
         lesson = mode.engine
-        kind = event["event"]
-        lesson.on_event(event)
-        if kind == "choose":
-            self.modes.push(MenuMode(self.menus.choose(event["options"], lesson.answer)))
-        elif kind == "wrong-move" and lesson.referee is not None:
-            menu = self.menus.wrong_move("That move breaks the rules", lesson.referee.accept)
-            self.modes.push(MenuMode(menu))
-        elif kind in ("lesson-exit", "lesson-end"):
+        lesson.on_event(event.to_json())
+        match event.inner:
+            case Choose(options=options):
+                self.modes.push(MenuMode(self.menus.choose(list(options), lesson.answer)))
+            case WrongMove() if lesson.referee is not None:
+                menu = self.menus.wrong_move("That move breaks the rules", lesson.referee.accept)
+                self.modes.push(MenuMode(menu))
+        if event.kind in ("lesson-exit", "lesson-end"):
             self.modes.pop(mode)
-            self.bus.publish({"event": "mode", "mode": "game", "banner": self.banner()})
+            self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
             menu = self.menus.lessons()
             menu.on_back = self.restore_game
             self.modes.push(MenuMode(menu))
@@ -755,22 +773,21 @@ class App:
 
     def restore_game(self) -> None:
         """Back to the game after a replay or a lesson: the players lay its men out again."""
-        self.bus.publish({"event": "mode", "mode": "game", "banner": self.banner()})
+        self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
         if self.referee is not None:
             game = self.referee.game
             self.bus.publish(
-                {
-                    "event": "position",
-                    "position": game.position.position_id(),
-                    "turn": str(game.turn),
-                    "dice": list(game.dice) if game.dice else None,
-                }
+                PositionShown(
+                    position=game.position.position_id(),
+                    turn=game.turn,
+                    dice=game.dice or None,
+                )
             )
             self._set_up(game.position, restoring=True)
 
     # -- the coach -------------------------------------------------------------------------
 
-    def _rate(self, event: dict) -> None:
+    def _rate(self, event: Played) -> None:
         """Hand the play just made to the coach (it answers with a ``coach`` event)."""
         if self.referee is None:
             return
@@ -778,51 +795,49 @@ class App:
         if not game.turns:
             return
         turn = game.turns[-1]
-        if str(turn.colour) != event.get("player") or str(turn.play) != event.get("move"):
+        if turn.colour != event.player or turn.play != event.play:
             return
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )
 
-    def _coached(self, event: dict) -> None:
+    def _coached(self, event: CoachVerdict) -> None:
         """A verdict on the last turn, in teaching mode with a bad play: the offer to take it
         back goes on screen if the game is (not under a menu), until the game goes on."""
-        if self.referee is None or not event.get("take_back"):
+        if self.referee is None or not event.take_back:
             return
         game = self.referee.game
-        current = event.get("turn") == len(game.turns) and game.phase == Phase.ROLL
+        current = event.turn == len(game.turns) and game.phase == Phase.ROLL
         if current and isinstance(self.modes.top, GameMode):
             self.modes.push(TakeBackOfferMode(self, event))
 
-    def take_back(self, offer: dict) -> None:
+    def take_back(self, offer: CoachVerdict) -> None:
         """Back on the offer: the game as it was before the play, the same dice to play again."""
         assert self.referee is not None
         game = self.referee.game
-        if self.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer["turn"]:
-            self.say(str(offer["to"]), "Too late to take that play back: the game has gone on.")
+        if self.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer.turn:
+            self.say(offer.to, "Too late to take that play back: the game has gone on.")
             return
         turn = game.take_back()
         mover, (d1, d2) = str(turn.colour), turn.dice
         before = turn.before.position_id()
         self.bus.publish(
-            {
-                "event": "take-back",
-                "player": mover,
-                "dice": [d1, d2],
-                "move": str(turn.play),
-                "position": before,
-                "number": offer["turn"],
-            }
+            TakeBack(
+                player=turn.colour,
+                dice=turn.dice,
+                move=str(turn.play),
+                position=before,
+                number=offer.turn,
+            )
         )
         self.bus.publish(
-            {
-                "event": "position",
-                "position": before,
-                "turn": mover,
-                "dice": [d1, d2],
-                "text": f"{mover.capitalize()} takes back {turn.play or 'the play'}: put the "
+            PositionShown(
+                position=before,
+                turn=turn.colour,
+                dice=turn.dice,
+                text=f"{mover.capitalize()} takes back {turn.play or 'the play'}: put the "
                 f"men back as shown, then play {d1}-{d2} again.",
-            }
+            )
         )
         self._set_up(turn.before, restoring=True)
 
@@ -846,9 +861,7 @@ class App:
         assert self.referee is not None
         game = self.referee.game
         game.double()
-        self.bus.publish(
-            {"event": "cube", "action": "double", "player": str(game.turn), "cube": _cube(game)}
-        )
+        self.bus.publish(CubeMoved(action="double", player=game.turn, cube=_cube(game)))
         self._offer_double(game)
 
     def _offer_double(self, game: Game) -> None:
@@ -868,9 +881,7 @@ class App:
         doubler, taker = game.turn, game.turn.other
         if take:
             game.take()
-            self.bus.publish(
-                {"event": "cube", "action": "take", "player": str(taker), "cube": _cube(game)}
-            )
+            self.bus.publish(CubeMoved(action="take", player=taker, cube=_cube(game)))
             self.say(
                 "both",
                 f"{str(taker).capitalize()} takes: the cube is at "
@@ -878,31 +889,23 @@ class App:
             )
             return
         game.pass_()
+        self.bus.publish(CubeMoved(action="pass", player=taker, cube=_cube(game)))
         self.bus.publish(
-            {"event": "cube", "action": "pass", "player": str(taker), "cube": _cube(game)}
-        )
-        self.bus.publish(
-            {
-                "event": "game-over",
-                "winner": str(doubler),
-                "result": "single",
-                "points": game.cube.value,
-                "passed": True,
-            }
+            GameOver(winner=doubler, result="single", points=game.cube.value, passed=True)
         )
 
 
-def _cube(game: Game) -> list:
-    """The cube as events carry it: [value, owner or None]."""
+def _cube(game: Game) -> tuple[int, str | None]:
+    """The cube as events carry it: (value, owner or None)."""
     owner = game.cube.owner
-    return [game.cube.value, None if owner is None else str(owner)]
+    return (game.cube.value, None if owner is None else str(owner))
 
 
-def _json_lines(out: TextIO) -> Callable[[dict], None]:
-    def write(event: dict) -> None:
-        if event["event"] == "board":
+def _json_lines(out: TextIO) -> Callable[[Event], None]:
+    def write(event: Event) -> None:
+        if isinstance(event, Board):
             return
-        out.write(json.dumps(event, default=str) + "\n")
+        out.write(json.dumps(event.to_json(), default=str) + "\n")
         out.flush()
 
     return write

@@ -13,6 +13,7 @@ from kiosk.app.menu import Item, Menu
 from kiosk.app.modes import Host
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
+from kiosk.events import ModeChanged
 from kiosk.rules.profiles import PROFILES
 from kiosk.tutor.lessons import LessonError, catalogue
 
@@ -124,7 +125,7 @@ class TableMenus:
     def _toggle_tutor(self) -> None:
         app = self.app
         app.config.tutor.enabled = app.tutor = not app.config.tutor.enabled
-        app.bus.publish({"event": "mode", "mode": "game", "banner": app.banner()})
+        app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
 
     def _next_dice(self) -> None:
         d = self.app.config.dice

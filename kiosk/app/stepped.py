@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from kiosk.app.controls import button_event
 from kiosk.app.main import App, table_layout
 from kiosk.config import Config
 from kiosk.link import LOCATIONS, BoardFrame, QueueListener, TableLink
@@ -55,9 +56,9 @@ class SteppedTable:
         if not self.link.wait_connected(WAIT_S):
             self.sim.close()
             raise LinkTimeout("the simulated table did not answer")
-        self.events: list[dict] = []
+        self.events: list[dict] = []  # every event so far, as JSON (what tests read)
         self.app = make_app(link=self.link, listener=self.listener)
-        self.app.bus.subscribe(self.events.append)
+        self.app.bus.subscribe(lambda event: self.events.append(event.to_json()))
         self.now = 0
 
     def wait(self, ms: int) -> None:
@@ -74,10 +75,7 @@ class SteppedTable:
     def press(self, name: str, player: str | None = None, times: int = 1) -> None:
         """Press a button ``times`` times, a turn of the loop after each."""
         for _ in range(times):
-            event = {"event": "button", "name": name}
-            if player:
-                event["player"] = player
-            self.app.bus.publish(event)
+            self.app.bus.publish(button_event(name, player))
             self.wait(STEP_MS)
 
     def _catch_up(self) -> None:

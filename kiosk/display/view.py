@@ -15,8 +15,38 @@ The display draws a :class:`TableView`; it never asks the referee or the game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from kiosk.events import (
+    MISSING,
+    Board,
+    Choose,
+    CoachVerdict,
+    Cocked,
+    CubeMoved,
+    Destinations,
+    Detail,
+    Dice,
+    Event,
+    GameOver,
+    Illegal,
+    Legal,
+    LessonEvent,
+    MenuShown,
+    Message,
+    ModeChanged,
+    NewGame,
+    Opening,
+    Played,
+    PositionShown,
+    Resume,
+    Setup,
+    SetupOk,
+    TableStatus,
+    from_json,
+)
 from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
 from kiosk.table.sensing import location
@@ -124,128 +154,135 @@ class TableView:
         self.position = position
         self.pips = (position.pips(Colour.WHITE), position.pips(Colour.BLACK))
 
-    def apply(self, event: dict) -> None:
-        """Fold one application event into the view."""
-        kind = event.get("event")
-        player = str(event.get("player", self.turn))
-        if kind in ("cube", "new-game", "resume") and event.get("cube"):
-            self.cube = (int(event["cube"][0]), event["cube"][1])  # [value, owner or None]
-        if kind == "dice":
-            self.dice = (event["dice"][0], event["dice"][1])
-            self.turn = player
-            self.cocked = ()
-            self.illegal = None
-            self.say(player, f"You threw {self.dice[0]}-{self.dice[1]}.")
-        elif kind == "destinations":
-            table = event.get("table", {})
-            self.lifted = table.get("from", event["from"])
-            self.targets = tuple(table.get("to", event["to"]))
-            self._men_down = _men(self.board)
-        elif kind == "illegal":
-            where = event.get("table") or self.lifted or ""
-            self.illegal = (where, event["reason"], event["message"])
-            self.say(player, event["message"], event.get("law", ""), warning=True)
-        elif kind == "legal":
-            self.illegal = None
-            self.lifted, self.targets = None, ()
-            self.say(player, "That is fine.")
-        elif kind == "play":
-            if event.get("position"):
-                self._played(event, Colour.parse(player))
-            self.last_move = event["move"]
-            self.dice = None
-            self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
-            self.turn = "black" if player == "white" else "white"
-            self.say(player, f"You played {event['move'] or 'nothing (no legal move)'}.")
-            self.say(self.turn, "Your turn: throw the dice.")
-        elif kind == "choose":
-            self.choices = tuple(event["options"])
-            self.say(player, event["message"])
-        elif kind == "cocked":
-            self.cocked = (*self.cocked, event["well"])
-            self.say("both", event["message"], event.get("law", ""), warning=True)
-        elif kind == "opening":
-            if event.get("starter"):
-                self.turn = event["starter"]
-                dice = event.get("dice") or ()
-                if len(dice) == 2 and all(isinstance(d, int) for d in dice):
-                    self.dice = (dice[0], dice[1])  # each side's die, drawn together
-            message = event["message"]
-            self.say("both", message[:1].upper() + message[1:])
-        elif kind == "setup":
-            self.say("both", event["message"], event.get("law", ""), warning=True)
-        elif kind == "setup-ok":
-            self.say(
-                "both",
-                "The board is set. Throw to start."
-                if not event.get("restored")
-                else "The board is restored. Play on.",
-            )
-        elif kind == "game-over":
-            winner = event["winner"]
-            white, black = self.score
-            self.score = (
-                (white + event["points"], black)
-                if winner == "white"
-                else (white, black + event["points"])
-            )
-            self.say(
-                "both",
-                f"{winner.capitalize()} wins a {event['result']} game "
-                f"({event['points']} point{'s' if event['points'] != 1 else ''}).",
-            )
-        elif kind == "table":
-            self.connected = event["status"] == "connected"
-            self.connection_message = event.get("message", "")
-        elif kind in ("message", "coach", "lesson", "lesson-result", "lesson-end"):
-            if event.get("complete"):  # a whole play is on the board: nothing is lifted
+    def apply(self, event: Event | Mapping[str, Any]) -> None:
+        """Fold one application event into the view (its JSON is read as the event)."""
+        if isinstance(event, Mapping):
+            event = from_json(event)
+        match event:
+            case Dice(player=player, dice=(d1, d2)):
+                self.dice = (d1, d2)
+                self.turn = str(player)
+                self.cocked = ()
+                self.illegal = None
+                self.say(self.turn, f"You threw {d1}-{d2}.")
+            case Destinations(src=src, to=to, table=table):
+                if table:
+                    src, to = table.get("from", src), table.get("to", to)
+                self.lifted, self.targets = src, tuple(to)
+                self._men_down = _men(self.board)
+            case Illegal(reason=reason, message=message, law=law, player=player, table=where):
+                self.illegal = (where or self.lifted or "", reason, message)
+                self.say(str(player), message, law or "", warning=True)
+            case Legal(player=player):
+                self.illegal = None
                 self.lifted, self.targets = None, ()
+                self.say(str(player), "That is fine.")
+            case Played(player=player, move=move):
+                if event.position:
+                    self._played(event)
+                self.last_move = move
+                self.dice = None
+                self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
+                self.turn = str(player.other)
+                self.say(str(player), f"You played {move or 'nothing (no legal move)'}.")
+                self.say(self.turn, "Your turn: throw the dice.")
+            case Choose(player=player, options=options, message=message):
+                self.choices = tuple(options)
+                self.say(str(player), message)
+            case Cocked(well=well, message=message, law=law):
+                self.cocked = (*self.cocked, well)
+                self.say("both", message, law or "", warning=True)
+            case Opening(starter=starter, dice=dice, message=message):
+                if starter is not None:
+                    self.turn = str(starter)
+                    if dice and len(dice) == 2 and all(isinstance(d, int) for d in dice):
+                        self.dice = (dice[0], dice[1])  # each side's die, drawn together
+                self.say("both", message[:1].upper() + message[1:])
+            case Setup(message=message, law=law):
+                self.say("both", message, law or "", warning=True)
+            case SetupOk(restored=restored):
+                text = "The board is restored. Play on." if restored else "The board is set."
+                self.say("both", text if restored else f"{text} Throw to start.")
+            case GameOver(winner=winner, result=result, points=points):
+                white, black = self.score
+                won = winner == Colour.WHITE
+                self.score = (white + points, black) if won else (white, black + points)
+                self.say(
+                    "both",
+                    f"{str(winner).capitalize()} wins a {result} game "
+                    f"({points} point{'s' if points != 1 else ''}).",
+                )
+            case TableStatus(status=status, message=message):
+                self.connected = status == "connected"
+                self.connection_message = message or ""
+            case Message(to=to, text=text, detail=detail, warning=warning, complete=complete):
+                if complete:  # a whole play is on the board: nothing is lifted
+                    self.lifted, self.targets = None, ()
+                self.say(to, text, detail or "", bool(warning))
+            case CoachVerdict(data=data):
+                self.say(
+                    str(data.get("to", "both")),
+                    str(data.get("text", "")),
+                    str(data.get("detail", "")),
+                    bool(data.get("warning", False)),
+                    str(data.get("rating") or ""),
+                    bool(data.get("take_back", False)),
+                )
+            case LessonEvent(inner=inner) if inner is not None:
+                self.apply(inner)
+            case LessonEvent(data=data):
+                self._lesson(data)
+            case MenuShown(title=title, items=items, cursor=cursor, footer=footer, player=who):
+                self.menu_title = title
+                self.menu = tuple(items)
+                self.menu_cursor = cursor
+                self.menu_footer = footer or ""
+                self.menu_player = None if who is MISSING else str(who)
+            case Board(board=board):
+                self.board = dict(board)
+                if self.lifted is not None and _men(self.board) > self._men_down:
+                    self.lifted, self.targets = None, ()  # the lifted man is down again
+            case ModeChanged(banner=banner):
+                self.banner = banner
+            case Detail(player=player):
+                who = str(player)
+                self.show_detail[who] = not self.show_detail.get(who, False)
+            case CubeMoved(cube=cube):
+                self.cube = (int(cube[0]), cube[1])
+            case NewGame() | Resume() | PositionShown():
+                self._shown(event)
+
+    def _shown(self, event: NewGame | Resume | PositionShown) -> None:
+        """A position to show: a new game, a game resumed, a replay's step, a take-back."""
+        self.turn = str(event.turn)
+        self.set_position(Position.from_id(event.position, event.turn))
+        dice = getattr(event, "dice", None)  # a new game has none yet
+        self.dice = (dice[0], dice[1]) if dice else None
+        self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
+        self.cocked = ()
+        if isinstance(event, PositionShown):
+            self.last_play = tuple((a, b) for a, b in event.arrows or ())
+            self.last_move = event.move or ""
+            if event.text:
+                self.say("both", event.text, event.detail or "")
+            return
+        self.last_play, self.last_move = (), ""
+        self.cube = (int(event.cube[0]), event.cube[1])
+        self._lesson({"event": "lesson-end"})
+        if isinstance(event, NewGame):
+            self.banner = "Tutor on" if event.tutor else "Tutor off"
+
+    def _lesson(self, event: Mapping[str, Any]) -> None:
+        """A lesson's step, result, chart or end: what it says, lights, asks and charts."""
+        kind = event["event"]
+        if kind in ("lesson", "lesson-result", "lesson-end"):
+            wrong = kind == "lesson-result" and not event["correct"]
             self.say(
                 str(event.get("to", "both")),
-                event.get("text", ""),
-                event.get("detail", ""),
-                bool(event.get("warning", kind == "lesson-result" and not event["correct"])),
-                str(event.get("rating") or "") if kind == "coach" else "",
-                bool(event.get("take_back", False)),
+                str(event.get("text", "")),
+                str(event.get("detail", "")),
+                bool(event.get("warning", wrong)),
             )
-            self._lesson(event)
-        elif kind == "chart":
-            self.chart = dict(event)
-        elif kind == "lesson-exit":
-            self._lesson(event)
-        elif kind == "menu":
-            self.menu_title = event.get("title", "")
-            self.menu = tuple(event.get("items", ()))
-            self.menu_cursor = int(event.get("cursor", 0))
-            self.menu_footer = event.get("footer", "")
-            self.menu_player = event.get("player")
-        elif kind == "board":
-            self.board = dict(event["board"]) if event.get("board") is not None else None
-            if self.lifted is not None and _men(self.board) > self._men_down:
-                self.lifted, self.targets = None, ()  # the lifted man is down again
-        elif kind == "mode":
-            self.banner = event.get("banner", "")
-        elif kind == "detail":
-            self.show_detail[player] = not self.show_detail.get(player, False)
-        elif kind in ("position", "new-game", "resume"):
-            self.turn = str(event.get("turn", self.turn))
-            self.set_position(Position.from_id(event["position"], Colour.parse(self.turn)))
-            dice = event.get("dice")
-            self.dice = (dice[0], dice[1]) if dice else None
-            self.last_play = tuple((a, b) for a, b in event.get("arrows", ()))
-            self.last_move = event.get("move", "")
-            self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
-            self.cocked = ()
-            if kind != "position":
-                self._lesson({"event": "lesson-end"})
-            if kind == "new-game":
-                self.banner = "Tutor on" if event.get("tutor") else "Tutor off"
-            if event.get("text"):
-                self.say("both", event["text"], event.get("detail", ""))
-
-    def _lesson(self, event: dict) -> None:
-        """A lesson's step, result or end: what it lights, asks and charts."""
-        kind = event["event"]
         if kind == "lesson":
             self.lights = tuple(event.get("light", ()))
             self.lesson_result = None
@@ -257,19 +294,25 @@ class TableView:
             self.lights = tuple(event.get("light", ()))
             self.lesson_result = bool(event["correct"])
             self.answers = ()
+        elif kind == "chart":
+            self.chart = {k: _plain(v) for k, v in event.items()}
         elif kind in ("lesson-end", "lesson-exit"):
             self.lights, self.lesson_result, self.answers, self.chart = (), None, (), None
 
-    def _played(self, event: dict, mover: Colour) -> None:
-        """A play event: the position after it, and arrows for its steps."""
-        before = self.position.with_turn(mover)
-        self.set_position(Position.from_id(event["position"], mover.other))
-        try:
-            play = before.parse_play(event["dice"][0], event["dice"][1], event["move"])
-        except (ValueError, KeyError, IndexError):
-            self.last_play = ()
-            return
-        self.last_play = play_arrows(play, mover)
+    def _played(self, event: Played) -> None:
+        """A play: the position after it, and arrows for the play's steps."""
+        mover = event.player
+        self.set_position(Position.from_id(event.position, mover.other))
+        self.last_play = play_arrows(event.play, mover) if event.play is not None else ()
+
+
+def _plain(value: Any) -> Any:
+    """A value of an event's JSON as plain lists and dicts."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _men(board: dict[str, tuple[int, int]] | None) -> int:

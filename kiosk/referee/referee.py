@@ -851,7 +851,14 @@ class Referee:
             self._emit("legal", player=str(self.game.turn))
 
     def _emit(self, name: str, **fields: object) -> None:
-        self._emit_cb({"event": name, **fields})
+        from dataclasses import replace
+
+        from kiosk.events import Played, event_for
+
+        event = event_for(name, **fields)
+        if isinstance(event, Played) and not event.accepted and self.game.turns:
+            event = replace(event, play=self.game.turns[-1].play)  # the Play itself, typed
+        self._emit_cb(event)
 
 
 def _part(board: Sensed, colour: Colour) -> tuple[int, ...]:

@@ -80,7 +80,7 @@ class ScenarioRunner:
 
     def _referee(self) -> Referee:
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        return Referee(self.game, self.layout, config, emit=self.emit)
+        return Referee(self.game, self.layout, config, emit=lambda e: self.emit(e.to_json()))
 
     # -- for a driver such as a lesson -----------------------------------------------------
 

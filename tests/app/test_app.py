@@ -14,16 +14,12 @@ from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
 from kiosk.app.speech import Speaker, sentence
 from kiosk.config import Config, SpeechSection, load_config
 from kiosk.display import Calibration
+from kiosk.events import Dice, Legal, Message
 from kiosk.simtable import STARTING_POSITION
 
 
 def button(h, name: str, player: str | None = None, times: int = 1) -> None:
-    for _ in range(times):
-        event = {"event": "button", "name": name}
-        if player:
-            event["player"] = player
-        h.app.bus.publish(event)
-        h.wait(40)
+    h.press(name, player, times)
 
 
 def ready(harness, config: Config | None = None, **kwargs):
@@ -93,14 +89,7 @@ def test_select_opens_the_explanation_of_the_player_it_is_about(harness) -> None
     assert h.app.view.show_detail == {}
     assert "select" not in dict(h.app.view.legend["white"])
     # a verdict for black while white is on roll (after black's play, as the coach gives it)
-    h.app.bus.publish(
-        {
-            "event": "message",
-            "to": "black",
-            "text": "Black: a bad play.",
-            "detail": "13/7 8/7 was best.",
-        }
-    )
+    h.app.bus.publish(Message(to="black", text="Black: a bad play.", detail="13/7 8/7 was best."))
     h.wait(40)
     assert dict(h.app.view.legend["black"])["select"] == "explanation"
     assert "select" not in dict(h.app.view.legend["white"])
@@ -210,8 +199,8 @@ def test_speech_says_events_into_wav_files(tmp_path: Path) -> None:
     speaker = Speaker(SpeechSection(), record_dir=tmp_path)
     if speaker.problem:
         pytest.skip(speaker.problem)
-    speaker.follow({"event": "dice", "player": "black", "dice": [6, 6]})
-    speaker.follow({"event": "legal"})  # nothing to say
+    speaker.follow(Dice(player="black", dice=(6, 6)))
+    speaker.follow(Legal(player="white"))  # nothing to say
     assert speaker.wait_idle()
     speaker.close()
     assert speaker.spoken == ["Black threw 6 6."]

@@ -15,6 +15,10 @@ MODULES = [
     "kiosk.app.menu",
     "kiosk.app.replay",
     "kiosk.display.view",
+    "kiosk.events",
+    "kiosk.app.modes",
+    "kiosk.app.modes.attract",
+    "kiosk.app.modes.entry",
 ]
 
 

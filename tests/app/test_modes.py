@@ -13,18 +13,14 @@ from kiosk.app.modes.attract import NoticeMode
 from kiosk.app.modes.entry import PinLock
 from kiosk.config import Config
 from kiosk.display import Calibration, Display
+from kiosk.events import CoachVerdict
 from kiosk.rules import Position
 from kiosk.simtable import STARTING_POSITION
 from kiosk.store import Store
 
 
 def button(h, name: str, player: str | None = None, times: int = 1) -> None:
-    for _ in range(times):
-        event = {"event": "button", "name": name}
-        if player:
-            event["player"] = player
-        h.app.bus.publish(event)
-        h.wait(40)
+    h.press(name, player, times)
 
 
 def ready(harness, config: Config | None = None, **kwargs):
@@ -249,7 +245,7 @@ def test_a_wrong_players_done_or_select_keeps_the_coachs_verdict(harness, presse
     h.wait(300)
     button(h, "done", "white")
     verdict = {"event": "coach", "to": "white", "text": "Good play: 13/7 8/7.", "detail": "x"}
-    h.app.bus.publish(verdict)
+    h.app.bus.publish(CoachVerdict(data=verdict))
     h.wait(40)
     button(h, pressed, "white")  # W (black is on roll) or Select (opens the explanation)
     assert h.app.view.messages["white"].text == "Good play: 13/7 8/7."

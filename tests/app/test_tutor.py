@@ -17,12 +17,7 @@ from kiosk.store import Store
 
 
 def button(h, name: str, player: str | None = None, times: int = 1) -> None:
-    for _ in range(times):
-        event = {"event": "button", "name": name}
-        if player:
-            event["player"] = player
-        h.app.bus.publish(event)
-        h.wait(40)
+    h.press(name, player, times)
 
 
 def pick(h, label: str) -> None:

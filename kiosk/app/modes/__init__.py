@@ -33,18 +33,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from kiosk.events import MISSING, Event, MenuShown
+
 if TYPE_CHECKING:
     from kiosk.app.events import EventBus
     from kiosk.app.lessons import GuardedProgress
     from kiosk.app.replay import Replay
     from kiosk.config import Config
     from kiosk.display.view import TableView
+    from kiosk.events import CoachVerdict
     from kiosk.link import TableLink
     from kiosk.referee import Referee
     from kiosk.rules import Position
     from kiosk.tutor.lessons import LessonEngine
 
-Publish = Callable[[dict], None]
+Publish = Callable[[Event], None]
 Legend = tuple[tuple[str, str], ...]  # (button, what it does now), in the order drawn
 
 
@@ -58,18 +61,15 @@ class Card:
     footer: str = ""
     player: str | None = None  # drawn facing this player; None: for both
 
-    def event(self) -> dict:
+    def event(self) -> MenuShown:
         """The ``menu`` event that shows this card."""
-        event = {
-            "event": "menu",
-            "title": self.title,
-            "items": list(self.items),
-            "cursor": self.cursor,
-            "footer": self.footer,
-        }
-        if self.player is not None:
-            event["player"] = self.player
-        return event
+        return MenuShown(
+            title=self.title,
+            items=self.items,
+            cursor=self.cursor,
+            footer=self.footer,
+            player=self.player if self.player is not None else MISSING,
+        )
 
 
 class Host(Protocol):
@@ -92,7 +92,7 @@ class Host(Protocol):
     def detail_player(self, player: str | None = None) -> str | None: ...
     def open_menu(self, player: str | None) -> None: ...
     def new_game(self, position: Position | None = None, tutor: bool | None = None) -> None: ...
-    def take_back(self, offer: dict) -> None: ...
+    def take_back(self, offer: CoachVerdict) -> None: ...
     def answer_double(self, take: bool) -> None: ...
     def may_double(self) -> bool: ...
     def double(self) -> None: ...
@@ -108,7 +108,7 @@ class Host(Protocol):
     def say(self, to: str, text: str, warning: bool = False) -> None: ...
 
 
-CLOSED = {"event": "menu", "title": "", "items": [], "cursor": 0}
+CLOSED = MenuShown(title="", items=(), cursor=0)
 
 
 class Mode:
@@ -141,7 +141,7 @@ class ModeStack:
     def __init__(self, publish: Publish, base: Mode) -> None:
         self._publish = publish
         self._modes: list[Mode] = []
-        self._shown: dict = CLOSED  # nothing over the board at the start
+        self._shown: MenuShown = CLOSED  # nothing over the board at the start
         self.push(base)
 
     @property
@@ -215,4 +215,4 @@ class ModeStack:
         shown = card.event() if card is not None else CLOSED
         if shown != self._shown:
             self._shown = shown
-            self._publish(dict(shown))
+            self._publish(shown)

@@ -4,6 +4,7 @@ game, a double on offer and the coach's offer to take a play back."""
 from __future__ import annotations
 
 from kiosk.app.modes import Host, Legend, Mode
+from kiosk.events import CoachVerdict, Detail
 
 
 class GameMode(Mode):
@@ -36,7 +37,7 @@ class GameMode(Mode):
         elif button == "select":
             who = app.detail_player(player)
             if who is not None:
-                app.bus.publish({"event": "detail", "player": who})
+                app.bus.publish(Detail(player=who))
 
 
 class GameEndMode(Mode):
@@ -86,10 +87,10 @@ class TakeBackOfferMode(Mode):
 
     name = "take-back-offer"
 
-    def __init__(self, app: Host, offer: dict) -> None:
+    def __init__(self, app: Host, offer: CoachVerdict) -> None:
         self.app = app
         self.offer = offer
-        self.mover = str(offer["to"])
+        self.mover = offer.to
 
     def legend(self, player: str) -> Legend:
         below = self.stack.below(self)

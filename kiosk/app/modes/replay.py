@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kiosk.app.modes import Host, Legend, Mode
 from kiosk.app.replay import Replay
+from kiosk.events import ModeChanged
 
 
 class ReplayMode(Mode):
@@ -16,7 +17,7 @@ class ReplayMode(Mode):
         self.replay = replay
 
     def entered(self) -> None:
-        self.app.bus.publish({"event": "mode", "mode": "replay", "banner": self.banner()})
+        self.app.bus.publish(ModeChanged(mode="replay", banner=self.banner()))
         self.app.bus.publish(self.replay.event())
 
     def banner(self) -> str:
