@@ -39,14 +39,21 @@ from kiosk.app.coaching import GameCoach
 from kiosk.app.controls import key_event
 from kiosk.app.dice import digital_throw, resolve_source
 from kiosk.app.events import EventBus
-from kiosk.app.lessons import GuardedProgress, LessonTable
+from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menu import MenuMode
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
 from kiosk.app.modes.attract import IDLE_MS, AttractMode, NoticeMode
 from kiosk.app.modes.entry import DiceEntryMode, PinEntryMode, PinLock
-from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBackOfferMode
-from kiosk.app.modes.lesson import LessonMode
+from kiosk.app.modes.game import (
+    DoubleOfferMode,
+    GameEndMode,
+    GameMode,
+    TakeBackOfferMode,
+    cube_json,
+    offer_double,
+)
+from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.replay import Replay
 from kiosk.config import DEFAULT_PIN, Config
@@ -72,7 +79,6 @@ from kiosk.events import (
     Resume,
     SetupOk,
     TableStatus,
-    TakeBack,
     WrongMove,
 )
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
@@ -80,7 +86,7 @@ from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
 from kiosk.table.layout import POINTS
 from kiosk.table.sensing import key, project, true_counts
-from kiosk.tutor.lessons import LessonEngine, LessonError, load_lesson
+from kiosk.tutor.lessons import LessonEngine
 
 if TYPE_CHECKING:
     from kiosk.app.controls import Controls
@@ -161,7 +167,6 @@ class App:
         self.referee: Referee | None = None
         self.game_id: int | None = None
         self.game_serial = 0  # counts the games played or resumed since the start
-        self._lesson_board: dict[str, tuple[int, int]] | None = None  # last shown to the lesson
         self.coach: GameCoach | None = None
         self.setting_up = False
         self.drag: tuple[str, str] | None = None  # simulator: (location lifted from, colour)
@@ -253,7 +258,7 @@ class App:
             try:
                 game_id = self.store.unfinished_game()
             except Exception as err:  # the store says what is wrong in words
-                self._store_problem(err)
+                self.report_store(err)
                 game_id = None
             if game_id is not None:
                 try:
@@ -301,9 +306,9 @@ class App:
                 try:
                     self.store.abandon_game(self.game_id)  # left on purpose: not resumed
                 except Exception as err:
-                    self._store_problem(err)
+                    self.report_store(err)
         game = Game(profile, position)
-        self.referee = self._make_referee(game)
+        self.referee = self.make_referee(game)
         self.game_id = None
         self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode)
         self._game_started(game)
@@ -316,7 +321,7 @@ class App:
                     mode=self.config.referee.mode,
                 )
             except Exception as err:
-                self._store_problem(err)
+                self.report_store(err)
         self.bus.publish(
             NewGame(
                 game=self.game_id,
@@ -328,10 +333,10 @@ class App:
                 cube=(1, None),
             )
         )
-        self._set_up(position, restoring=False)
+        self.set_up(position, restoring=False)
 
     def _resume(self, game_id: int, game: Game) -> None:
-        self.referee = self._make_referee(game)
+        self.referee = self.make_referee(game)
         self.game_id = game_id
         self._game_started(game)
         self.bus.publish(
@@ -343,12 +348,12 @@ class App:
                 phase=game.phase.value,
                 dice=game.dice or None,
                 tutor=self.tutor,
-                cube=_cube(game),
+                cube=cube_json(game),
             )
         )
-        self._set_up(game.position, restoring=True)
+        self.set_up(game.position, restoring=True)
         if game.phase == Phase.DOUBLE_OFFERED:
-            self._offer_double(game)
+            offer_double(self)
 
     def _game_started(self, game: Game) -> None:
         """A game is on (new or resumed): the coach follows it, old offers lapse."""
@@ -358,7 +363,8 @@ class App:
         if self.coach is not None:
             self.coach.start_game(game.profile.name, self.config.referee.mode == "teaching")
 
-    def _make_referee(self, game: Game, emit: Callable[[dict], None] | None = None) -> Referee:
+    def make_referee(self, game: Game, emit: Callable[[Event], None] | None = None) -> Referee:
+        """A referee for ``game`` as ``[referee]`` configures it, reporting to ``emit``."""
         r = self.config.referee
         config = RefereeConfig(
             settle_ms=r.settle_ms, auto_done_ms=r.auto_done_ms or None, mode=Mode(r.mode)
@@ -381,7 +387,8 @@ class App:
                 self.coach.start_game(self.referee.game.profile.name, teaching)
         return self.coach
 
-    def _set_up(self, position: Position, restoring: bool) -> None:
+    def set_up(self, position: Position, restoring: bool) -> None:
+        """Have the players lay ``position`` out (the referee guides them)."""
         assert self.referee is not None
         self.setting_up = True
         self.referee.set_up(position, restoring=restoring)
@@ -478,14 +485,6 @@ class App:
         if now - self.idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
             self.modes.push(AttractMode())
         self.bus.dispatch()
-
-    def lesson_tick(self, lesson: LessonEngine, now: int) -> None:
-        """The lesson's turn of the loop: a changed board to the engine, time to its referee."""
-        if self.sensed is not None and self.sensed != self._lesson_board:
-            self._lesson_board = self.sensed
-            lesson.on_board(self.sensed)
-        if lesson.referee is not None:
-            lesson.referee.tick(now)
 
     def _woken(self) -> None:
         """Somebody is at the table (a button, a man moved): the attract screen goes."""
@@ -617,9 +616,10 @@ class App:
         try:
             self.store.record(self.game_id, event.to_json())
         except Exception as err:
-            self._store_problem(err)
+            self.report_store(err)
 
-    def _store_problem(self, err: Exception) -> None:
+    def report_store(self, err: Exception) -> None:
+        """The store failed: said on the screen once, and logged."""
         log.error("store: %s", err)
         if not self._store_failed:
             self._store_failed = True
@@ -634,7 +634,9 @@ class App:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
             case LessonEvent():
-                self._lesson_event(event)
+                mode = self.modes.find(LessonMode)
+                if isinstance(mode, LessonMode):
+                    mode.on_event(event)
             case Played(accepted=accepted) if self.tutor and not accepted:
                 self._rate(event)
             case CoachVerdict():
@@ -672,7 +674,7 @@ class App:
             self.say("both", "Lay the men out as shown first.")
             return
         if game.phase == Phase.DOUBLE_OFFERED:
-            self._offer_double(game)
+            offer_double(self)
             return
         who = Colour.parse(player) if player else None
         if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
@@ -705,66 +707,13 @@ class App:
         """The store's lesson progress, or None without a store."""
         if self.store is None:
             return None
-        return GuardedProgress(self.store, self._store_problem)
-
-    def start_lesson(self, lesson_id: str) -> None:
-        """Run a lesson at the table (resumed where this learner left it); the game waits."""
-        try:
-            lesson = load_lesson(lesson_id)
-        except LessonError as err:
-            self.say("both", f"That lesson cannot be started: {err}", warning=True)
-            return
-        self.modes.drop(ReplayMode, TakeBackOfferMode, LessonMode)
-        host = LessonTable(
-            lesson.id, self.bus.publish, self._make_referee, lambda: (self.sensed, self.now)
-        )
-        engine = LessonEngine(lesson, host, self.progress(), self.config.tutor.player_slot)
-        self._lesson_board = None
-        self.modes.push(LessonMode(self, engine))
-        self.bus.publish(
-            ModeChanged(
-                mode="lesson",
-                lesson=lesson.id,
-                banner=f"Lesson {lesson.info.number}: {lesson.title}",
-            )
-        )
-        engine.start()
-
-    def _lesson_event(self, event: LessonEvent) -> None:
-        """An event of the lesson: to its engine; leaving or finishing it opens the menu."""
-        mode = self.modes.find(LessonMode)
-        if not isinstance(mode, LessonMode) or event.lesson != mode.engine.lesson.id:
-            return  # a lesson already left
-        lesson = mode.engine
-        lesson.on_event(event.to_json())
-        match event.inner:
-            case Choose(options=options):
-                self.modes.push(MenuMode(self.menus.choose(list(options), lesson.answer)))
-            case WrongMove() if lesson.referee is not None:
-                menu = self.menus.wrong_move("That move breaks the rules", lesson.referee.accept)
-                self.modes.push(MenuMode(menu))
-        if event.kind in ("lesson-exit", "lesson-end"):
-            self.modes.pop(mode)
-            self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
-            menu = self.menus.lessons()
-            menu.on_back = self.restore_game
-            self.modes.push(MenuMode(menu))
+        return GuardedProgress(self.store, self.report_store)
 
     # -- replays ---------------------------------------------------------------------------
 
-    def recorded_games(self) -> list[tuple[int, str]]:
-        """The last finished games played here: (id, title)."""
-        if self.store is None:
-            return []
-        try:
-            games = [g for g in self.store.games() if g.finished and g.winner]
-        except Exception as err:
-            self._store_problem(err)
-            return []
-        return [
-            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})")
-            for g in games[-8:]
-        ]
+    def start_lesson(self, lesson_id: str) -> None:
+        """Run a lesson at the table (resumed where this learner left it); the game waits."""
+        start_lesson(self, lesson_id)
 
     def start_replay(self, replay: Replay) -> None:
         """Show a game turn by turn: Done for the next turn, Select for the one before."""
@@ -783,7 +732,7 @@ class App:
                     dice=game.dice or None,
                 )
             )
-            self._set_up(game.position, restoring=True)
+            self.set_up(game.position, restoring=True)
 
     # -- the coach -------------------------------------------------------------------------
 
@@ -811,37 +760,14 @@ class App:
         if current and isinstance(self.modes.top, GameMode):
             self.modes.push(TakeBackOfferMode(self, event))
 
-    def take_back(self, offer: CoachVerdict) -> None:
-        """Back on the offer: the game as it was before the play, the same dice to play again."""
-        assert self.referee is not None
-        game = self.referee.game
-        if self.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer.turn:
-            self.say(offer.to, "Too late to take that play back: the game has gone on.")
-            return
-        turn = game.take_back()
-        mover, (d1, d2) = str(turn.colour), turn.dice
-        before = turn.before.position_id()
-        self.bus.publish(
-            TakeBack(
-                player=turn.colour,
-                dice=turn.dice,
-                move=str(turn.play),
-                position=before,
-                number=offer.turn,
-            )
-        )
-        self.bus.publish(
-            PositionShown(
-                position=before,
-                turn=turn.colour,
-                dice=turn.dice,
-                text=f"{mover.capitalize()} takes back {turn.play or 'the play'}: put the "
-                f"men back as shown, then play {d1}-{d2} again.",
-            )
-        )
-        self._set_up(turn.before, restoring=True)
-
     # -- the cube --------------------------------------------------------------------------
+
+    def double(self) -> None:
+        """The player on roll offers a double (from the menu)."""
+        if not self.may_double():
+            self.say("both", "A double cannot be offered now.")
+            return
+        offer_double(self, made=True)
 
     def may_double(self) -> bool:
         """Whether the player on roll may offer a double now."""
@@ -852,53 +778,6 @@ class App:
             and not self.setting_up
             and CubeAction.DOUBLE in self.referee.game.legal_cube_actions()
         )
-
-    def double(self) -> None:
-        """The player on roll offers a double (from the menu)."""
-        if not self.may_double():
-            self.say("both", "A double cannot be offered now.")
-            return
-        assert self.referee is not None
-        game = self.referee.game
-        game.double()
-        self.bus.publish(CubeMoved(action="double", player=game.turn, cube=_cube(game)))
-        self._offer_double(game)
-
-    def _offer_double(self, game: Game) -> None:
-        """Ask the adversary to take or pass the double on offer."""
-        stake = 2 * game.cube.value
-        taker = str(game.turn.other)
-        self.say(
-            taker, f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass."
-        )
-        if self.modes.find(DoubleOfferMode) is None:
-            self.modes.insert(DoubleOfferMode(self, taker), GameMode)
-
-    def answer_double(self, take: bool) -> None:
-        """The adversary takes or passes the double on offer."""
-        assert self.referee is not None
-        game = self.referee.game
-        doubler, taker = game.turn, game.turn.other
-        if take:
-            game.take()
-            self.bus.publish(CubeMoved(action="take", player=taker, cube=_cube(game)))
-            self.say(
-                "both",
-                f"{str(taker).capitalize()} takes: the cube is at "
-                f"{game.cube.value}. {str(doubler).capitalize()}, throw the dice.",
-            )
-            return
-        game.pass_()
-        self.bus.publish(CubeMoved(action="pass", player=taker, cube=_cube(game)))
-        self.bus.publish(
-            GameOver(winner=doubler, result="single", points=game.cube.value, passed=True)
-        )
-
-
-def _cube(game: Game) -> tuple[int, str | None]:
-    """The cube as events carry it: (value, owner or None)."""
-    owner = game.cube.owner
-    return (game.cube.value, None if owner is None else str(owner))
 
 
 def _json_lines(out: TextIO) -> Callable[[Event], None]:

@@ -85,9 +85,24 @@ class TableMenus:
         """Crawley's recorded games and the last games played at this table."""
         app = self.app
         items = [Item(r.title, _call(app.start_replay, r)) for r in book_replays()]
-        for game_id, title in app.recorded_games():
+        for game_id, title in self.recorded_games():
             items.append(Item(title, _call(self._replay_recorded, game_id, title)))
         return Menu("Replay a game", items)
+
+    def recorded_games(self) -> list[tuple[int, str]]:
+        """The last finished games played here: (id, title)."""
+        app = self.app
+        if app.store is None:
+            return []
+        try:
+            games = [g for g in app.store.games() if g.finished and g.winner]
+        except Exception as err:  # the store says what is wrong in words
+            app.report_store(err)
+            return []
+        return [
+            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})")
+            for g in games[-8:]
+        ]
 
     def _replay_recorded(self, game_id: int, title: str) -> None:
         app = self.app
