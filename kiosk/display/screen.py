@@ -21,7 +21,18 @@ INPUT_EVENTS = (
 )
 
 
-EXPOSED = (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.VIDEORESIZE)
+# The window was shown, uncovered, resized or restored: what it showed may be gone.
+EXPOSED = (
+    pygame.VIDEOEXPOSE,
+    pygame.VIDEORESIZE,
+    pygame.WINDOWSHOWN,
+    pygame.WINDOWEXPOSED,
+    pygame.WINDOWRESTORED,
+    pygame.WINDOWMAXIMIZED,
+    pygame.WINDOWSIZECHANGED,
+    pygame.WINDOWFOCUSGAINED,
+)
+SETTLING_FRAMES = 60  # drawn every time while a new window is being mapped
 
 
 def is_headless() -> bool:
@@ -86,6 +97,7 @@ class Display:
             calibration.width, calibration.height, fullscreen, self.headless
         )
         self.renderer = Renderer(self.surface, calibration, layout)
+        self._frames = 0
 
     @property
     def calibration(self) -> Calibration:
@@ -96,7 +108,8 @@ class Display:
         """Draw ``view`` and show it (only if ``redraw``, or the window was uncovered), and
         return the key, mouse and quit events since last frame."""
         events = pygame.event.get()
-        if redraw or any(e.type in EXPOSED for e in events):
+        self._frames += 1
+        if redraw or self._frames <= SETTLING_FRAMES or any(e.type in EXPOSED for e in events):
             self.renderer.draw(view, now_ms)
             pygame.display.flip()
         return [event for event in events if event.type in INPUT_EVENTS]

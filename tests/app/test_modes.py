@@ -13,6 +13,7 @@ from kiosk.app.modes.attract import NoticeMode
 from kiosk.app.modes.entry import PinLock
 from kiosk.config import Config
 from kiosk.display import Calibration, Display
+from kiosk.display.screen import SETTLING_FRAMES
 from kiosk.events import CoachVerdict
 from kiosk.rules import Position
 from kiosk.simtable import STARTING_POSITION
@@ -228,7 +229,7 @@ def test_nothing_is_drawn_while_nothing_changes(harness) -> None:
     real = display.renderer.draw
     display.renderer.draw = lambda view, now: (drawn.append(now), real(view, now))[1]
     h = ready(harness, display=display)
-    h.wait(200)
+    h.wait(SETTLING_FRAMES * 40)  # a new window is drawn every frame while it is mapped
     drawn.clear()
     h.wait(2000)  # fifty turns of the loop, nobody at the table
     assert drawn == []
