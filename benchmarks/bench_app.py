@@ -5,7 +5,10 @@ simulated table for a few seconds at the configured 30 frames a second while a t
 and places men as fast as a hand could. Prints one line per measurement and, last, a JSON
 object: ``fps`` achieved, ``loop_p50_ms``/``loop_p99_ms``/``loop_max_ms`` (the work of one
 turn of the loop: link, referee, events, drawing) and ``move_to_event_p50_ms`` (a man put
-down to the referee's verdict, settle time included).
+down to the referee's verdict, settle time included). Then the table stands idle for a few
+seconds (nobody touches it) and ``idle_cpu_pct`` is the share of one core the whole process
+uses meanwhile (the loop, the link's reader, the simulated table's firmware), with
+``idle_frames_drawn`` the frames it drew (nothing changed: none but the clock's own).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from kiosk.app.main import App, table_layout  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
+from kiosk.events import Illegal, Legal  # noqa: E402
 from kiosk.link import QueueListener, TableLink  # noqa: E402
 from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
 
 SECONDS = 6.0
+IDLE_SECONDS = 5.0
 
 
 def main() -> None:
@@ -42,7 +47,7 @@ def main() -> None:
     placed: list[float] = []
     verdicts: list[float] = []
     app.bus.subscribe(
-        lambda e: verdicts.append(time.monotonic()) if e["event"] in ("illegal", "legal") else None
+        lambda e: verdicts.append(time.monotonic()) if isinstance(e, Illegal | Legal) else None
     )
     stop = threading.Event()
 
@@ -75,6 +80,29 @@ def main() -> None:
             next_frame = time.monotonic()
     elapsed = time.monotonic() - start
     stop.set()
+    time.sleep(1.0)  # the hand's last move settles
+    draws = []
+    real_draw = display.renderer.draw
+    display.renderer.draw = lambda view, now: (draws.append(now), real_draw(view, now))[1]
+    for _ in range(int(config.display.fps)):  # a second to let the last verdicts through
+        t0 = time.monotonic()
+        app.step(int(t0 * 1000))
+        app.frame(int(t0 * 1000))
+        time.sleep(period)
+    draws.clear()
+    cpu0, idle0 = time.process_time(), time.monotonic()
+    next_frame = idle0
+    while time.monotonic() - idle0 < IDLE_SECONDS:
+        now = int(time.monotonic() * 1000)
+        app.step(now)
+        app.frame(now)
+        next_frame += period
+        delay = next_frame - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            next_frame = time.monotonic()
+    idle_cpu = (time.process_time() - cpu0) / (time.monotonic() - idle0) * 100
     app.close()
     sim.close()
     lags = []
@@ -90,10 +118,16 @@ def main() -> None:
         "loop_max_ms": round(loops[-1], 2),
         "move_to_event_p50_ms": round(statistics.median(lags), 1) if lags else None,
         "settle_ms": config.referee.settle_ms,
+        "idle_cpu_pct": round(idle_cpu, 1),
+        "idle_frames_drawn": len(draws),
     }
     print(f"{frames} frames in {elapsed:.1f} s at a target of {config.display.fps} per second")
     print(f"loop work: median {figures['loop_p50_ms']} ms, p99 {figures['loop_p99_ms']} ms")
     print(f"a man put down to the referee's verdict: median {figures['move_to_event_p50_ms']} ms")
+    print(
+        f"idle for {IDLE_SECONDS:.0f} s: {figures['idle_cpu_pct']}% of a core, "
+        f"{len(draws)} frames drawn"
+    )
     print(json.dumps(figures))
 
 

@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kiosk.app.view import TableView, play_arrows  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
+from kiosk.display.view import TableView, play_arrows  # noqa: E402
 from kiosk.rules import Position  # noqa: E402
 from kiosk.table.sensing import location  # noqa: E402
 

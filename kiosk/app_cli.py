@@ -125,7 +125,7 @@ def _table(
             None, layout=layout, listener=listener, simulator=realtime_table
         )
         print(f"No table attached: playing on a simulated table ({simulator.port_name}).")
-    store = _open_store(config)
+    store, store_problem = _open_store(config)
     cal_file = config.display.calibration or calibration_path(config_file)
     calibration, why = load_or_default(
         cal_file, config.display.width, config.display.height, layout
@@ -144,6 +144,7 @@ def _table(
         listener=listener,
         simulator=simulator,
         store=store,
+        store_problem=store_problem,
         display=display,
         calibration=display.calibration,
         speaker=Speaker(config.speech),
@@ -159,16 +160,19 @@ def _table(
             events_out.close()
 
 
-def _open_store(config: Config) -> Store | None:
-    path = Path(config.store.path).expanduser()
+def _open_store(config: Config) -> tuple[Store | None, str]:
+    """The store, or None and why (said on the screen too)."""
+    from kiosk.app.doctor import store_path
+
+    path = store_path(config)
     try:
         from kiosk.store import Store
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        return Store(path)
+        return Store(path), ""
     except Exception as err:  # the store says what is wrong in words
         print(f"kiosk run: games will not be saved: {err} (run 'kiosk doctor')", file=sys.stderr)
-        return None
+        return None, str(err)
 
 
 def _controls(config: Config) -> Callable[[Callable[[dict], None]], Controls | None]:

@@ -31,6 +31,9 @@ CONFIG_ENV = "BACKGAMMON_TABLE_CONFIG"
 DEFAULT_PATH = Path("~/.config/backgammon-table/config.toml")
 
 
+DEFAULT_PIN = "1234"  # [installer] pin as shipped: the table and kiosk doctor warn of it
+
+
 class ConfigError(ValueError):
     """A configuration that cannot be used; the message names the key and what is allowed."""
 
@@ -177,7 +180,7 @@ class PinsSection:
 class InstallerSection:
     """What guards the settings menu."""
 
-    pin: str = _setting("1234", "a string of 4 to 8 digits", _installer_pin)
+    pin: str = _setting(DEFAULT_PIN, "a string of 4 to 8 digits", _installer_pin)
 
 
 @dataclass

@@ -3,17 +3,7 @@
 :class:`GameCoach` hands plays to a :class:`~kiosk.tutor.coach.CoachWorker` and tags each
 ``coach`` event it publishes with the turn it rates (``"turn"``, counted from 1); a verdict
 on a game that is no longer on is dropped, so it is never taken for the current play.
-:func:`take_back` puts a :class:`~kiosk.rules.Game` back to before its last play, with the
-same dice to play again.
-
->>> from kiosk.rules import Game, Phase
->>> game = Game()
->>> game.start_with(game.turn)
->>> _ = game.roll(3, 1)
->>> _ = game.play("8/5 6/5")
->>> turn = take_back(game)
->>> str(turn.play), game.dice, game.phase == Phase.PLAY, len(game.turns)
-('8/5 6/5', (3, 1), True, 0)
+A play is taken back with :meth:`kiosk.rules.Game.take_back`.
 """
 
 from __future__ import annotations
@@ -23,14 +13,15 @@ from collections import deque
 from collections.abc import Callable
 
 from kiosk.config import TutorSection
-from kiosk.rules import Game, Phase, Play, Position, Turn, get_profile
+from kiosk.events import CoachVerdict, Event
+from kiosk.rules import Play, Position, get_profile
 from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, choose_evaluator
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[dict], None]
+Publish = Callable[[Event], None]
 
 
 def coach_config(tutor: TutorSection) -> CoachConfig:
@@ -109,18 +100,4 @@ class GameCoach:
         game, turn = self._jobs.popleft()
         if game != self._current_game():
             return
-        if event.get("take_back"):
-            event = {**event, "text": f"{event['text']} (Back: take it back.)"}
-        self._publish({**event, "turn": turn})
-
-
-def take_back(game: Game) -> Turn:
-    """Undo ``game``'s last play: its position, the mover on roll, the same dice to play."""
-    if not game.turns:
-        raise ValueError("there is no play to take back")
-    turn = game.turns.pop()
-    game.position = turn.before
-    game.dice = turn.dice
-    game.result = None
-    game.phase = Phase.PLAY
-    return turn
+        self._publish(CoachVerdict(data={**event, "turn": turn}))

@@ -1,14 +1,15 @@
 """The players' controls: the Pi's buttons, lights and buzzer (gpiozero), and the keyboard.
 
-Each player has a Done/Roll button with a light, lit while that player is on roll;
+Each player has a Done button with a light, lit while that player is on roll;
 Menu, Back and Select are shared; a "table connected" light, a "check the board" light
 and a buzzer are optional. Presses are published to the event bus as ``button`` events
-(``{"event": "button", "name": "done", "player": "white"}``), and the lights follow the
+(:class:`~kiosk.events.Button`, its JSON ``{"event": "button", "name": "done", "player":
+"white"}``), and the lights follow the
 event stream. The pins come from ``[pins]``; which GPIO library drives them is gpiozero's
 pin factory, passed in (``MockFactory`` in the tests), never a flag.
 
-In the simulator window the keyboard does the same: W and B are the two Done/Roll
-buttons, Space or D is Done/Roll for the player on roll, M, Tab and the arrow keys move
+In the simulator window the keyboard does the same: W and B are the two Done
+buttons, Space or D is Done for the player on roll, M, Tab and the arrow keys move
 through a menu, Enter selects, Esc or Backspace goes back.
 """
 
@@ -17,8 +18,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.config import PinsSection
+from kiosk.events import (
+    MISSING,
+    Button,
+    Cocked,
+    Dice,
+    Event,
+    GameOver,
+    Illegal,
+    Legal,
+    NewGame,
+    Opening,
+    Played,
+    PositionShown,
+    Resume,
+    Setup,
+    SetupOk,
+    TableStatus,
+)
 
-Publish = Callable[[dict], None]
+Publish = Callable[[Event], None]
 
 BUTTONS: tuple[tuple[str, str, str | None], ...] = (
     ("done_white", "done", "white"),
@@ -33,12 +52,9 @@ class ControlsUnavailable(RuntimeError):
     """The GPIO pins cannot be used here (no Raspberry Pi, or no permission)."""
 
 
-def button_event(name: str, player: str | None = None) -> dict:
+def button_event(name: str, player: str | None = None) -> Button:
     """The event a press of button ``name`` publishes."""
-    event = {"event": "button", "name": name}
-    if player is not None:
-        event["player"] = player
-    return event
+    return Button(button=name, player=player if player is not None else MISSING)
 
 
 class Controls:
@@ -82,30 +98,30 @@ class Controls:
                 f"the GPIO buttons and lights cannot be used: {str(err).rstrip('!. ')}"
             ) from None
 
-    def follow(self, event: dict) -> None:
+    def follow(self, event: Event) -> None:
         """Event-bus subscriber: light the Done button of the player on roll, and the rest."""
-        kind = event.get("event")
-        if kind in ("new-game",):
-            self._light_roll(("white", "black"))
-        elif kind == "opening":
-            starter = event.get("starter")
-            self._light_roll((starter,) if starter else ("white", "black"))
-        elif kind == "dice":
-            self._light_roll((str(event["player"]),))
-        elif kind == "play":
-            self._light_roll(("black",) if event["player"] == "white" else ("white",))
-        elif kind in ("resume", "position") and event.get("turn"):
-            self._light_roll((str(event["turn"]),))
-        elif kind == "game-over":
-            self._light_roll(())
-        elif kind == "table":
-            self._set("connected", event.get("status") == "connected")
-        if kind in ("illegal", "setup", "cocked"):
-            self._set("check", True)
-            if self.buzzer is not None and kind != "setup":
-                self.buzzer.beep(on_time=0.15, off_time=0.1, n=1, background=True)
-        elif kind in ("legal", "play", "setup-ok", "dice"):
-            self._set("check", False)
+        match event:
+            case NewGame():
+                self._light_roll(("white", "black"))
+            case Opening(starter=starter):
+                self._light_roll((str(starter),) if starter is not None else ("white", "black"))
+            case Dice(player=player):
+                self._light_roll((str(player),))
+            case Played(player=player):
+                self._light_roll((str(player.other),))
+            case Resume(turn=turn) | PositionShown(turn=turn):
+                self._light_roll((str(turn),))
+            case GameOver():
+                self._light_roll(())
+            case TableStatus(status=status):
+                self._set("connected", status == "connected")
+        match event:
+            case Illegal() | Setup() | Cocked():
+                self._set("check", True)
+                if self.buzzer is not None and not isinstance(event, Setup):
+                    self.buzzer.beep(on_time=0.15, off_time=0.1, n=1, background=True)
+            case Legal() | Played() | SetupOk() | Dice():
+                self._set("check", False)
 
     def close(self) -> None:
         """Release the pins."""
@@ -128,7 +144,7 @@ def _press(publish: Publish, name: str, player: str | None) -> Callable[[], None
     return lambda: publish(button_event(name, player))
 
 
-def key_event(key: int, turn: str) -> dict | None:
+def key_event(key: int, turn: str) -> Button | None:
     """The button event a key press stands for in the simulator window, if any."""
     import pygame
 

@@ -1,9 +1,11 @@
-"""A short demonstration game, played through the whole stack without a screen.
+"""A short demonstration game, played through the whole application without a screen.
 
-``make run`` on a machine with no display runs this: a simulated table (real firmware
-on a pseudo-terminal), the link, the referee and the display drawing headless. The
-game has a lift with its destinations, a wrong placement and its correction, a hit and
-an entry from the bar; a PNG screenshot is saved at each of those moments.
+``make run`` on a machine with no display runs this: the real application (modes, legend,
+referee, coach, display drawing headless) on a simulated table (the real firmware on a
+pseudo-terminal) stepped by a virtual clock. A PNG screenshot is saved at each of the
+main moments: the set-up, the opening throw, a lifted man with its destinations, a wrong
+placement with its reason and its correction, "press Done", the coach's verdict and its
+explanation, a hit, and the end of the game.
 """
 
 from __future__ import annotations
@@ -11,39 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.app.events import EventBus
-from kiosk.app.view import TableView
-from kiosk.link import LOCATIONS, SlotState, TableLayout
+from kiosk.app.main import NOTICE_MS, App
+from kiosk.app.stepped import SteppedApp
+from kiosk.config import Config
+from kiosk.display import Calibration, Display
+from kiosk.link import TableLayout
+from kiosk.simtable import STARTING_POSITION
 
-# (script action, screenshot name or ""), see kiosk.referee.scenario for the actions.
-SCRIPT: tuple[tuple[str, str], ...] = (
-    ("setup standard", "set-up"),
-    ("opening 5 2", "opening-throw"),
-    ("lift 13", "lifted-with-destinations"),
-    ("place 7", ""),
-    ("wait 400", "wrong-placement"),
-    ("lift 7", ""),
-    ("place 8", ""),
-    ("wait 400", "corrected"),
-    ("lift 13", ""),
-    ("place 11", ""),
-    ("wait 400", ""),
-    ("press done", "white-played"),
-    ("dice 6 4", "black-threw"),
-    ("lift 24", ""),
-    ("lift 14 white", ""),
-    ("place bar white", ""),
-    ("place 14", ""),
-    ("wait 400", "black-hit"),
-    ("press done", "black-played"),
-    ("dice 4 3", "white-on-the-bar"),
-    ("lift bar", ""),
-    ("place 21", ""),
-    ("lift 24", ""),
-    ("place 21", ""),
-    ("wait 400", ""),
-    ("press done", "white-entered"),
-)
+SETTLE_MS = 400  # the referee's settle time plus a scan or two
 
 
 def run_demo(
@@ -53,40 +30,80 @@ def run_demo(
     emit: Callable[[dict], None] | None = None,
 ) -> list[str]:
     """Play the demonstration headless; returns the screenshots' paths in order."""
-    from kiosk.display import Calibration, Display
-    from kiosk.referee.scenario import ScenarioRunner
-
+    config = Config()
     layout = layout or TableLayout()
-    bus = EventBus()
-    view = TableView(simulated=True)  # no physical men: the picture shows them
-    bus.subscribe(view.apply)
-    if emit is not None:
-        bus.subscribe(emit)
+    config.table.point_slots, config.table.bar_slots, config.table.tray_slots = (
+        layout.point_slots,
+        layout.bar_slots,
+        layout.tray_slots,
+    )
+    config.tutor.evaluator = "builtin"  # quick, and the same verdict everywhere
     display = Display(Calibration.default(*size, layout), fullscreen=False, headless=True)
+    table = SteppedApp(
+        lambda **wired: App(config, display=display, calibration=display.calibration, **wired),
+        config,
+    )
+    table.app.simulator = table.sim  # the men are drawn; the dice still go in its wells
+    if emit is not None:
+        table.app.bus.subscribe(lambda event: emit(event.to_json()))
     shots: list[str] = []
+
+    def shot(name: str) -> None:
+        table.app.frame(table.now)
+        path = out_dir / f"demo-{len(shots) + 1:02d}-{name}.png"
+        shots.append(display.screenshot(path))
+
+    def settle() -> None:
+        table.wait(SETTLE_MS)
+
+    sim = table.sim
     try:
-        with ScenarioRunner(bus.publish, layout) as runner:
-            bus.publish(
-                {"event": "table", "status": "connected", "message": "simulated table (demo)"}
-            )
-            bus.publish({"event": "mode", "mode": "demo", "banner": "Demonstration game"})
-            for number, (action, shot) in enumerate(SCRIPT, start=1):
-                runner.action(action)
-                bus.publish({"event": "board", "board": _sensed(runner.sim)})
-                bus.dispatch()
-                display.frame(view, runner.now)
-                if shot:
-                    path = out_dir / f"demo-{number:02d}-{shot}.png"
-                    shots.append(display.screenshot(path))
+        sim.set_position(STARTING_POSITION)
+        table.app.start()
+        table.wait(NOTICE_MS + SETTLE_MS)  # the start-up notices stay half a minute
+        shot("set-up")
+        sim.set_dice(5, 2)
+        settle()
+        shot("opening-throw")
+        sim.lift("13")
+        settle()
+        shot("lifted-with-destinations")
+        sim.place("7", "white")
+        settle()
+        shot("wrong-placement")
+        sim.move("7", "8", "white")
+        settle()
+        shot("corrected")
+        sim.move("13", "11", "white")
+        settle()
+        shot("press-done")
+        table.press("done", "white")
+        coach = table.app.coach
+        if coach is not None:
+            coach.wait(60)
+        settle()
+        shot("coach-verdict")
+        table.press("select", "white")
+        shot("coach-explanation")
+        table.press("select", "white")
+        sim.clear_dice()
+        table.wait(80)
+        sim.set_dice(6, 4)
+        settle()
+        sim.lift("1", "black")
+        sim.move("11", "bar-white", "white")
+        sim.place("11", "black")
+        settle()
+        shot("black-hit")
+        table.press("done", "black")
+        settle()
+        table.press("menu", "white")
+        double = next(i for i, t in enumerate(table.app.view.menu) if t.startswith("Double"))
+        table.press("menu", times=double)
+        table.press("select")
+        table.press("back", "black")  # black passes the double
+        settle()
+        shot("game-end")
     finally:
-        display.close()
+        table.close()
     return shots
-
-
-def _sensed(sim: object) -> dict[str, tuple[int, int]]:
-    """The men on the simulated table, location by location, as (white, black)."""
-    board = {}
-    for where in LOCATIONS:
-        men = sim.men(where)  # type: ignore[attr-defined]
-        board[where] = (men.count(SlotState.WHITE), men.count(SlotState.BLACK))
-    return board

@@ -57,9 +57,3 @@ class DiceEntry:
             return False
         self.value = self.taken.pop()
         return True
-
-    def prompt(self) -> str:
-        """What the players see while entering."""
-        which = "first" if not self.taken else "second"
-        done = f" (first die: {self.taken[0]})" if self.taken else ""
-        return f"Enter the {which} die: {self.value}{done}. Menu: next number, Select: take it."

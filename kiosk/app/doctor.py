@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.config import Config, ConfigError, PinsSection, TutorSection, load_config
+from kiosk.config import DEFAULT_PIN, Config, ConfigError, PinsSection, TutorSection, load_config
 
 MIN_FREE_MB = 200  # the games and logs need little; an SD card this full is in trouble
 
@@ -36,6 +36,13 @@ class Check:
     def line(self) -> str:
         """The line ``kiosk doctor`` prints."""
         return f"{'OK' if self.ok else 'PROBLEM':<8}{self.name}: {self.message}"
+
+
+def store_path(config: Config) -> Path:
+    """The games' database: ``$BACKGAMMON_TABLE_DB`` if set, else ``[store] path``."""
+    from kiosk.store.store import ENV_VAR
+
+    return Path(os.environ.get(ENV_VAR) or config.store.path).expanduser()
 
 
 def _user() -> str:
@@ -146,7 +153,8 @@ def check_gpio(pins: PinsSection, pin_factory: object | None = None) -> Check:
             hint = (
                 f"; add the user to the gpio group: sudo usermod -aG gpio {_user()}"
                 if os.path.exists("/dev/gpiochip0") and not os.access("/dev/gpiochip0", os.W_OK)
-                else "; on a Raspberry Pi install python3-lgpio (deploy/INSTALL.md, step 1)"
+                else "; on a Raspberry Pi install the GPIO library: sudo apt install liblgpio1 "
+                "swig, then .venv/bin/pip install lgpio (deploy/INSTALL.md, steps 1 and 3)"
             )
             return Check(name, False, f"{err}{hint}. The keyboard still works.")
     return Check(name, True, "every button, light and the buzzer pin could be claimed")
@@ -334,11 +342,24 @@ def check_database(path: Path) -> Check:
     return Check(name, True, f"{path} opens and passes its integrity check")
 
 
+def check_installer_pin(pin: str) -> Check:
+    """The installer's PIN is not the one every copy ships with."""
+    name = "installer PIN"
+    if pin == DEFAULT_PIN:
+        return Check(
+            name,
+            False,
+            f"still the default {DEFAULT_PIN}, which anyone can look up: set [installer] pin "
+            "to 4 to 8 digits of your own.",
+        )
+    return Check(name, True, "changed from the default")
+
+
 def run_checks(config_file: str | None = None, port: str | None = None) -> list[Check]:
     """Every check, in the order an installer would fix them."""
     first, config = check_config(config_file)
     port = port or config.table.port or None
-    store = Path(config.store.path).expanduser()
+    store = store_path(config)
     return [
         first,
         check_serial(port),
@@ -349,4 +370,5 @@ def run_checks(config_file: str | None = None, port: str | None = None) -> list[
         check_tutor(config.tutor),
         check_disk(store),
         check_database(store),
+        check_installer_pin(config.installer.pin),
     ]

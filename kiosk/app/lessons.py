@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from kiosk.events import Event, LessonEvent, from_json
 from kiosk.referee import Referee
 from kiosk.rules import Game
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons import LessonInfo, ProgressStore
 
-Publish = Callable[[dict], None]
+Publish = Callable[[Event], None]
 
 
 def lesson_label(info: LessonInfo, progress: Mapping[str, tuple[int, bool]]) -> str:
@@ -56,9 +57,12 @@ class LessonTable:
         self._make_referee = make_referee
         self._board = board
 
-    def emit(self, event: dict) -> None:
-        """Publish one of the lesson's events."""
-        self._publish({**event, "lesson": event.get("lesson", self.lesson_id)})
+    def emit(self, event: Event | Mapping) -> None:
+        """Publish one of the lesson's events (the engine's JSON, or its referee's event)."""
+        data = event.to_json() if isinstance(event, Event) else dict(event)
+        data = {**data, "lesson": data.get("lesson", self.lesson_id)}
+        inner = event if isinstance(event, Event) else from_json(data).inner
+        self._publish(LessonEvent(data=data, inner=inner))
 
     def new_referee(self, game: Game) -> Referee:
         """A fresh referee for ``game``, judging the table from the board it shows now."""

@@ -1,24 +1,27 @@
-"""The table application: the link, the referee, the menus and the picture, in one loop.
+"""The table application: the link, the referee, the modes and the picture, in one loop.
 
 Data flows one way. Frames from the ``TableLink`` go to the ``Referee``; everything
 the referee decides, every button press and every link status change is published on
 one ``EventBus``; the ``TableView``, the store, the speech, the lights and the app's own
-reactions (menus, dice, new games) all follow that stream. The loop draws at a steady
-frame rate; the link reads the serial port in its own threads, speech runs in its own
-thread, so a slow sentence or a busy port never freezes the picture.
+reactions all follow that stream. The buttons go to the mode on top of the
+:class:`~kiosk.app.modes.ModeStack` (the game at the bottom; lessons, replays, menus, the
+PIN, dice entry, offers, the end of a game and the attract screen above it), which says
+what each button does now; the display draws that legend on each player's side. The
+loop draws only when something changed; the link reads the serial port in its own
+threads and speech runs in its own thread, so nothing freezes the picture.
 
 On start the unfinished game in the store is resumed: the referee guides the players to
 lay the men out as they were (``set_up(position, restoring=True)``) and play goes on
 with the same throw.
 
 With the tutor on, every play is rated by the coach in a background thread; in teaching
-mode a bad play may be taken back with the Back button (a ``take-back`` event), and the
-same player plays the same dice again. The Menu button offers a double when the rules
-and the cube allow it; the adversary takes with Select or passes with Back (``cube``
-events). A lesson picked from the Lessons menu takes the table over: its events carry a
-``"lesson"`` key, go to the lesson engine and never into the game's records, the dice
-wells are ignored (the lesson throws its own dice), and leaving or finishing the lesson
-returns to the Lessons menu; Back from there restores the game.
+mode a bad play may be taken back with Back while the offer is on screen (a
+``take-back`` event), and the same player plays the same dice again. The Menu offers a
+double when the rules and the cube allow it; the adversary takes with Select or passes
+with Back (``cube`` events). A lesson picked from the Lessons menu takes the table over:
+its events carry a ``"lesson"`` key, go to the lesson engine and never into the game's
+records, the dice wells are ignored (the lesson throws its own dice), and leaving or
+finishing the lesson returns to the Lessons menu; Back from there restores the game.
 """
 
 from __future__ import annotations
@@ -32,21 +35,58 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kiosk.app.coaching import GameCoach, take_back
+from kiosk.app.coaching import GameCoach
 from kiosk.app.controls import key_event
-from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
+from kiosk.app.dice import digital_throw, resolve_source
 from kiosk.app.events import EventBus
-from kiosk.app.lessons import GuardedProgress, LessonTable, lesson_label
-from kiosk.app.menu import Item, Menu, MenuStack, PinEntry
-from kiosk.app.replay import Replay, book_replays, recorded_replay
-from kiosk.app.view import TableView
-from kiosk.config import Config, save_config
+from kiosk.app.lessons import GuardedProgress
+from kiosk.app.menu import MenuMode
+from kiosk.app.menus import TableMenus
+from kiosk.app.modes import ModeStack
+from kiosk.app.modes.attract import IDLE_MS, AttractMode, NoticeMode
+from kiosk.app.modes.entry import DiceEntryMode, PinEntryMode, PinLock
+from kiosk.app.modes.game import (
+    DoubleOfferMode,
+    GameEndMode,
+    GameMode,
+    TakeBackOfferMode,
+    cube_json,
+    offer_double,
+)
+from kiosk.app.modes.lesson import LessonMode, start_lesson
+from kiosk.app.modes.replay import ReplayMode
+from kiosk.app.replay import Replay
+from kiosk.config import DEFAULT_PIN, Config
+from kiosk.display.view import TableView
+from kiosk.events import (
+    MISSING,
+    Board,
+    Button,
+    Choose,
+    CoachVerdict,
+    CubeMoved,
+    Dice,
+    Event,
+    GameOver,
+    LessonEvent,
+    MenuShown,
+    Message,
+    ModeChanged,
+    NewGame,
+    Opening,
+    Played,
+    PositionShown,
+    Resume,
+    SetupOk,
+    TableStatus,
+    WrongMove,
+)
 from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
-from kiosk.rules.profiles import PROFILES
-from kiosk.table.sensing import true_counts
-from kiosk.tutor.lessons import LessonEngine, LessonError, State, catalogue, load_lesson
+from kiosk.table.layout import POINTS
+from kiosk.table.sensing import key, project, true_counts
+from kiosk.tutor.lessons import LessonEngine
 
 if TYPE_CHECKING:
     from kiosk.app.controls import Controls
@@ -57,8 +97,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOT_RECORDED = frozenset({"board", "menu", "button"})  # view-only events the store skips
-DICE_SOURCES = ("auto", "wells", "buttons", "digital")
+LAPSES_OFFER = (Dice, Opening, Played, NewGame, Resume, PositionShown, CubeMoved)
+NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
 
 
 def table_layout(config: Config) -> TableLayout:
@@ -67,11 +107,11 @@ def table_layout(config: Config) -> TableLayout:
     return TableLayout(t.point_slots, t.bar_slots, t.tray_slots)
 
 
-def link_event(event: LinkEvent) -> dict:
+def link_event(event: LinkEvent) -> Event:
     """The application event for a change in the link's state."""
     if event.status in (LinkStatus.CONNECTED, LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
-        return {"event": "table", "status": event.status.value, "message": event.message}
-    return {"event": "message", "to": "both", "text": event.message, "speak": False}
+        return TableStatus(status=event.status.value, message=event.message)
+    return Message(to="both", text=event.message, speak=False)
 
 
 def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
@@ -96,6 +136,7 @@ class App:
         listener: QueueListener,
         simulator: SimulatedTable | None = None,
         store: Store | None = None,
+        store_problem: str = "",
         display: Display | None = None,
         calibration: Calibration | None = None,
         speaker: Speaker | None = None,
@@ -109,6 +150,7 @@ class App:
         self.listener = listener
         self.simulator = simulator
         self.store = store
+        self.store_problem = store_problem  # why there is no store, if there is none
         self.display = display
         self.calibration = calibration
         self.speaker = speaker
@@ -117,25 +159,28 @@ class App:
         self.layout = table_layout(config)
         self.bus = EventBus()
         self.view = TableView()
-        self.menus = MenuStack(self.bus.publish)
+        self.modes = ModeStack(self.bus.publish, GameMode(self))
+        self.menus = TableMenus(self)
+        self.pin_lock = PinLock()
         self.dice_source = resolve_source(config.dice.source, simulator is not None)
         self.tutor = config.tutor.enabled
         self.referee: Referee | None = None
         self.game_id: int | None = None
         self.game_serial = 0  # counts the games played or resumed since the start
-        self.lesson: LessonEngine | None = None
-        self._lesson_board: dict[str, tuple[int, int]] | None = None  # last shown to the lesson
         self.coach: GameCoach | None = None
-        self.take_back_offer: dict | None = None  # the coach's offer to take a play back
         self.setting_up = False
-        self.entry: DiceEntry | PinEntry | None = None
-        self.replay: Replay | None = None
         self.drag: tuple[str, str] | None = None  # simulator: (location lifted from, colour)
         self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
         self.running = True
         self.now = 0
+        self.idle_since = 0  # the last button or man moved
         self._store_failed = False
         self._connected_before = False
+        self._detail_to: str | None = None  # the latest player given a full explanation
+        self._complete: tuple[tuple, frozenset] | None = None  # (position, dice) -> boards
+        self._complete_said: tuple | None = None
+        self._drawn = -1  # the view's changes when it was last drawn
+        self.changes = 0  # counts the events folded into the view
         self.bus.subscribe(self._show)
         self.bus.subscribe(self._record)
         if speaker is not None:
@@ -143,29 +188,112 @@ class App:
         self.controls = controls_factory(self.bus.publish) if controls_factory else None
         if self.controls is not None:
             self.bus.subscribe(self.controls.follow)
+        self.view.keys = self.controls is None  # no buttons wired: the legend names the keys
         if events_out is not None:
             self.bus.subscribe(_json_lines(events_out))
         self.bus.subscribe(self._react)
 
+    # -- what the modes ask ------------------------------------------------------------------
+
+    @property
+    def lesson(self) -> LessonEngine | None:
+        """The lesson on the table, if one is."""
+        mode = self.modes.find(LessonMode)
+        return mode.engine if isinstance(mode, LessonMode) else None
+
+    @property
+    def replay(self) -> Replay | None:
+        """The game being replayed, if one is."""
+        mode = self.modes.find(ReplayMode)
+        return mode.replay if isinstance(mode, ReplayMode) else None
+
+    def done_meaning(self, player: str) -> str:
+        """What ``player``'s Done button does in the game now ("" for nothing)."""
+        referee = self.referee
+        if referee is None or self.setting_up:
+            return ""
+        game = referee.game
+        if game.phase == Phase.OVER:
+            return "new game"
+        if game.phase == Phase.PLAY:
+            return "end your turn" if player == str(game.turn) else ""
+        if game.phase == Phase.ROLL and player != str(game.turn):
+            return ""
+        if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
+            return {"digital": "throw the dice", "buttons": "enter your throw"}.get(
+                self.dice_source, ""
+            )
+        return ""
+
+    def detail_player(self, player: str | None = None) -> str | None:
+        """Whose full explanation Select opens: ``player``'s, else the latest one given."""
+        messages = self.view.messages
+        for who in (player, self._detail_to):
+            if who is not None and who in messages and messages[who].detail:
+                return who
+        return None
+
+    def open_menu(self, player: str | None) -> None:
+        """The main menu, facing whoever pressed Menu."""
+        self.modes.push(MenuMode(self.menus.main, player))
+
+    def say(self, to: str, text: str, warning: bool = False) -> None:
+        """A message to one player or ``"both"``."""
+        self.bus.publish(Message(to=to, text=text, warning=warning))
+
+    def banner(self) -> str:
+        """The line both players see in a game."""
+        return "Tutor on" if self.tutor else "Tutor off"
+
+    def quit(self) -> None:
+        """Stop the loop (the application then closes)."""
+        self.running = False
+
     # -- life cycle ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Resume the unfinished game from the store, or start a new one."""
+        """Resume the unfinished game from the store, or start a new one; say what is missing."""
+        self._notices()
         if self.store is not None:
             try:
                 game_id = self.store.unfinished_game()
             except Exception as err:  # the store says what is wrong in words
-                self._store_problem(err)
+                self.report_store(err)
                 game_id = None
             if game_id is not None:
                 try:
                     game = self.store.load_game(game_id)
                 except Exception as err:
-                    self._say("both", f"The unfinished game could not be read back: {err}")
+                    self.say("both", f"The unfinished game could not be read back: {err}")
                 else:
                     self._resume(game_id, game)
+                    if self.start_position is not None:
+                        self._ask_start_position(self.start_position)
                     return
         self.new_game(self.start_position)
+
+    def _ask_start_position(self, position: Position) -> None:
+        """Both an unfinished game and a position to start were given: ask which."""
+        log.info("an unfinished game was resumed; the players are asked about --position")
+        menu = self.menus.start_choice(lambda: self.new_game(position))
+        self.modes.push(MenuMode(menu))
+
+    def _notices(self) -> None:
+        """What is missing, said on screen once."""
+        lines = []
+        if self.simulator is not None:
+            lines.append("A simulated table: drag the men with the mouse.")
+        if self.store is None:
+            lines.append("Games are not being saved: no database.")
+            if self.store_problem:
+                lines.append(self.store_problem)
+        speaker = self.speaker
+        if speaker is not None and self.config.speech.enabled and speaker.problem:
+            lines.append(f"No speech: {speaker.problem.split(' (')[0]}.")
+        if self.config.installer.pin == DEFAULT_PIN:
+            lines.append("The installer's PIN is still the default.")
+        if lines:
+            self.modes.push(NoticeMode(lines, NOTICE_MS))
 
     def new_game(self, position: Position | None = None, tutor: bool | None = None) -> None:
         """Start a game from ``position`` (the standard one by default): set up, then throw."""
@@ -178,11 +306,11 @@ class App:
                 try:
                     self.store.abandon_game(self.game_id)  # left on purpose: not resumed
                 except Exception as err:
-                    self._store_problem(err)
+                    self.report_store(err)
         game = Game(profile, position)
-        self.referee = self._make_referee(game)
-        self.replay = None
+        self.referee = self.make_referee(game)
         self.game_id = None
+        self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode)
         self._game_started(game)
         if self.store is not None:
             try:
@@ -193,52 +321,50 @@ class App:
                     mode=self.config.referee.mode,
                 )
             except Exception as err:
-                self._store_problem(err)
+                self.report_store(err)
         self.bus.publish(
-            {
-                "event": "new-game",
-                "game": self.game_id,
-                "position": position.position_id(),
-                "turn": str(position.turn),
-                "profile": profile.name,
-                "tutor": self.tutor,
-                "dice_source": self.dice_source,
-                "cube": [1, None],
-            }
+            NewGame(
+                game=self.game_id,
+                position=position.position_id(),
+                turn=position.turn,
+                profile=profile.name,
+                tutor=self.tutor,
+                dice_source=self.dice_source,
+                cube=(1, None),
+            )
         )
-        self._set_up(position, restoring=False)
+        self.set_up(position, restoring=False)
 
     def _resume(self, game_id: int, game: Game) -> None:
-        self.referee = self._make_referee(game)
+        self.referee = self.make_referee(game)
         self.game_id = game_id
         self._game_started(game)
         self.bus.publish(
-            {
-                "event": "resume",
-                "game": game_id,
-                "position": game.position.position_id(),
-                "turn": str(game.turn),
-                "turns": len(game.turns),
-                "phase": game.phase.value,
-                "dice": list(game.dice) if game.dice else None,
-                "tutor": self.tutor,
-                "cube": _cube(game),
-            }
+            Resume(
+                game=game_id,
+                position=game.position.position_id(),
+                turn=game.turn,
+                turns=len(game.turns),
+                phase=game.phase.value,
+                dice=game.dice or None,
+                tutor=self.tutor,
+                cube=cube_json(game),
+            )
         )
-        self._set_up(game.position, restoring=True)
+        self.set_up(game.position, restoring=True)
         if game.phase == Phase.DOUBLE_OFFERED:
-            self._offer_double(game)
+            offer_double(self)
 
     def _game_started(self, game: Game) -> None:
         """A game is on (new or resumed): the coach follows it, old offers lapse."""
         self.game_serial += 1
-        self.take_back_offer = None
         if self.tutor:
             self._coach()
         if self.coach is not None:
             self.coach.start_game(game.profile.name, self.config.referee.mode == "teaching")
 
-    def _make_referee(self, game: Game, emit: Callable[[dict], None] | None = None) -> Referee:
+    def make_referee(self, game: Game, emit: Callable[[Event], None] | None = None) -> Referee:
+        """A referee for ``game`` as ``[referee]`` configures it, reporting to ``emit``."""
         r = self.config.referee
         config = RefereeConfig(
             settle_ms=r.settle_ms, auto_done_ms=r.auto_done_ms or None, mode=Mode(r.mode)
@@ -261,7 +387,8 @@ class App:
                 self.coach.start_game(self.referee.game.profile.name, teaching)
         return self.coach
 
-    def _set_up(self, position: Position, restoring: bool) -> None:
+    def set_up(self, position: Position, restoring: bool) -> None:
+        """Have the players lay ``position`` out (the referee guides them)."""
         assert self.referee is not None
         self.setting_up = True
         self.referee.set_up(position, restoring=restoring)
@@ -337,37 +464,74 @@ class App:
                 frame = self.listener.frames.get_nowait()
             except queue.Empty:
                 break
-            sensed = self.sensed = frame.sensed()
-            self.bus.publish({"event": "board", "board": sensed})  # where the men are now
-            if self.lesson is not None:  # the lesson throws its own dice: the wells are ignored
-                if self.lesson.referee is not None:
-                    self.lesson.referee.board(sensed, now)
+            sensed = frame.sensed()
+            if sensed != self.sensed:
+                self._woken()
+            self.sensed = sensed
+            self.bus.publish(Board(board=sensed))  # where the men are now
+            lesson = self.lesson
+            if lesson is not None:  # the lesson throws its own dice: the wells are ignored
+                if lesson.referee is not None:
+                    lesson.referee.board(sensed, now)
             elif self.referee is not None and self.replay is None:
                 if self.dice_source == "wells":
                     self.referee.dice(frame.dice, now)
                 self.referee.board(sensed, now)
-        if self.lesson is not None:
-            self._lesson_step(now)
-        elif self.referee is not None and self.replay is None:
+        self.modes.tick(now)
+        if self.lesson is None and self.referee is not None and self.replay is None:
             self.referee.tick(now)
         self.bus.dispatch()
+        self._say_when_complete()
+        if now - self.idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
+            self.modes.push(AttractMode())
+        self.bus.dispatch()
 
-    def _lesson_step(self, now: int) -> None:
-        """The lesson's turn of the loop: a changed board to the engine, time to its referee."""
-        lesson = self.lesson
-        assert lesson is not None
-        if self.sensed is not None and self.sensed != self._lesson_board:
-            self._lesson_board = self.sensed
-            lesson.on_board(self.sensed)
-        if lesson.referee is not None:
-            lesson.referee.tick(now)
+    def _woken(self) -> None:
+        """Somebody is at the table (a button, a man moved): the attract screen goes."""
+        self.idle_since = self.now
+        attract = self.modes.find(AttractMode)
+        if attract is not None:
+            self.modes.pop(attract)
+
+    def _say_when_complete(self) -> None:
+        """The men show a whole play: tell the player to press Done (once per board)."""
+        referee = self.referee
+        if referee is None or self.setting_up or self.sensed is None or self.view.illegal:
+            return
+        game = referee.game
+        if game.phase != Phase.PLAY or game.dice is None or self.lesson or self.replay:
+            return
+        board = key(self.sensed)
+        if board == self._complete_said:
+            return
+        turn = (game.position, game.dice)
+        if self._complete is None or self._complete[0] != turn:
+            plays = game.legal_plays()
+            done = frozenset(key(project(p.result, self.layout)) for p in plays if p.steps)
+            self._complete = (turn, done)
+        if board in self._complete[1]:
+            self._complete_said = board
+            self.bus.publish(
+                Message(
+                    to=str(game.turn),
+                    text="Your play is complete: press Done to end your turn.",
+                    complete=True,
+                )
+            )
 
     def frame(self, now: int) -> None:
-        """Draw the view and act on the window's keys and mouse."""
-        self.view.simulated = self.simulator is not None  # no physical men: draw them
+        """Draw the view if it changed (or moves), and act on the window's keys and mouse."""
+        view = self.view
+        view.simulated = self.simulator is not None  # no physical men: draw them
+        legend = {p: self.modes.legend(p) for p in ("white", "black")}
+        if legend != view.legend:
+            view.legend = legend
+            self.changes += 1
         if self.display is None:
             return
-        for event in self.display.frame(self.view, now):
+        redraw = self.changes != self._drawn or view.animated()
+        self._drawn = self.changes
+        for event in self.display.frame(view, now, redraw):
             self.input(event)
         self.bus.dispatch()
 
@@ -379,10 +543,11 @@ class App:
             self.running = False
         elif event.type == pygame.KEYDOWN:
             pressed = key_event(event.key, self.view.turn)
+            top = self.modes.top
             if pressed is not None:
                 self.bus.publish(pressed)
-            elif self.menus.is_open and pygame.K_1 <= event.key <= pygame.K_9:
-                self.menus.pick(event.key - pygame.K_1)
+            elif isinstance(top, MenuMode) and pygame.K_1 <= event.key <= pygame.K_9:
+                top.pick(event.key - pygame.K_1)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.grab(event.pos)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -414,78 +579,164 @@ class App:
         self.drag = (where, "white" if man.name == "WHITE" else "black")
 
     def drop(self, pos: tuple[int, int]) -> None:
-        """Mouse up: put the lifted man down there (back where it was if off the table)."""
+        """Mouse up: put the lifted man down there (back where it was if off the table);
+        a lone man of the other side there is hit, and goes to its bar as a hand would."""
         if self.simulator is None or self.drag is None:
             return
         origin, colour = self.drag
         self.drag = None
-        self.simulator.place(self.location_at(pos) or origin, colour)
+        where = self.location_at(pos) or origin
+        men = self.simulator.men(where)
+        other = "black" if colour == "white" else "white"
+        if where in POINTS and len(men) == 1:
+            if men[0].name.lower() == other:
+                self.simulator.lift(where)
+                self.simulator.place(f"bar-{other}", other)
+        self.simulator.place(where, colour)
 
     # -- subscribers ----------------------------------------------------------------------
 
-    def _show(self, event: dict) -> None:
+    def _show(self, event: Event) -> None:
+        before = dict(self.view.messages)
         self.view.apply(event)
+        self.changes += 1
+        for who, message in self.view.messages.items():
+            if message is not before.get(who) and message.detail:
+                self._detail_to = who
 
-    def _record(self, event: dict) -> None:
-        if self.store is None or self.game_id is None or event["event"] in NOT_RECORDED:
+    def _record(self, event: Event) -> None:
+        if self.store is None or self.game_id is None:
             return
-        if "lesson" in event:  # a lesson's events are not part of the game
+        if isinstance(event, Board | MenuShown | Button | LessonEvent):
+            return  # what the view shows now, and a lesson's events: not the game's record
+        if isinstance(event, ModeChanged) and event.lesson is not MISSING:
             return
-        if self.replay is not None and event["event"] in ("position", "mode"):
+        if self.replay is not None and isinstance(event, PositionShown | ModeChanged):
             return
         try:
-            self.store.record(self.game_id, event)
+            self.store.record(self.game_id, event.to_json())
         except Exception as err:
-            self._store_problem(err)
+            self.report_store(err)
 
-    def _store_problem(self, err: Exception) -> None:
+    def report_store(self, err: Exception) -> None:
+        """The store failed: said on the screen once, and logged."""
         log.error("store: %s", err)
         if not self._store_failed:
             self._store_failed = True
-            self._say("both", f"Games cannot be saved: {err}", warning=True)
+            text = f"Games are not being saved: {err}"
+            self.say("both", text, warning=True)
+            self.modes.push(NoticeMode([text], NOTICE_MS))
 
-    def _react(self, event: dict) -> None:
-        kind = event["event"]
-        if kind == "button":
-            self.press(event["name"], event.get("player"))
-        elif "lesson" in event:
-            self._lesson_event(event)
-        elif kind == "play":
-            self.take_back_offer = None
-            if self.tutor and not event.get("accepted"):
+    def _react(self, event: Event) -> None:
+        if isinstance(event, LAPSES_OFFER):
+            self.modes.drop(TakeBackOfferMode)
+        match event:
+            case Button(button=name, player=player):
+                self.press(name, None if player is MISSING else str(player))
+            case LessonEvent():
+                mode = self.modes.find(LessonMode)
+                if isinstance(mode, LessonMode):
+                    mode.on_event(event)
+            case Played(accepted=accepted) if self.tutor and not accepted:
                 self._rate(event)
-        elif kind == "coach":
-            self._coached(event)
-        elif kind == "setup-ok":
-            self.setting_up = False
-        elif kind == "choose":
-            self.menus.open(
-                Menu(
-                    "Which play did you make?",
-                    [Item(text, _call(self._choose, i)) for i, text in enumerate(event["options"])],
-                )
-            )
-        elif kind == "wrong-move":
-            assert self.referee is not None
-            self.menus.open(
-                Menu(
-                    f"{str(event['player']).capitalize()} made a wrong move",
-                    [
-                        Item("Accept the move", self.referee.accept),
-                        Item("Have it put right first"),
-                    ],
-                )
-            )
-        elif kind == "game-over":
-            self._say("both", "Press Done to play again, or Menu for more.")
+            case CoachVerdict():
+                self._coached(event)
+            case SetupOk():
+                self.setting_up = False
+            case Choose(options=options):
+                assert self.referee is not None
+                self.modes.push(MenuMode(self.menus.choose(list(options), self.referee.choose)))
+            case WrongMove(player=player):
+                assert self.referee is not None
+                title = f"{str(player).capitalize()} made a wrong move"
+                self.modes.push(MenuMode(self.menus.wrong_move(title, self.referee.accept)))
+            case GameOver():
+                self.modes.drop(DoubleOfferMode)
+                self.modes.push(GameEndMode(self))
 
-    def _choose(self, index: int) -> None:
+    # -- buttons ---------------------------------------------------------------------------
+
+    def press(self, name: str, player: str | None = None) -> None:
+        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
+        self._woken()
+        self.modes.press(name, player)
+
+    def done(self, player: str | None) -> None:
+        """Done in the game: throw (digital or button dice), finish the play, or start again."""
+        referee = self.referee
+        if referee is None:
+            return
+        game = referee.game
+        if game.phase == Phase.OVER:
+            self.new_game(tutor=self.tutor)
+            return
+        if self.setting_up:
+            self.say("both", "Lay the men out as shown first.")
+            return
+        if game.phase == Phase.DOUBLE_OFFERED:
+            offer_double(self)
+            return
+        who = Colour.parse(player) if player else None
+        if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
+            if game.phase == Phase.ROLL and who is not None and who != game.turn:
+                return  # not this player's throw: the legend shows whose it is
+            if self.dice_source == "digital":
+                referee.throw(*digital_throw(), self.now)
+            elif self.dice_source == "buttons":
+                self.modes.push(DiceEntryMode(lambda d1, d2: referee.throw(d1, d2, self.now)))
+            else:
+                self.say("both", "Throw both dice into the dice wells.")
+        elif game.phase == Phase.PLAY:
+            referee.press_done(who, self.now)
+
+    def ask_pin(self) -> None:
+        """The installer's PIN, then the settings."""
+        self.modes.push(
+            PinEntryMode(
+                self.config.installer.pin,
+                self.pin_lock,
+                lambda: self.now,
+                lambda: self.modes.push(MenuMode(self.menus.settings)),
+                lambda text: None,
+            )
+        )
+
+    # -- lessons ---------------------------------------------------------------------------
+
+    def progress(self) -> GuardedProgress | None:
+        """The store's lesson progress, or None without a store."""
+        if self.store is None:
+            return None
+        return GuardedProgress(self.store, self.report_store)
+
+    # -- replays ---------------------------------------------------------------------------
+
+    def start_lesson(self, lesson_id: str) -> None:
+        """Run a lesson at the table (resumed where this learner left it); the game waits."""
+        start_lesson(self, lesson_id)
+
+    def start_replay(self, replay: Replay) -> None:
+        """Show a game turn by turn: Done for the next turn, Select for the one before."""
+        self.modes.drop(ReplayMode, TakeBackOfferMode)
+        self.modes.push(ReplayMode(self, replay))
+
+    def restore_game(self) -> None:
+        """Back to the game after a replay or a lesson: the players lay its men out again."""
+        self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
         if self.referee is not None:
-            self.referee.choose(index)
+            game = self.referee.game
+            self.bus.publish(
+                PositionShown(
+                    position=game.position.position_id(),
+                    turn=game.turn,
+                    dice=game.dice or None,
+                )
+            )
+            self.set_up(game.position, restoring=True)
 
     # -- the coach -------------------------------------------------------------------------
 
-    def _rate(self, event: dict) -> None:
+    def _rate(self, event: Played) -> None:
         """Hand the play just made to the coach (it answers with a ``coach`` event)."""
         if self.referee is None:
             return
@@ -493,55 +744,32 @@ class App:
         if not game.turns:
             return
         turn = game.turns[-1]
-        if str(turn.colour) != event.get("player") or str(turn.play) != event.get("move"):
+        if turn.colour != event.player or turn.play != event.play:
             return
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )
 
-    def _coached(self, event: dict) -> None:
-        """A verdict: in teaching mode a bad play of the last turn may be taken back."""
-        if self.referee is None or not event.get("take_back"):
+    def _coached(self, event: CoachVerdict) -> None:
+        """A verdict on the last turn, in teaching mode with a bad play: the offer to take it
+        back goes on screen if the game is (not under a menu), until the game goes on."""
+        if self.referee is None or not event.take_back:
             return
-        if event.get("turn") == len(self.referee.game.turns):
-            self.take_back_offer = event
-
-    def _take_back(self) -> None:
-        """Back after a bad play: the game as it was before it, the same dice to play again."""
-        offer, self.take_back_offer = self.take_back_offer, None
-        assert offer is not None and self.referee is not None
         game = self.referee.game
-        if self.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer["turn"]:
-            self._say(str(offer["to"]), "Too late to take that play back: the game has gone on.")
-            return
-        turn = take_back(game)
-        mover, (d1, d2) = str(turn.colour), turn.dice
-        before = turn.before.position_id()
-        self.bus.publish(
-            {
-                "event": "take-back",
-                "player": mover,
-                "dice": [d1, d2],
-                "move": str(turn.play),
-                "position": before,
-                "number": offer["turn"],
-            }
-        )
-        self.bus.publish(
-            {
-                "event": "position",
-                "position": before,
-                "turn": mover,
-                "dice": [d1, d2],
-                "text": f"{mover.capitalize()} takes back {turn.play or 'the play'}: put the "
-                f"men back as shown, then play {d1}-{d2} again.",
-            }
-        )
-        self._set_up(turn.before, restoring=True)
+        current = event.turn == len(game.turns) and game.phase == Phase.ROLL
+        if current and isinstance(self.modes.top, GameMode):
+            self.modes.push(TakeBackOfferMode(self, event))
 
     # -- the cube --------------------------------------------------------------------------
 
-    def _may_double(self) -> bool:
+    def double(self) -> None:
+        """The player on roll offers a double (from the menu)."""
+        if not self.may_double():
+            self.say("both", "A double cannot be offered now.")
+            return
+        offer_double(self, made=True)
+
+    def may_double(self) -> bool:
         """Whether the player on roll may offer a double now."""
         return (
             self.referee is not None
@@ -551,413 +779,12 @@ class App:
             and CubeAction.DOUBLE in self.referee.game.legal_cube_actions()
         )
 
-    def _double(self) -> None:
-        if not self._may_double():
-            self._say("both", "A double cannot be offered now.")
+
+def _json_lines(out: TextIO) -> Callable[[Event], None]:
+    def write(event: Event) -> None:
+        if isinstance(event, Board):
             return
-        assert self.referee is not None
-        game = self.referee.game
-        game.double()
-        self.bus.publish(
-            {"event": "cube", "action": "double", "player": str(game.turn), "cube": _cube(game)}
-        )
-        self._offer_double(game)
-
-    def _offer_double(self, game: Game) -> None:
-        """Ask the adversary to take or pass the double on offer."""
-        stake = 2 * game.cube.value
-        self._say(
-            str(game.turn.other),
-            f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.",
-        )
-
-    def _answer_double(self, take: bool) -> None:
-        assert self.referee is not None
-        game = self.referee.game
-        doubler, taker = game.turn, game.turn.other
-        if take:
-            game.take()
-            self.bus.publish(
-                {"event": "cube", "action": "take", "player": str(taker), "cube": _cube(game)}
-            )
-            self._say(
-                "both",
-                f"{str(taker).capitalize()} takes: the cube is at "
-                f"{game.cube.value}. {str(doubler).capitalize()}, throw the dice.",
-            )
-            return
-        game.pass_()
-        self.bus.publish(
-            {"event": "cube", "action": "pass", "player": str(taker), "cube": _cube(game)}
-        )
-        self.bus.publish(
-            {
-                "event": "game-over",
-                "winner": str(doubler),
-                "result": "single",
-                "points": game.cube.value,
-                "passed": True,
-            }
-        )
-
-    # -- lessons ---------------------------------------------------------------------------
-
-    def _lesson_event(self, event: dict) -> None:
-        """An event of the lesson: to its engine; leaving or finishing it opens the menu."""
-        lesson = self.lesson
-        if lesson is None or event["lesson"] != lesson.lesson.id:
-            return  # a lesson already left
-        kind = event["event"]
-        lesson.on_event(event)
-        if kind == "choose":
-            self.menus.open(
-                Menu(
-                    "Which play did you make?",
-                    [
-                        Item(text, _call(lesson.answer, i))
-                        for i, text in enumerate(event["options"])
-                    ],
-                )
-            )
-        elif kind == "wrong-move" and lesson.referee is not None:
-            self.menus.open(
-                Menu(
-                    "That move breaks the rules",
-                    [Item("Let it stand", lesson.referee.accept), Item("Put it right first")],
-                )
-            )
-        elif kind in ("lesson-exit", "lesson-end"):
-            self.lesson = None
-            self.bus.publish({"event": "mode", "mode": "game", "banner": self._banner()})
-            menu = self.lessons_menu()
-            menu.on_back = self._restore_game
-            self.menus.open(menu)
-
-    def _lesson_button(self, name: str) -> None:
-        """A button in a lesson: Done ends a play on the table, the rest go to the lesson."""
-        lesson = self.lesson
-        assert lesson is not None
-        if name == "done" and lesson.state == State.PLAYING and lesson.referee is not None:
-            lesson.referee.press_done(None, self.now)  # whichever side the learner plays
-        elif name in ("done", "select", "back", "menu"):
-            lesson.on_event({"event": "button", "name": name})
-
-    def _say(self, to: str, text: str, warning: bool = False) -> None:
-        self.bus.publish({"event": "message", "to": to, "text": text, "warning": warning})
-
-    # -- buttons ---------------------------------------------------------------------------
-
-    def press(self, name: str, player: str | None = None) -> None:
-        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
-        if isinstance(self.entry, PinEntry):
-            self._pin_button(self.entry, name)
-        elif isinstance(self.entry, DiceEntry):
-            self._dice_button(self.entry, name)
-        elif self.menus.is_open:
-            if name != "done":
-                self.menus.press(name)
-        elif self.lesson is not None:
-            self._lesson_button(name)
-        elif name == "menu":
-            self.menus.open(self.main_menu())
-        elif self.replay is not None:
-            self._replay_button(name)
-        elif self._double_offered() and name in ("select", "back"):
-            self._answer_double(take=name == "select")
-        elif name == "back" and self.take_back_offer is not None:
-            self._take_back()
-        elif name == "done":
-            self.done(player)
-        elif name == "select":  # the full explanation of the message, or back to the short one
-            self.bus.publish({"event": "detail", "player": player or self.view.turn})
-
-    def done(self, player: str | None) -> None:
-        """Done/Roll: throw (digital or button dice), finish the play, or start again."""
-        referee = self.referee
-        if referee is None:
-            return
-        game = referee.game
-        if game.phase == Phase.OVER:
-            self.new_game(tutor=self.tutor)
-            return
-        if self.setting_up:
-            self._say("both", "Lay the men out as shown first.")
-            return
-        if game.phase == Phase.DOUBLE_OFFERED:
-            self._offer_double(game)
-            return
-        who = Colour.parse(player) if player else None
-        if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
-            if game.phase == Phase.ROLL and who is not None and who != game.turn:
-                self._say(str(who), f"It is {game.turn}'s turn to throw.")
-                return
-            if self.dice_source == "digital":
-                referee.throw(*digital_throw(), self.now)
-            elif self.dice_source == "buttons":
-                self.entry = DiceEntry()
-                self._say("both", self.entry.prompt())
-            else:
-                self._say("both", "Throw both dice into the dice wells.")
-        elif game.phase == Phase.PLAY:
-            referee.press_done(who, self.now)
-
-    def _dice_button(self, entry: DiceEntry, name: str) -> None:
-        if name in ("menu", "done", "up"):
-            entry.up()
-        elif name == "select":
-            dice = entry.select()
-            if dice is not None:
-                self.entry = None
-                if self.referee is not None:
-                    self.referee.throw(dice[0], dice[1], self.now)
-                return
-        elif name == "back" and not entry.back():
-            self.entry = None
-            self._say("both", "Dice entry left.")
-            return
-        self._say("both", entry.prompt())
-
-    def _pin_button(self, entry: PinEntry, name: str) -> None:
-        if name in ("menu", "done", "up"):
-            entry.up()
-        elif name == "select":
-            right = entry.select()
-            if right is not None:
-                self.entry = None
-                if right:
-                    self._say("both", "Settings: the installer's menu.")
-                    self.menus.open(self.settings_menu())
-                else:
-                    self._say("both", "That PIN is not right.", warning=True)
-                return
-        elif name == "back" and not entry.back():
-            self.entry = None
-            self._say("both", "")
-            return
-        self._say("both", entry.prompt())
-
-    # -- menus -----------------------------------------------------------------------------
-
-    def _double_offered(self) -> bool:
-        return self.referee is not None and self.referee.game.phase == Phase.DOUBLE_OFFERED
-
-    def main_menu(self) -> Menu:
-        """The menu behind the Menu button (with a double when the player on roll may offer one)."""
-        double: list[Item] = []
-        if self._may_double():
-            assert self.referee is not None
-            game = self.referee.game
-            double = [Item(f"Double to {2 * game.cube.value} ({game.turn} offers)", self._double)]
-        return Menu(
-            "Backgammon Table",
-            [
-                Item("Back to the game"),
-                *double,
-                Item("New game with the tutor", lambda: self.new_game(tutor=True)),
-                Item("New game without the tutor", lambda: self.new_game(tutor=False)),
-                Item("Lessons", submenu=self.lessons_menu),
-                Item("Replay a game", submenu=self.replay_menu),
-                Item("Settings (installer)", self._ask_pin),
-            ],
-        )
-
-    def lessons_menu(self) -> Menu:
-        """The lessons in order, each with how far this table's learner has come."""
-        try:
-            lessons = catalogue()
-        except LessonError as err:
-            return Menu("Lessons", [Item(f"The lessons cannot be read: {err}")])
-        store = self._progress()
-        progress = store.lesson_progress(self.config.tutor.player_slot) if store else {}
-        items = [Item(lesson_label(i, progress), _call(self.start_lesson, i.id)) for i in lessons]
-        return Menu("Lessons", items or [Item("No lessons are installed.")])
-
-    def _progress(self) -> GuardedProgress | None:
-        """The store's lesson progress, or None without a store."""
-        if self.store is None:
-            return None
-        return GuardedProgress(self.store, self._store_problem)
-
-    def start_lesson(self, lesson_id: str) -> None:
-        """Run a lesson at the table (resumed where this learner left it); the game waits."""
-        try:
-            lesson = load_lesson(lesson_id)
-        except LessonError as err:
-            self._say("both", f"That lesson cannot be started: {err}", warning=True)
-            return
-        self.replay = None
-        self.entry = None
-        self.take_back_offer = None
-        host = LessonTable(
-            lesson.id, self.bus.publish, self._make_referee, lambda: (self.sensed, self.now)
-        )
-        self.lesson = LessonEngine(lesson, host, self._progress(), self.config.tutor.player_slot)
-        self._lesson_board = None
-        self.bus.publish(
-            {
-                "event": "mode",
-                "mode": "lesson",
-                "lesson": lesson.id,
-                "banner": f"Lesson {lesson.info.number}: {lesson.title}",
-            }
-        )
-        self.lesson.start()
-
-    def replay_menu(self) -> Menu:
-        """Crawley's recorded games and the games played at this table."""
-        items = [Item(r.title, _call(self.start_replay, r)) for r in book_replays()]
-        if self.store is not None:
-            for game_id, title in self._recorded_games():
-                items.append(Item(title, _call(self._replay_recorded, game_id, title)))
-        return Menu("Replay a game", items)
-
-    def _recorded_games(self) -> list[tuple[int, str]]:
-        """The last finished games played here: (id, title)."""
-        assert self.store is not None
-        try:
-            games = [g for g in self.store.games() if g.finished and g.winner]
-        except Exception as err:
-            self._store_problem(err)
-            return []
-        return [
-            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})")
-            for g in games[-8:]
-        ]
-
-    def _replay_recorded(self, game_id: int, title: str) -> None:
-        assert self.store is not None
-        try:
-            game = self.store.load_game(game_id)
-        except Exception as err:
-            self._say("both", f"That game cannot be read back: {err}", warning=True)
-            return
-        self.start_replay(recorded_replay(title, game))
-
-    def start_replay(self, replay: Replay) -> None:
-        """Show a game turn by turn: Done or Select for the next turn, Back for the one before."""
-        self.replay = replay
-        self.bus.publish({"event": "mode", "mode": "replay", "banner": f"Replay: {replay.title}"})
-        self._show_replay()
-
-    def _replay_button(self, name: str) -> None:
-        replay = self.replay
-        assert replay is not None
-        if name in ("done", "select"):
-            if not replay.forward():
-                self._leave_replay()
-                return
-        elif name in ("back", "up"):
-            if not replay.backward():
-                self._leave_replay()
-                return
-        self._show_replay()
-
-    def _show_replay(self) -> None:
-        assert self.replay is not None
-        self.bus.publish(self.replay.event())
-
-    def _leave_replay(self) -> None:
-        self.replay = None
-        self._restore_game()
-
-    def _restore_game(self) -> None:
-        """Back to the game after a replay or a lesson: the players lay its men out again."""
-        self.bus.publish({"event": "mode", "mode": "game", "banner": self._banner()})
-        if self.referee is not None:
-            game = self.referee.game
-            self.bus.publish(
-                {
-                    "event": "position",
-                    "position": game.position.position_id(),
-                    "turn": str(game.turn),
-                    "dice": list(game.dice) if game.dice else None,
-                }
-            )
-            self._set_up(game.position, restoring=True)
-
-    def _banner(self) -> str:
-        return "Tutor on" if self.tutor else "Tutor off"
-
-    def _ask_pin(self) -> None:
-        self.entry = PinEntry(self.config.installer.pin)
-        self._say("both", self.entry.prompt())
-
-    def settings_menu(self) -> Menu:
-        """The installer's settings; changes apply at once, Save writes the file."""
-        c = self.config
-        return Menu(
-            "Settings",
-            [
-                Item(lambda: f"Tutor: {_on(c.tutor.enabled)}", self._toggle_tutor, keep_open=True),
-                Item(lambda: f"Dice: {c.dice.source}", self._next_dice, keep_open=True),
-                Item(lambda: f"Rules: {c.rules.profile}", self._next_profile, keep_open=True),
-                Item(lambda: f"Referee: {c.referee.mode}", self._next_mode, keep_open=True),
-                Item(
-                    lambda: f"Speech: {_on(c.speech.enabled)}", self._toggle_speech, keep_open=True
-                ),
-                Item(lambda: f"Volume: {c.speech.volume}%", self._next_volume, keep_open=True),
-                Item("Test the table's switches", self._self_test),
-                Item("Save these settings", self._save_settings),
-            ],
-        )
-
-    def _toggle_tutor(self) -> None:
-        self.config.tutor.enabled = self.tutor = not self.config.tutor.enabled
-        self.bus.publish({"event": "mode", "mode": "game", "banner": self._banner()})
-
-    def _next_dice(self) -> None:
-        d = self.config.dice
-        d.source = DICE_SOURCES[(DICE_SOURCES.index(d.source) + 1) % len(DICE_SOURCES)]
-        self.dice_source = resolve_source(d.source, self.simulator is not None)
-
-    def _next_profile(self) -> None:
-        names = sorted(PROFILES)
-        r = self.config.rules
-        r.profile = names[(names.index(r.profile) + 1) % len(names)]
-
-    def _next_mode(self) -> None:
-        r = self.config.referee
-        r.mode = "laws" if r.mode == "teaching" else "teaching"
-
-    def _toggle_speech(self) -> None:
-        self.config.speech.enabled = not self.config.speech.enabled
-
-    def _next_volume(self) -> None:
-        s = self.config.speech
-        s.volume = (s.volume + 25) % 225
-
-    def _self_test(self) -> None:
-        if not self.link.request_self_test():
-            self._say("both", "The table is not connected, so it cannot test its switches.")
-
-    def _save_settings(self) -> None:
-        try:
-            where = save_config(self.config, self.config_file)
-        except OSError as err:
-            self._say("both", f"The settings could not be saved: {err}", warning=True)
-            return
-        self._say("both", f"Settings saved to {where}; new games use them.")
-
-
-def _call(fn: Callable[..., None], *args: object) -> Callable[[], None]:
-    return lambda: fn(*args)
-
-
-def _cube(game: Game) -> list:
-    """The cube as events carry it: [value, owner or None]."""
-    owner = game.cube.owner
-    return [game.cube.value, None if owner is None else str(owner)]
-
-
-def _on(flag: bool) -> str:
-    return "on" if flag else "off"
-
-
-def _json_lines(out: TextIO) -> Callable[[dict], None]:
-    def write(event: dict) -> None:
-        if event["event"] == "board":
-            return
-        out.write(json.dumps(event, default=str) + "\n")
+        out.write(json.dumps(event.to_json(), default=str) + "\n")
         out.flush()
 
     return write

@@ -1,25 +1,29 @@
 """The menus, worked with three buttons: Menu moves to the next item, Select takes it,
-Back goes up a level (and closes the menu at the top).
+Back leaves the menu (to the menu it came from, or to the table).
 
-Menus are built when opened, so lists (recorded games, lessons) are always current.
-Every change is published as a ``menu`` event; ``items`` is empty when the menu closes.
+A :class:`Menu` is built once and opened as a :class:`MenuMode` on the mode stack; lists
+that change (recorded games, lessons and their progress) are built by their ``submenu``
+function each time they open. An item may be hidden while it does not apply (``shown``).
 
->>> shown = []
->>> stack = MenuStack(shown.append)
->>> picked = []
->>> stack.open(Menu("Main", [Item("Play", lambda: picked.append("play")), Item("Replay")]))
->>> stack.press("menu"); shown[-1]["cursor"]
+>>> from kiosk.app.modes import Mode, ModeStack
+>>> shown, picked = [], []
+>>> main = Menu("Main", [Item("Play", lambda: picked.append("play")), Item("Replay")])
+>>> stack = ModeStack(shown.append, Mode())
+>>> stack.push(MenuMode(main))
+>>> stack.press("menu", None); shown[-1]["cursor"]
 1
->>> stack.press("menu"); stack.press("select"); picked, stack.is_open
-(['play'], False)
+>>> stack.press("menu", None); stack.press("select", None); picked, stack.names()
+(['play'], ['mode'])
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-Publish = Callable[[dict], None]
+from kiosk.app.modes import Card, Legend, Mode
+
+FOOTER = "Menu: next   Select: choose   Back: leave"
 
 
 @dataclass
@@ -33,6 +37,7 @@ class Item:
     action: Callable[[], None] | None = None
     submenu: Callable[[], Menu] | None = None
     keep_open: bool = False  # stay in this menu after the action (settings toggles)
+    shown: Callable[[], bool] | None = None  # None: always shown
 
     def text(self) -> str:
         """The label as shown now."""
@@ -41,122 +46,63 @@ class Item:
 
 @dataclass
 class Menu:
-    """A titled list of items and the cursor on one of them."""
+    """A titled list of items."""
 
     title: str
     items: list[Item]
-    cursor: int = 0
-    footer: str = "Menu: next   Select: choose   Back: return"
     on_back: Callable[[], None] | None = None  # run when Back leaves this menu
+    name: str = "menu"  # the mode's name while it is open ("settings" for the installer's)
+
+    def visible(self) -> list[Item]:
+        """The items that apply now."""
+        return [i for i in self.items if i.shown is None or i.shown()]
 
 
-@dataclass
-class MenuStack:
-    """The open menus, innermost last; publishes what the players see."""
+class MenuMode(Mode):
+    """An open menu: Menu (or up/down) moves, Select takes, Back leaves this menu."""
 
-    publish: Publish
-    stack: list[Menu] = field(default_factory=list)
+    def __init__(self, menu: Menu, player: str | None = None) -> None:
+        self.menu = menu
+        self.name = menu.name
+        self.player = player
+        self.cursor = 0
 
-    @property
-    def is_open(self) -> bool:
-        """Whether a menu is showing."""
-        return bool(self.stack)
+    def legend(self, player: str) -> Legend:
+        return (("menu", "next item"), ("select", "choose"), ("back", "leave the menu"))
 
-    def open(self, menu: Menu) -> None:
-        """Show ``menu`` above whatever is open."""
-        self.stack.append(menu)
-        self.show()
+    def card(self) -> Card:
+        items = tuple(i.text() for i in self.menu.visible())
+        return Card(self.menu.title, items, self.cursor, FOOTER, self.player)
 
-    def close(self) -> None:
-        """Close every menu."""
-        self.stack.clear()
-        self.show()
-
-    def press(self, button: str) -> None:
-        """A button while a menu is open: ``menu`` (next), ``select`` or ``back``."""
-        if not self.stack:
-            return
-        menu = self.stack[-1]
-        if button == "menu" or button == "down":
-            menu.cursor = (menu.cursor + 1) % max(1, len(menu.items))
+    def press(self, button: str, player: str | None) -> None:
+        items = self.menu.visible()
+        if button in ("menu", "down"):
+            self.cursor = (self.cursor + 1) % max(1, len(items))
         elif button == "up":
-            menu.cursor = (menu.cursor - 1) % max(1, len(menu.items))
+            self.cursor = (self.cursor - 1) % max(1, len(items))
         elif button == "back":
-            self.stack.pop()
-            if menu.on_back is not None:
-                menu.on_back()
-        elif button == "select" and menu.items:
-            self._select(menu.items[menu.cursor])
-            return
-        self.show()
+            self.stack.pop(self)
+            if self.menu.on_back is not None:
+                self.menu.on_back()
+        elif button == "select" and items:
+            self.take(items[min(self.cursor, len(items) - 1)])
 
     def pick(self, index: int) -> None:
-        """Choose item ``index`` of the open menu at once (a tap or a number key)."""
-        if self.stack and 0 <= index < len(self.stack[-1].items):
-            self.stack[-1].cursor = index
-            self._select(self.stack[-1].items[index])
+        """Take item ``index`` at once (a number key)."""
+        items = self.menu.visible()
+        if 0 <= index < len(items):
+            self.cursor = index
+            self.take(items[index])
+            self.stack.refresh()
 
-    def _select(self, item: Item) -> None:
+    def take(self, item: Item) -> None:
+        """Run an item: open its submenu, or leave the menus and do its action."""
         if item.submenu is not None:
-            self.stack.append(item.submenu())
+            self.stack.push(MenuMode(item.submenu(), self.player))
         elif not item.keep_open:
-            self.stack.clear()
+            bottom = self
+            while isinstance(below := self.stack.below(bottom), MenuMode):
+                bottom = below
+            self.stack.pop(bottom)
         if item.action is not None:
             item.action()
-        self.show()
-
-    def show(self) -> None:
-        """Publish the innermost menu (or that the menus are closed)."""
-        if not self.stack:
-            self.publish({"event": "menu", "title": "", "items": [], "cursor": 0})
-            return
-        menu = self.stack[-1]
-        self.publish(
-            {
-                "event": "menu",
-                "title": menu.title,
-                "items": [item.text() for item in menu.items],
-                "cursor": menu.cursor,
-                "footer": menu.footer,
-            }
-        )
-
-
-class PinEntry:
-    """The installer's PIN, entered one digit at a time with Menu (next digit) and Select.
-
-    >>> entry = PinEntry("21")
-    >>> entry.up(); entry.up(); entry.select(); entry.up(); entry.select()
-    True
-    """
-
-    def __init__(self, pin: str) -> None:
-        self._pin = pin
-        self.digits: list[int] = []
-        self.value = 0
-
-    def up(self) -> None:
-        """Show the next digit (9 wraps round to 0)."""
-        self.value = (self.value + 1) % 10
-
-    def select(self) -> bool | None:
-        """Take the digit shown; once all are in, whether the PIN was right."""
-        self.digits.append(self.value)
-        self.value = 0
-        if len(self.digits) < len(self._pin):
-            return None
-        right = "".join(map(str, self.digits)) == self._pin
-        self.digits = []
-        return right
-
-    def back(self) -> bool:
-        """Undo a digit; ``False`` when there was none (leave the entry)."""
-        if not self.digits:
-            return False
-        self.value = self.digits.pop()
-        return True
-
-    def prompt(self) -> str:
-        """What the installer sees (the digits taken are hidden)."""
-        stars = "*" * len(self.digits)
-        return f"Installer PIN: {stars}[{self.value}]  Menu: next digit, Select: take it."

@@ -4,7 +4,7 @@ A ``Replay`` holds the position before every turn; ``event()`` is the ``position
 event that shows the current step, with the play's arrows and the book's note.
 
 >>> replay = book_replays()[0]
->>> replay.event()["text"].startswith("Crawley, First Game")
+>>> replay.event().text.startswith("Crawley, First Game")
 True
 >>> replay.forward(), replay.index
 (True, 1)
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.app.view import play_arrows
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE, BookGame
+from kiosk.display.view import play_arrows
+from kiosk.events import PositionShown
 from kiosk.rules import Colour, Game, Play, Position
 
 
@@ -54,18 +55,17 @@ class Replay:
         self.index -= 1
         return True
 
-    def event(self) -> dict:
+    def event(self) -> PositionShown:
         """The ``position`` event that shows the current step."""
         if self.index == 0:
-            return {
-                "event": "position",
-                "position": self.start.position_id(),
-                "turn": str(self.start.turn),
-                "dice": None,
-                "move": "",
-                "arrows": [],
-                "text": f"{self.title}: the start ({self.source}). Done: next turn.",
-            }
+            return PositionShown(
+                position=self.start.position_id(),
+                turn=self.start.turn,
+                dice=None,
+                move="",
+                arrows=(),
+                text=f"{self.title}: the start ({self.source}). Done: next turn.",
+            )
         step = self.steps[self.index - 1]
         after = step.play.result
         move = str(step.play) or "no move possible"
@@ -73,16 +73,15 @@ class Replay:
             f"Turn {self.index} of {len(self.steps)}: {step.colour} threw "
             f"{step.dice[0]}-{step.dice[1]} and played {move}."
         )
-        return {
-            "event": "position",
-            "position": after.position_id(),
-            "turn": str(after.turn),
-            "dice": list(step.dice),
-            "move": str(step.play),
-            "arrows": [list(a) for a in play_arrows(step.play, step.colour)],
-            "text": text,
-            "detail": step.note,
-        }
+        return PositionShown(
+            position=after.position_id(),
+            turn=after.turn,
+            dice=step.dice,
+            move=str(step.play),
+            arrows=play_arrows(step.play, step.colour),
+            text=text,
+            detail=step.note,
+        )
 
 
 def book_replay(book: BookGame) -> Replay:

@@ -11,29 +11,54 @@ import queue
 import shutil
 import subprocess
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from kiosk.config import SpeechSection
+from kiosk.events import (
+    Choose,
+    CoachVerdict,
+    Cocked,
+    Dice,
+    Event,
+    GameOver,
+    Illegal,
+    LessonEvent,
+    Message,
+    Opening,
+    Setup,
+    TableStatus,
+    WrongMove,
+    from_json,
+)
 
 MAX_WAITING = 3  # sentences queued before older ones are dropped
 
 
-def sentence(event: dict) -> str | None:
-    """What to say for an application event, or ``None`` for events spoken by nobody."""
-    kind = event.get("event")
-    if kind == "dice":
-        d1, d2 = event["dice"]
-        return f"{str(event['player']).capitalize()} threw {d1} {d2}."
-    if kind in ("illegal", "cocked", "setup", "opening", "wrong-move", "choose"):
-        return str(event.get("message", "")) or None
-    if kind == "game-over":
-        return f"{str(event['winner']).capitalize()} wins a {event['result']} game."
-    if kind == "table" and event.get("status") != "connected":
-        return "The table is not connected."
-    if kind in ("coach", "lesson", "lesson-result", "lesson-end", "message") and event.get(
-        "speak", True
-    ):
-        return str(event.get("text", "")) or None
+def sentence(event: Event | Mapping[str, Any]) -> str | None:
+    """What to say for an event (or its JSON), or ``None`` for events spoken by nobody."""
+    if isinstance(event, Mapping):
+        event = from_json(event)
+    match event:
+        case Dice(player=player, dice=(d1, d2)):
+            return f"{str(player).capitalize()} threw {d1} {d2}."
+        case Illegal(message=m) | Cocked(message=m) | Setup(message=m) | Opening(message=m):
+            return m or None
+        case WrongMove(message=m) | Choose(message=m):
+            return m or None
+        case GameOver(winner=winner, result=result):
+            return f"{str(winner).capitalize()} wins a {result} game."
+        case TableStatus(status=status) if status != "connected":
+            return "The table is not connected."
+        case Message(text=text, speak=speak) if speak is not False:
+            return text or None
+        case LessonEvent(inner=inner) if inner is not None:
+            return sentence(inner)
+        case CoachVerdict(data=data) | LessonEvent(data=data):
+            spoken = data.get("event") in ("coach", "lesson", "lesson-result", "lesson-end")
+            if spoken and data.get("speak", True):
+                return str(data.get("text", "")) or None
     return None
 
 
@@ -64,7 +89,7 @@ class Speaker:
             return "espeak-ng is not installed (sudo apt install espeak-ng)"
         return self.failure
 
-    def follow(self, event: dict) -> None:
+    def follow(self, event: Event) -> None:
         """Event-bus subscriber: queue what the event says."""
         text = sentence(event)
         if text:

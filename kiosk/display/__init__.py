@@ -2,7 +2,7 @@
 
 ``Calibration`` (screen position of every slot; ``Calibration.default(width, height)``,
 ``load_calibration(path)``, ``save_calibration(path, cal)``), ``Renderer(surface,
-calibration)`` that draws a :class:`~kiosk.app.view.TableView` in one call, and
+calibration)`` that draws a :class:`~kiosk.display.view.TableView` in one call, and
 :class:`Display`, which owns the full-screen window (or a headless surface) and gives the
 application its key and mouse events. ``kiosk calibrate`` makes the calibration.
 """

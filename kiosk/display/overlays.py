@@ -50,18 +50,36 @@ def list_card(
     row = max(int(line * 1.35), 1)
     visible = max(1, (bottom - y) // row)
     first = min(max(0, cursor - visible + 1), max(0, len(items) - visible))
+    top = y
     for i, item in enumerate(items[first : first + visible], start=first):
         box = pygame.Rect(pad, y, width - 2 * pad, row - 4)
         selected = i == cursor
         if selected:
             pygame.draw.rect(card, CURSOR, box, border_radius=row // 4)
-        isize, lines = text.fit(item, box.width - pad, box.height, line, line * 2 // 3, 1)
+        room = box.width - pad - (line + pad if len(items) > visible else 0)
+        isize, lines = text.fit(item, room, box.height, line, line * 2 // 3, 1)
         label = text.render(lines[0], isize, CURSOR_TEXT if selected else CARD_TEXT)
         card.blit(label, label.get_rect(midleft=(box.left + pad // 2, box.centery)))
         y += row
+    if first > 0:  # drawn over the rows, in their right margin
+        _more(card, (width - pad - line, top - pad // 2), line, up=True)
+    if first + visible < len(items):
+        _more(card, (width - pad - line, bottom - pad // 2), line, up=False)
     if footer_surface:
         card.blit(footer_surface, (pad, height - pad - footer_surface.get_height()))
     return card
+
+
+def _more(card: pygame.Surface, at: tuple[int, int], size: int, up: bool) -> None:
+    """A triangle in the card's margin: more items above (``up``) or below the ones shown."""
+    x, y = at
+    half = size // 2
+    if up:
+        points = [(x, y + half), (x + size, y + half), (x + half, y)]
+    else:
+        points = [(x, y - half), (x + size, y - half), (x + half, y)]
+    pygame.draw.polygon(card, CURSOR, points)
+    pygame.draw.polygon(card, CURSOR_TEXT, points, 2)  # seen on the highlighted row too
 
 
 def chart_card(text: TextCache, size: tuple[int, int], chart: dict, line: int) -> pygame.Surface:

@@ -1,4 +1,4 @@
-"""Draws a :class:`~kiosk.app.view.TableView` on the screen under the physical board.
+"""Draws a :class:`~kiosk.display.view.TableView` on the screen under the physical board.
 
 The men and dice are physical; the display draws what lies under them and around them:
 the points, bar and trays; a glow under the men that may move; the lifted man's slot and
@@ -17,11 +17,11 @@ from collections.abc import Mapping
 
 import pygame
 
-from kiosk.app.view import PlayerText, TableView
 from kiosk.display.calibration import Calibration
 from kiosk.display.geometry import Geometry, Strip
 from kiosk.display.overlays import chart_card, list_card
 from kiosk.display.text import TextCache
+from kiosk.display.view import PlayerText, TableView, button_label
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
 from kiosk.table.sensing import true_counts
@@ -61,9 +61,7 @@ OK_GREEN: RGB = (70, 200, 110)
 LOST_RED: RGB = (230, 50, 50)
 DETAIL_BG: RGB = (10, 18, 16)
 
-DETAIL_HINT = "Help button: full explanation"
-DETAIL_CLOSE = "Help button again: close"
-TAKE_BACK_HINT = "Back button: take it back"
+DETAIL_CLOSE = "Select again: close"
 ANSWER_FOOTER = "Select: next choice    Done: answer"
 RATING_COLOURS: dict[str, RGB] = {
     "fine": (70, 200, 110),
@@ -387,6 +385,8 @@ class Renderer:
             view.match_length,
             view.connected,
             view.connection_message,
+            view.legend.get(colour, ()),
+            view.keys,
         )
         if key is None:
             return state
@@ -760,23 +760,42 @@ class BandPainter:
         surface.blit(block, block.get_rect(midleft=(x + 3 * dot, h // 2)))
         return x - pad
 
+    def _legend(self, view: TableView, size: int, width: int) -> pygame.Surface | None:
+        """The buttons that do something now on this side, and what they do."""
+        legend = view.legend.get(self.colour, ())
+        if not legend:
+            return None
+        parts = [(button_label(b, self.colour, view.keys), what) for b, what in legend]
+        gap = self.text.font(size).size("    ")[0]
+        pieces = []
+        for name, what in parts:
+            pieces.append(self.text.render(f"{name}:", size, ACCENT))
+            pieces.append(self.text.render(f" {what}", size, TEXT))
+        total = sum(p.get_width() for p in pieces) + gap * (len(parts) - 1)
+        line = pygame.Surface((total, max(p.get_height() for p in pieces)), pygame.SRCALPHA)
+        x = 0
+        for i, piece in enumerate(pieces):
+            line.blit(piece, (x, 0))
+            x += piece.get_width() + (gap if i % 2 else 0)
+        if total > width:
+            line = pygame.transform.smoothscale(
+                line, (width, max(1, line.get_height() * width // total))
+            )
+        return line
+
     def _message(
         self, surface: pygame.Surface, message: PlayerText | None, view: TableView, box: pygame.Rect
     ) -> None:
         if message is None or not message.text:
-            return
+            message = PlayerText("")
         h = self.height
-        hints = []
-        if message.take_back:
-            hints.append(TAKE_BACK_HINT)
-        if message.detail:
-            hints.append(DETAIL_CLOSE if view.show_detail.get(self.colour) else DETAIL_HINT)
-        small = max(11, int(h * 0.14))
-        hint = self.text.render("    ".join(hints), small, ACCENT) if hints else None
+        small = max(12, int(h * 0.18))
         rating = None
         if message.rating:
             colour = RATING_COLOURS.get(message.rating, DIM)
             rating = self.text.render(f"Coach: {message.rating}", small, colour)
+        beside = rating.get_width() + small * 2 if rating else 0
+        hint = self._legend(view, small, box.width - beside)
         room = (
             box.height - max(r.get_height() for r in (hint, rating) if r)
             if hint or rating
@@ -784,12 +803,13 @@ class BandPainter:
         )
         if message.warning:
             pygame.draw.rect(surface, WARNING_BG, box.inflate(box.height // 6, 0), border_radius=10)
-        size, lines = self.text.fit(
-            message.text, box.width, room, int(h * 0.34), max(12, int(h * 0.2)), 2
-        )
-        block = self.text.block(lines, size, TEXT)
-        surface.blit(block, block.get_rect(midleft=(box.left, box.top + room // 2)))
+        if message.text:
+            size, lines = self.text.fit(
+                message.text, box.width, room, int(h * 0.34), max(12, int(h * 0.2)), 2
+            )
+            block = self.text.block(lines, size, TEXT)
+            surface.blit(block, block.get_rect(midleft=(box.left, box.top + room // 2)))
         if hint:
-            surface.blit(hint, hint.get_rect(bottomright=box.bottomright))
+            surface.blit(hint, hint.get_rect(bottomleft=(box.left + beside, box.bottom)))
         if rating:
             surface.blit(rating, rating.get_rect(bottomleft=box.bottomleft))

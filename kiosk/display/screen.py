@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pygame
 
-from kiosk.app.view import TableView
 from kiosk.display.calibration import Calibration
 from kiosk.display.renderer import Renderer
+from kiosk.display.view import TableView
 from kiosk.link import TableLayout
 
 INPUT_EVENTS = (
@@ -19,6 +19,20 @@ INPUT_EVENTS = (
     pygame.MOUSEBUTTONUP,
     pygame.QUIT,
 )
+
+
+# The window was shown, uncovered, resized or restored: what it showed may be gone.
+EXPOSED = (
+    pygame.VIDEOEXPOSE,
+    pygame.VIDEORESIZE,
+    pygame.WINDOWSHOWN,
+    pygame.WINDOWEXPOSED,
+    pygame.WINDOWRESTORED,
+    pygame.WINDOWMAXIMIZED,
+    pygame.WINDOWSIZECHANGED,
+    pygame.WINDOWFOCUSGAINED,
+)
+SETTLING_FRAMES = 60  # drawn every time while a new window is being mapped
 
 
 def is_headless() -> bool:
@@ -83,17 +97,22 @@ class Display:
             calibration.width, calibration.height, fullscreen, self.headless
         )
         self.renderer = Renderer(self.surface, calibration, layout)
+        self._frames = 0
 
     @property
     def calibration(self) -> Calibration:
         """The calibration in use (scaled to the screen if its resolution differed)."""
         return self.renderer.calibration
 
-    def frame(self, view: TableView, now_ms: int) -> list[pygame.event.Event]:
-        """Draw ``view``, show it, and return the key, mouse and quit events since last frame."""
-        self.renderer.draw(view, now_ms)
-        pygame.display.flip()
-        return [event for event in pygame.event.get() if event.type in INPUT_EVENTS]
+    def frame(self, view: TableView, now_ms: int, redraw: bool = True) -> list[pygame.event.Event]:
+        """Draw ``view`` and show it (only if ``redraw``, or the window was uncovered), and
+        return the key, mouse and quit events since last frame."""
+        events = pygame.event.get()
+        self._frames += 1
+        if redraw or self._frames <= SETTLING_FRAMES or any(e.type in EXPOSED for e in events):
+            self.renderer.draw(view, now_ms)
+            pygame.display.flip()
+        return [event for event in events if event.type in INPUT_EVENTS]
 
     def screenshot(self, path: str | os.PathLike) -> str:
         """Save what is on the screen now as an image; returns the path."""

@@ -29,6 +29,8 @@ Points in events are written from the mover's side (``"8"``, ``"bar"``,
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -48,6 +50,7 @@ from kiosk.rules import (
     PlayTree,
     Position,
 )
+from kiosk.events import Played, event_for
 from kiosk.rules.game import score_game
 from kiosk.table import DieReading, TableLayout
 from kiosk.table.sensing import (
@@ -805,23 +808,17 @@ class Referee:
         return True
 
     def _wrong_stands(self) -> None:
-        game = self.game
         wrong = self._wrong
-        assert wrong is not None and game.dice is not None
-        mover, dice = game.turn, game.dice
+        assert wrong is not None and self.game.dice is not None
         self._wrong = None
-        after = wrong.swap_turn()
-        game.position = after
-        game.dice = None
-        game.result = score_game(after, game.profile, game.cube.value)
-        game.phase = Phase.OVER if game.result else Phase.ROLL
+        turn = self.game.let_stand(wrong.swap_turn())
         self._emit(
             "play",
-            player=str(mover),
-            dice=list(dice),
+            player=str(turn.colour),
+            dice=list(turn.dice),
             move="",
             accepted=True,
-            position=after.position_id(),
+            position=turn.play.result.position_id(),
         )
         self._after_turn()
 
@@ -874,7 +871,10 @@ class Referee:
             self._emit("legal", player=str(self.game.turn))
 
     def _emit(self, name: str, **fields: object) -> None:
-        self._emit_cb({"event": name, **fields})
+        event = event_for(name, **fields)
+        if isinstance(event, Played) and not event.accepted and self.game.turns:
+            event = replace(event, play=self.game.turns[-1].play)  # the Play itself, typed
+        self._emit_cb(event)
 
 
 def _same_men(board: Sensed, reference: Sensed) -> bool:

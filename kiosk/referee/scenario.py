@@ -87,7 +87,7 @@ class ScenarioRunner:
     def _referee(self) -> Referee:
         """A referee for the current game, shown the table as it stands."""
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        referee = Referee(self.game, self.layout, config, emit=self.emit)
+        referee = Referee(self.game, self.layout, config, emit=lambda e: self.emit(e.to_json()))
         if self._last is not None:
             self._show(referee, self._last, self.now)
         return referee

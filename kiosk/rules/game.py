@@ -257,11 +257,92 @@ class Game:
         elif play not in plays:
             raise IllegalPlayError(f"{play} is not a legal play for {self.dice[0]}-{self.dice[1]}")
         self.turns.append(Turn(self.turn, self.dice, play, self.position))
-        self.position = play.result
-        self.dice = None
-        self.result = score_game(self.position, self.profile, self.cube.value)
-        self.phase = Phase.OVER if self.result else Phase.ROLL
+        self._played(play.result)
         return self.position
+
+    def take_back(self) -> Turn:
+        """Undo the last play (``pop`` to :meth:`play`'s ``push``): its position, the mover on
+        roll, the same dice to play again; returns the turn taken back.
+
+        >>> game = Game()
+        >>> game.start_with(game.turn)
+        >>> _ = game.roll(3, 1)
+        >>> _ = game.play("8/5 6/5")
+        >>> str(game.take_back().play), game.dice, game.phase.value, len(game.turns)
+        ('8/5 6/5', (3, 1), 'play', 0)
+        """
+        if not self.turns:
+            raise GameError("there is no play to take back")
+        turn = self.turns.pop()
+        self.position = turn.before
+        self.dice = turn.dice
+        self.result = None
+        self.phase = Phase.PLAY
+        return turn
+
+    def let_stand(self, after: Position) -> Turn:
+        """The mover's turn ends with the men as ``after`` has them, legal or not (a wrong
+        move let stand, or a recorded position that wins over the replayed move): recorded
+        as a turn with no steps; the other side is then on roll.
+
+        >>> game = Game()
+        >>> game.start_with(game.turn)
+        >>> _ = game.roll(6, 6)
+        >>> turn = game.let_stand(Position.standard())
+        >>> turn.play.steps, str(game.turn), game.phase.value, len(game.turns)
+        ((), 'black', 'roll', 1)
+        """
+        self._need(Phase.PLAY)
+        assert self.dice is not None
+        mover = self.turn
+        after = after.with_turn(mover.other)
+        turn = Turn(mover, self.dice, Play((), after), self.position)
+        self.turns.append(turn)
+        self._played(after)
+        return turn
+
+    def _played(self, after: Position) -> None:
+        self.position = after
+        self.dice = None
+        self.result = score_game(after, self.profile, self.cube.value)
+        self.phase = Phase.OVER if self.result else Phase.ROLL
+
+    # -- replaying a record (a stored game read back) ------------------------------------
+
+    def record_throw(self, mover: Colour, dice: tuple[int, int]) -> None:
+        """A recorded throw: ``mover`` on roll with ``dice`` to play, whatever came before."""
+        if self.phase == Phase.OVER:
+            raise GameError("the game is over")
+        self.position = self.position.with_turn(mover)
+        self.dice = dice
+        self.phase = Phase.PLAY
+
+    def record_play(self, mover: Colour, dice: tuple[int, int], play: Play) -> None:
+        """A recorded turn: ``mover`` played ``play`` (its ``result`` is the position after)."""
+        before = self.position.with_turn(mover)
+        self.turns.append(Turn(mover, dice, play, before))
+        self._played(play.result)
+
+    def record_cube(self, action: CubeAction, player: Colour) -> None:
+        """A recorded cube action by ``player`` (the doubler, the taker or the passer)."""
+        if self.phase == Phase.OVER:
+            raise GameError("the game is over")
+        if action == CubeAction.DOUBLE:
+            self.position = self.position.with_turn(player)
+            self.phase = Phase.DOUBLE_OFFERED
+        elif action == CubeAction.TAKE:
+            self.cube = Cube(self.cube.value * 2, player)
+            self.position = self.position.with_turn(player.other)
+            self.phase = Phase.ROLL
+        else:
+            self.result = (player.other, Result.SINGLE, self.cube.value)
+            self.phase = Phase.OVER
+
+    def record_result(self, winner: Colour, result: Result, points: int) -> None:
+        """A recorded end of the game."""
+        self.result = (winner, result, points)
+        self.dice = None
+        self.phase = Phase.OVER
 
     # -- the cube ----------------------------------------------------------------------
 

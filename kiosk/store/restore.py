@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from kiosk.rules import (
     MEN,
     Colour,
-    Cube,
+    CubeAction,
     Game,
     GameError,
     InvalidPositionError,
@@ -31,11 +31,9 @@ from kiosk.rules import (
     Play,
     Position,
     Result,
-    Turn,
     decode_position_id,
     encode_position_id,
     get_profile,
-    score_game,
 )
 
 
@@ -91,20 +89,13 @@ def _apply(game: Game, event: dict) -> None:
     elif kind == "dice":
         dice = _dice(event.get("dice"))
         if dice is not None and game.phase != Phase.OVER:
-            mover = _colour(event.get("player"), game.turn)
-            game.position = game.position.with_turn(mover)
-            game.dice = dice
-            game.phase = Phase.PLAY
+            game.record_throw(_colour(event.get("player"), game.turn), dice)
     elif kind == "play":
         _play(game, event)
     elif kind == "cube":
         _cube(game, event)
     elif kind == "take-back" and game.turns:
-        turn = game.turns.pop()
-        game.position = turn.before
-        game.dice = turn.dice
-        game.result = None
-        game.phase = Phase.PLAY
+        game.take_back()
     elif kind == "game-over":
         winner = _colour(event.get("winner"), game.turn)
         try:
@@ -112,9 +103,7 @@ def _apply(game: Game, event: dict) -> None:
         except ValueError:
             result = Result.SINGLE
         points = event.get("points")
-        game.result = (winner, result, points if isinstance(points, int) else game.cube.value)
-        game.dice = None
-        game.phase = Phase.OVER
+        game.record_result(winner, result, points if isinstance(points, int) else game.cube.value)
 
 
 def _opening(game: Game, event: dict) -> None:
@@ -154,11 +143,7 @@ def _play(game: Game, event: dict) -> None:
             play = Play((), position_from_id(after_id, mover.other))
         except InvalidPositionError:
             return
-    game.turns.append(Turn(mover, dice, play, before))
-    game.position = play.result
-    game.dice = None
-    game.result = score_game(game.position, game.profile, game.cube.value)
-    game.phase = Phase.OVER if game.result else Phase.ROLL
+    game.record_play(mover, dice, play)
 
 
 def _cube(game: Game, event: dict) -> None:
@@ -166,14 +151,6 @@ def _cube(game: Game, event: dict) -> None:
     if game.phase == Phase.OVER:
         return
     if action == "double":
-        game.position = game.position.with_turn(_colour(event.get("player"), game.turn))
-        game.phase = Phase.DOUBLE_OFFERED
-    elif action == "take":
-        taker = _colour(event.get("player"), game.turn.other)
-        game.cube = Cube(game.cube.value * 2, taker)
-        game.position = game.position.with_turn(taker.other)
-        game.phase = Phase.ROLL
-    elif action == "pass":
-        passer = _colour(event.get("player"), game.turn.other)
-        game.result = (passer.other, Result.SINGLE, game.cube.value)
-        game.phase = Phase.OVER
+        game.record_cube(CubeAction.DOUBLE, _colour(event.get("player"), game.turn))
+    elif action in ("take", "pass"):
+        game.record_cube(CubeAction(action), _colour(event.get("player"), game.turn.other))

@@ -14,16 +14,12 @@ from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
 from kiosk.app.speech import Speaker, sentence
 from kiosk.config import Config, SpeechSection, load_config
 from kiosk.display import Calibration
+from kiosk.events import Dice, Legal, Message
 from kiosk.simtable import STARTING_POSITION
 
 
 def button(h, name: str, player: str | None = None, times: int = 1) -> None:
-    for _ in range(times):
-        event = {"event": "button", "name": name}
-        if player:
-            event["player"] = player
-        h.app.bus.publish(event)
-        h.wait(40)
+    h.press(name, player, times)
 
 
 def ready(harness, config: Config | None = None, **kwargs):
@@ -63,15 +59,12 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     settings = h.app.view.menu.index("Settings (installer)")
     button(h, "menu", times=settings)
     button(h, "select")
-    assert h.app.view.menu == () and "Installer PIN" in h.app.view.messages["white"].text
-    # a wrong PIN first: 0000
+    assert h.app.view.menu_title == "Installer PIN" and h.app.view.menu == ("[0]",)
+    assert h.app.modes.names() == ["game", "pin"]
+    # a wrong PIN first: 0000; the card says so, and the digits start again
     button(h, "select", times=4)
-    assert "not right" in h.app.view.messages["white"].text
-    assert h.app.view.menu == ()
+    assert h.app.view.menu == ("[0]", "That PIN is not right.")
     # then 2101
-    button(h, "menu")
-    button(h, "menu", times=settings)
-    button(h, "select")
     for digit in (2, 1, 0, 1):
         button(h, "menu", times=digit)
         button(h, "select")
@@ -82,7 +75,7 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     button(h, "menu")
     button(h, "select")  # dice: digital -> auto
     assert h.app.view.menu[1] == "Dice: auto"
-    button(h, "menu", times=len(h.app.view.menu) - 2)
+    button(h, "menu", times=h.app.view.menu.index("Save these settings") - 1)
     assert h.app.view.menu[h.app.view.menu_cursor] == "Save these settings"
     button(h, "select")
     saved = load_config(path)
@@ -90,12 +83,21 @@ def test_the_menu_pin_and_settings_saved_to_the_file(harness, tmp_path: Path) ->
     assert saved.installer.pin == "2101"
 
 
-def test_select_shows_the_full_explanation_and_hides_it_again(harness) -> None:
+def test_select_opens_the_explanation_of_the_player_it_is_about(harness) -> None:
     h = ready(harness)
+    button(h, "select")  # nothing to explain yet: Select does nothing and is not offered
+    assert h.app.view.show_detail == {}
+    assert "select" not in dict(h.app.view.legend["white"])
+    # a verdict for black while white is on roll (after black's play, as the coach gives it)
+    h.app.bus.publish(Message(to="black", text="Black: a bad play.", detail="13/7 8/7 was best."))
+    h.wait(40)
+    assert dict(h.app.view.legend["black"])["select"] == "explanation"
+    assert "select" not in dict(h.app.view.legend["white"])
+    button(h, "select")  # the window's Enter names no player
+    assert h.app.view.show_detail == {"black": True}
+    assert dict(h.app.view.legend["black"])["select"] == "close the explanation"
     button(h, "select")
-    assert h.app.view.show_detail == {"white": True}
-    button(h, "select")
-    assert h.app.view.show_detail == {"white": False}
+    assert h.app.view.show_detail == {"black": False}
 
 
 def test_choosing_a_new_game_without_the_tutor(harness) -> None:
@@ -123,8 +125,15 @@ def test_replaying_crawleys_first_game_and_back_to_the_table(harness) -> None:
     first = h.last("position")
     assert first["text"].startswith("Turn 1 of")
     assert h.app.view.position != start and h.app.view.last_play
-    button(h, "back")
+    assert dict(h.app.view.legend["white"]) == {
+        "done": "next turn",
+        "select": "turn before",
+        "back": "leave the replay",
+        "menu": "menu",
+    }
+    button(h, "select")
     assert h.app.view.position == start
+    assert h.app.modes.names() == ["game", "replay"]
     button(h, "back")  # before the start: the replay ends, the table is restored
     assert h.last("mode")["mode"] == "game"
     h.wait(400)
@@ -190,8 +199,8 @@ def test_speech_says_events_into_wav_files(tmp_path: Path) -> None:
     speaker = Speaker(SpeechSection(), record_dir=tmp_path)
     if speaker.problem:
         pytest.skip(speaker.problem)
-    speaker.follow({"event": "dice", "player": "black", "dice": [6, 6]})
-    speaker.follow({"event": "legal"})  # nothing to say
+    speaker.follow(Dice(player="black", dice=(6, 6)))
+    speaker.follow(Legal(player="white"))  # nothing to say
     assert speaker.wait_idle()
     speaker.close()
     assert speaker.spoken == ["Black threw 6 6."]
@@ -206,10 +215,23 @@ def test_speech_says_events_into_wav_files(tmp_path: Path) -> None:
 def test_the_headless_demo_saves_its_screenshots(tmp_path: Path) -> None:
     events: list[dict] = []
     shots = run_demo(tmp_path, emit=events.append)
-    assert len(shots) >= 8
+    names = [Path(p).stem.split("-", 2)[2] for p in shots]
+    assert names == [
+        "set-up",
+        "opening-throw",
+        "lifted-with-destinations",
+        "wrong-placement",
+        "corrected",
+        "press-done",
+        "coach-verdict",
+        "coach-explanation",
+        "black-hit",
+        "game-end",
+    ]
     for path in shots:
         assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     kinds = [e["event"] for e in events]
-    assert {"destinations", "illegal", "legal", "play"} <= set(kinds)
+    assert {"destinations", "illegal", "legal", "play", "coach", "game-over"} <= set(kinds)
     plays = [e["move"] for e in events if e["event"] == "play"]
-    assert plays == ["13/11 13/8", "24/14*", "bar/21 24/21"]
+    assert plays == ["13/11 13/8", "24/14*"]
+    assert any(e["event"] == "message" and e.get("complete") for e in events)

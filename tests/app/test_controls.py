@@ -7,6 +7,8 @@ from gpiozero.pins.mock import MockFactory
 
 from kiosk.app.controls import Controls, ControlsUnavailable, key_event
 from kiosk.config import Config, PinsSection
+from kiosk.events import Button
+from kiosk.rules import Colour
 from kiosk.simtable import STARTING_POSITION
 
 PINS = PinsSection(buzzer=17)
@@ -41,7 +43,7 @@ def test_a_button_publishes_its_event(factory: MockFactory) -> None:
         press(factory, PINS.back)
     finally:
         controls.close()
-    assert seen == [
+    assert [event.to_json() for event in seen] == [
         {"event": "button", "name": "done", "player": "black"},
         {"event": "button", "name": "select"},
         {"event": "button", "name": "back"},
@@ -118,8 +120,8 @@ STEP = 80
 def test_keys_stand_for_the_buttons() -> None:
     import pygame
 
-    assert key_event(pygame.K_w, "black") == {"event": "button", "name": "done", "player": "white"}
-    assert key_event(pygame.K_SPACE, "black")["player"] == "black"
-    assert key_event(pygame.K_ESCAPE, "white") == {"event": "button", "name": "back"}
-    assert key_event(pygame.K_RETURN, "white") == {"event": "button", "name": "select"}
+    assert key_event(pygame.K_w, "black") == Button(button="done", player=Colour.WHITE)
+    assert key_event(pygame.K_SPACE, "black").player == Colour.BLACK
+    assert key_event(pygame.K_ESCAPE, "white").to_json() == {"event": "button", "name": "back"}
+    assert key_event(pygame.K_RETURN, "white") == Button(button="select")
     assert key_event(pygame.K_q, "white") is None

@@ -9,13 +9,16 @@ import pytest
 
 MODULES = [
     "kiosk.config",
-    "kiosk.app.coaching",
     "kiosk.app.dice",
     "kiosk.app.events",
     "kiosk.app.lessons",
     "kiosk.app.menu",
     "kiosk.app.replay",
-    "kiosk.app.view",
+    "kiosk.display.view",
+    "kiosk.events",
+    "kiosk.app.modes",
+    "kiosk.app.modes.attract",
+    "kiosk.app.modes.entry",
 ]
 
 

@@ -16,6 +16,7 @@ from kiosk.app.doctor import (
     check_disk,
     check_firmware,
     check_gpio,
+    check_installer_pin,
     check_serial,
     check_tutor,
 )
@@ -120,6 +121,19 @@ def test_audio_without_espeak_ng(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert not check.ok and "sudo apt install espeak-ng" in check.message
 
 
+def test_the_default_installer_pin_is_a_problem() -> None:
+    assert not check_installer_pin("1234").ok
+    assert check_installer_pin("20261").ok
+
+
+def test_gpio_advice_matches_the_installation_guide() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "deploy" / "INSTALL.md").read_text()
+    message = check_gpio(PinsSection()).message
+    if "GPIO library" in message:  # not a Pi: the packages to install are named
+        for words in ("liblgpio1", "swig", ".venv/bin/pip install lgpio"):
+            assert words in message and words in guide
+
+
 def test_a_bad_configuration_is_a_problem(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[dice]\nsource = "coins"\n')
@@ -150,10 +164,12 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "tutor",
         "disk space",
         "database",
+        "installer PIN",
     ]
     assert lines[0].startswith("OK      configuration: read from")
     assert lines[4].startswith("PROBLEM display: no screen")
-    assert lines[-2].startswith("OK      database:")
+    assert lines[-3].startswith("OK      database:")
+    assert lines[-2].startswith("PROBLEM installer PIN: still the default 1234")
     assert lines[-1].endswith("problems found.")
 
 

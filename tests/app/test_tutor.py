@@ -17,12 +17,7 @@ from kiosk.store import Store
 
 
 def button(h, name: str, player: str | None = None, times: int = 1) -> None:
-    for _ in range(times):
-        event = {"event": "button", "name": name}
-        if player:
-            event["player"] = player
-        h.app.bus.publish(event)
-        h.wait(40)
+    h.press(name, player, times)
 
 
 def pick(h, label: str) -> None:
@@ -138,8 +133,11 @@ def test_the_coach_rates_a_bad_play_and_back_takes_it_back(harness, tmp_path: Pa
     assert coach["to"] == "white" and coach["rating"] == "bad" and coach["best"] == "13/7 8/7"
     assert coach["evaluator"] == "builtin" and coach["take_back"] is True and coach["turn"] == 1
     shown = h.app.view.messages["white"]
-    assert shown.text == coach["text"] and "Back: take it back" in shown.text
-    assert "13/7 8/7" in shown.text and shown.detail == coach["detail"]
+    assert shown.text == coach["text"] and "13/7 8/7" in shown.text
+    assert shown.detail == coach["detail"]
+    assert h.app.modes.names() == ["game", "take-back-offer"]
+    assert dict(h.app.view.legend["white"])["back"] == "take the play back"
+    assert "back" not in dict(h.app.view.legend["black"])
 
     button(h, "back")
     taken = h.last("take-back")
@@ -163,6 +161,29 @@ def test_the_coach_rates_a_bad_play_and_back_takes_it_back(harness, tmp_path: Pa
     assert len(h.app.referee.game.turns) == 1
     kinds = [e["event"] for e in store.events(game_id)]
     assert kinds.count("coach") == 2 and kinds.count("take-back") == 1
+
+
+def test_back_leaving_a_menu_never_takes_a_play_back(harness, tmp_path: Path) -> None:
+    h, _ = table(harness, tmp_path)
+    _bad_opening(h)
+    assert h.app.modes.names() == ["game", "take-back-offer"]
+    button(h, "menu")  # the offer lapses: Menu does what it does in the game
+    assert h.app.modes.names() == ["game", "menu"]
+    pick(h, "Lessons")
+    button(h, "back", times=3)  # out of the lessons, out of the menu, and once more
+    assert h.app.modes.names() == ["game"]
+    assert "take-back" not in h.kinds() and len(h.app.referee.game.turns) == 1
+    assert "back" not in dict(h.app.view.legend["white"])
+
+
+def test_the_offer_lapses_when_the_next_player_throws(harness, tmp_path: Path) -> None:
+    h, _ = table(harness, tmp_path)
+    _bad_opening(h)
+    throw(h, 5, 2)  # black throws: the game has gone on
+    assert h.last("dice")["player"] == "black"
+    assert h.app.modes.names() == ["game"]
+    button(h, "back")
+    assert "take-back" not in h.kinds()
 
 
 def test_a_play_taken_back_stays_taken_back_after_a_restart(harness, tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ if _HERE not in sys.path:
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from kiosk.app.view import TableView  # noqa: E402
 from kiosk.display import Calibration, Renderer  # noqa: E402
+from kiosk.display.view import TableView  # noqa: E402
 
 SIZE = (1280, 720)
 

@@ -6,7 +6,6 @@ import pygame
 import pytest
 from display_pixels import differing, rgb
 
-from kiosk.app.view import TableView
 from kiosk.display import Calibration, Display, Renderer, save_screenshot
 from kiosk.display.renderer import (
     ARROW,
@@ -18,6 +17,7 @@ from kiosk.display.renderer import (
     MOVABLE,
     TARGET,
 )
+from kiosk.display.view import TableView
 from kiosk.link import TableLayout
 from kiosk.rules import Position
 

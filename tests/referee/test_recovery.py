@@ -60,7 +60,9 @@ def test_restart_guides_the_players_back_to_the_stored_position():
     game = Game(position=stored, phase=Phase.ROLL)
     events = []
     layout = TableLayout()
-    referee = Referee(game, layout, RefereeConfig(settle_ms=100), emit=events.append)
+    referee = Referee(
+        game, layout, RefereeConfig(settle_ms=100), emit=lambda e: events.append(e.to_json())
+    )
     referee.set_up(stored, restoring=True)
     table = project(Position.standard(), layout)  # the table still shows the start
     referee.board(table, 0)

@@ -10,7 +10,9 @@ from tests.referee.hands import kinds
 def _referee(**config):
     events = []
     game = Game(position=Position.standard(), phase=Phase.ROLL)
-    referee = Referee(game, TableLayout(), RefereeConfig(**config), emit=events.append)
+    referee = Referee(
+        game, TableLayout(), RefereeConfig(**config), emit=lambda e: events.append(e.to_json())
+    )
     return game, referee, events
 
 

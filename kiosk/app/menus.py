@@ -1,0 +1,186 @@
+"""The table's menus, each built once: the main menu behind the Menu button, the
+installer's settings behind the PIN, and the lists built afresh when they open (lessons
+with their progress, games to replay) or when the referee asks (which play, a wrong move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kiosk.app.dice import resolve_source
+from kiosk.app.lessons import lesson_label
+from kiosk.app.menu import Item, Menu
+from kiosk.app.modes import Host
+from kiosk.app.replay import book_replays, recorded_replay
+from kiosk.config import save_config
+from kiosk.events import ModeChanged
+from kiosk.rules.profiles import PROFILES
+from kiosk.tutor.lessons import LessonError, catalogue
+
+DICE_SOURCES = ("auto", "wells", "buttons", "digital")
+
+
+class TableMenus:
+    """The menus of one table; actions go to the application."""
+
+    def __init__(self, app: Host) -> None:
+        self.app = app
+        c = app.config
+        self.main = Menu(
+            "Backgammon Table",
+            [
+                Item("Back to the game"),
+                Item(self._double_label, app.double, shown=self._may_double),
+                Item("New game with the tutor", lambda: app.new_game(tutor=True)),
+                Item("New game without the tutor", lambda: app.new_game(tutor=False)),
+                Item("Lessons", submenu=self.lessons),
+                Item("Replay a game", submenu=self.replays),
+                Item("Settings (installer)", app.ask_pin),
+                Item("Quit", app.quit, shown=lambda: not c.display.fullscreen),
+            ],
+        )
+        self.settings = Menu(
+            "Settings",
+            [
+                Item(lambda: f"Tutor: {_on(c.tutor.enabled)}", self._toggle_tutor, keep_open=True),
+                Item(lambda: f"Dice: {c.dice.source}", self._next_dice, keep_open=True),
+                Item(lambda: f"Rules: {c.rules.profile}", self._next_profile, keep_open=True),
+                Item(lambda: f"Referee: {c.referee.mode}", self._next_mode, keep_open=True),
+                Item(
+                    lambda: f"Speech: {_on(c.speech.enabled)}", self._toggle_speech, keep_open=True
+                ),
+                Item(lambda: f"Volume: {c.speech.volume}%", self._next_volume, keep_open=True),
+                Item("Test the table's switches", self._self_test),
+                Item("Save these settings", self._save),
+                Item("Quit the application", app.quit),
+            ],
+            name="settings",
+        )
+
+    # -- the main menu -------------------------------------------------------------------
+
+    def _may_double(self) -> bool:
+        return self.app.may_double()
+
+    def _double_label(self) -> str:
+        referee = self.app.referee
+        if referee is None:
+            return "Double"
+        game = referee.game
+        return f"Double to {2 * game.cube.value} ({game.turn} offers)"
+
+    def lessons(self) -> Menu:
+        """The lessons in order, each with how far this table's learner has come."""
+        app = self.app
+        try:
+            lessons = catalogue()
+        except LessonError as err:
+            return Menu("Lessons", [Item(f"The lessons cannot be read: {err}")])
+        store = app.progress()
+        progress = store.lesson_progress(app.config.tutor.player_slot) if store else {}
+        items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
+        return Menu("Lessons", items or [Item("No lessons are installed.")])
+
+    def replays(self) -> Menu:
+        """Crawley's recorded games and the last games played at this table."""
+        app = self.app
+        items = [Item(r.title, _call(app.start_replay, r)) for r in book_replays()]
+        for game_id, title in self.recorded_games():
+            items.append(Item(title, _call(self._replay_recorded, game_id, title)))
+        return Menu("Replay a game", items)
+
+    def recorded_games(self) -> list[tuple[int, str]]:
+        """The last finished games played here: (id, title)."""
+        app = self.app
+        if app.store is None:
+            return []
+        try:
+            games = [g for g in app.store.games() if g.finished and g.winner]
+        except Exception as err:  # the store says what is wrong in words
+            app.report_store(err)
+            return []
+        return [
+            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})")
+            for g in games[-8:]
+        ]
+
+    def _replay_recorded(self, game_id: int, title: str) -> None:
+        app = self.app
+        assert app.store is not None
+        try:
+            game = app.store.load_game(game_id)
+        except Exception as err:  # the store says what is wrong in words
+            app.say("both", f"That game cannot be read back: {err}", warning=True)
+            return
+        app.start_replay(recorded_replay(title, game))
+
+    @staticmethod
+    def start_choice(start: Callable[[], None]) -> Menu:
+        """An unfinished game was resumed although a position to start was given."""
+        return Menu(
+            "An unfinished game was found",
+            [Item("Go on with the unfinished game"), Item("Start the position given", start)],
+        )
+
+    # -- asked by a referee --------------------------------------------------------------
+
+    @staticmethod
+    def choose(options: list[str], choose: Callable[[int], None]) -> Menu:
+        """Which of several plays reaching the same board was made."""
+        items = [Item(text, _call(choose, i)) for i, text in enumerate(options)]
+        return Menu("Which play did you make?", items)
+
+    @staticmethod
+    def wrong_move(title: str, accept: Callable[[], None]) -> Menu:
+        """A wrong move under the laws: let it stand, or have it put right."""
+        return Menu(title, [Item("Let the move stand", accept), Item("Have it put right first")])
+
+    # -- the installer's settings ----------------------------------------------------------
+
+    def _toggle_tutor(self) -> None:
+        app = self.app
+        app.config.tutor.enabled = app.tutor = not app.config.tutor.enabled
+        app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
+
+    def _next_dice(self) -> None:
+        d = self.app.config.dice
+        d.source = DICE_SOURCES[(DICE_SOURCES.index(d.source) + 1) % len(DICE_SOURCES)]
+        self.app.dice_source = resolve_source(d.source, self.app.simulator is not None)
+
+    def _next_profile(self) -> None:
+        names = sorted(PROFILES)
+        r = self.app.config.rules
+        r.profile = names[(names.index(r.profile) + 1) % len(names)]
+
+    def _next_mode(self) -> None:
+        r = self.app.config.referee
+        r.mode = "laws" if r.mode == "teaching" else "teaching"
+
+    def _toggle_speech(self) -> None:
+        s = self.app.config.speech
+        s.enabled = not s.enabled
+
+    def _next_volume(self) -> None:
+        s = self.app.config.speech
+        s.volume = (s.volume + 25) % 225
+
+    def _self_test(self) -> None:
+        if not self.app.link.request_self_test():
+            self.app.say("both", "The table is not connected, so it cannot test its switches.")
+
+    def _save(self) -> None:
+        app = self.app
+        try:
+            where = save_config(app.config, app.config_file)
+        except OSError as err:
+            app.say("both", f"The settings could not be saved: {err}", warning=True)
+            return
+        app.say("both", f"Settings saved to {where}; new games use them.")
+
+
+def _call(fn: Callable[..., None], *args: object) -> Callable[[], None]:
+    return lambda: fn(*args)
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"

@@ -1,0 +1,227 @@
+"""The table's modes, one stack of them: the top mode gets the buttons.
+
+Each mode says what each button means now (its legend, drawn on each player's side) and
+what it shows over the board (a card: a menu, the PIN, the dice entry, a notice). The
+game is always at the bottom; a lesson, a replay, a menu, the settings, the PIN or dice
+entry, an offer (a double, a take-back), the end of a game or the attract screen go on
+top of it and are taken off when left. Back leaves the mode on top and never reaches
+through it to undo something elsewhere.
+
+>>> shown = []
+>>> class Quiet(Mode):
+...     name = "quiet"
+>>> class Asking(Mode):
+...     name = "asking"
+...     def legend(self, player):
+...         return (("back", "leave"),)
+...     def press(self, button, player):
+...         if button == "back":
+...             self.stack.pop(self)
+>>> stack = ModeStack(shown.append, Quiet())
+>>> stack.push(Asking())
+>>> stack.names(), stack.legend("white")
+(['quiet', 'asking'], (('back', 'leave'),))
+>>> stack.press("back", None)
+>>> stack.names()
+['quiet']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from kiosk.events import MISSING, Event, MenuShown
+
+if TYPE_CHECKING:
+    from kiosk.app.events import EventBus
+    from kiosk.app.lessons import GuardedProgress
+    from kiosk.app.replay import Replay
+    from kiosk.config import Config
+    from kiosk.display.view import TableView
+    from kiosk.link import TableLink
+    from kiosk.referee import Referee
+    from kiosk.rules import Game, Position
+
+Publish = Callable[[Event], None]
+Legend = tuple[tuple[str, str], ...]  # (button, what it does now), in the order drawn
+
+
+@dataclass(frozen=True)
+class Card:
+    """What a mode shows over the board: a title, lines (one under the cursor), a footer."""
+
+    title: str
+    items: tuple[str, ...]
+    cursor: int = 0
+    footer: str = ""
+    player: str | None = None  # drawn facing this player; None: for both
+
+    def event(self) -> MenuShown:
+        """The ``menu`` event that shows this card."""
+        return MenuShown(
+            title=self.title,
+            items=self.items,
+            cursor=self.cursor,
+            footer=self.footer,
+            player=self.player if self.player is not None else MISSING,
+        )
+
+
+class Menus(Protocol):
+    """The table's menus as the modes ask for them (:class:`kiosk.app.menus.TableMenus`)."""
+
+    def lessons(self) -> Any: ...
+    def choose(self, options: list[str], choose: Callable[[int], None]) -> Any: ...
+    def wrong_move(self, title: str, accept: Callable[[], None]) -> Any: ...
+
+
+class Host(Protocol):
+    """What the modes and the menus ask of the application (:class:`kiosk.app.main.App`)."""
+
+    config: Config
+    config_file: Path | None
+    bus: EventBus
+    view: TableView
+    link: TableLink
+    referee: Referee | None
+    store: object | None
+    simulator: object | None
+    tutor: bool
+    dice_source: str
+    now: int
+    setting_up: bool
+    sensed: dict[str, tuple[int, int]] | None
+    modes: ModeStack
+    menus: Menus
+
+    def done(self, player: str | None) -> None: ...
+    def done_meaning(self, player: str) -> str: ...
+    def detail_player(self, player: str | None = None) -> str | None: ...
+    def open_menu(self, player: str | None) -> None: ...
+    def new_game(self, position: Position | None = None, tutor: bool | None = None) -> None: ...
+    def may_double(self) -> bool: ...
+    def double(self) -> None: ...
+    def restore_game(self) -> None: ...
+    def start_lesson(self, lesson_id: str) -> None: ...
+    def start_replay(self, replay: Replay) -> None: ...
+    def set_up(self, position: Position, restoring: bool) -> None: ...
+    def make_referee(self, game: Game, emit: Callable[[Event], None] | None = None) -> Referee: ...
+    def report_store(self, err: Exception) -> None: ...
+    def progress(self) -> GuardedProgress | None: ...
+    def ask_pin(self) -> None: ...
+    def quit(self) -> None: ...
+    def banner(self) -> str: ...
+    def say(self, to: str, text: str, warning: bool = False) -> None: ...
+
+
+CLOSED = MenuShown(title="", items=(), cursor=0)
+
+
+class Mode:
+    """One thing the table is doing. Subclasses set ``name`` and override what they use."""
+
+    name = "mode"
+    stack: ModeStack  # set when pushed
+
+    def legend(self, player: str) -> Legend:
+        """The buttons that do something now on ``player``'s side, with what they do."""
+        return ()
+
+    def press(self, button: str, player: str | None) -> None:
+        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
+
+    def card(self) -> Card | None:
+        """What this mode shows over the board, if anything."""
+        return None
+
+    def entered(self) -> None:
+        """The mode has just been put on the stack."""
+
+    def tick(self, now: int) -> None:
+        """Time passes (the loop's clock, in ms) while this mode is on the stack."""
+
+
+class ModeStack:
+    """The modes, the game at the bottom; the only place modes are put on and taken off."""
+
+    def __init__(self, publish: Publish, base: Mode) -> None:
+        self._publish = publish
+        self._modes: list[Mode] = []
+        self._shown: MenuShown = CLOSED  # nothing over the board at the start
+        self.push(base)
+
+    @property
+    def top(self) -> Mode:
+        """The mode that gets the buttons."""
+        return self._modes[-1]
+
+    def names(self) -> list[str]:
+        """The modes' names, bottom first."""
+        return [m.name for m in self._modes]
+
+    def find(self, kind: type) -> Mode | None:
+        """The topmost mode of ``kind``, if one is on the stack."""
+        return next((m for m in reversed(self._modes) if isinstance(m, kind)), None)
+
+    def below(self, mode: Mode) -> Mode | None:
+        """The mode under ``mode``, if any."""
+        index = self._modes.index(mode)
+        return self._modes[index - 1] if index > 0 else None
+
+    def push(self, mode: Mode) -> None:
+        """Put ``mode`` on top."""
+        mode.stack = self
+        self._modes.append(mode)
+        mode.entered()
+        self.refresh()
+
+    def insert(self, mode: Mode, above: type) -> None:
+        """Put ``mode`` just above the topmost mode of kind ``above`` (under any menu)."""
+        mode.stack = self
+        index = max(i for i, m in enumerate(self._modes) if isinstance(m, above))
+        self._modes.insert(index + 1, mode)
+        mode.entered()
+        self.refresh()
+
+    def pop(self, mode: Mode) -> None:
+        """Take ``mode`` (and anything above it) off the stack; the bottom stays."""
+        if mode in self._modes[1:]:
+            del self._modes[self._modes.index(mode) :]
+            self.refresh()
+
+    def drop(self, *kinds: type) -> None:
+        """Take every mode of these kinds off, leaving the others as they are."""
+        kept = [self._modes[0]] + [m for m in self._modes[1:] if not isinstance(m, kinds)]
+        if len(kept) != len(self._modes):
+            self._modes = kept
+            self.refresh()
+
+    def reset(self) -> None:
+        """Back to the bottom mode alone."""
+        del self._modes[1:]
+        self.refresh()
+
+    def press(self, button: str, player: str | None) -> None:
+        """A button goes to the top mode."""
+        self.top.press(button, player)
+        self.refresh()
+
+    def tick(self, now: int) -> None:
+        """Let time pass for every mode on the stack."""
+        for mode in list(self._modes):
+            mode.tick(now)
+
+    def legend(self, player: str) -> Legend:
+        """What the buttons do now on ``player``'s side."""
+        return self.top.legend(player)
+
+    def refresh(self) -> None:
+        """Show the top mode's card (or none), if that changed."""
+        card = self.top.card()
+        shown = card.event() if card is not None else CLOSED
+        if shown != self._shown:
+            self._shown = shown
+            self._publish(shown)

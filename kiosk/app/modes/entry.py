@@ -1,0 +1,173 @@
+"""Entering numbers with the buttons: the installer's PIN and a throw of real dice.
+
+The PIN has an attempt limit: after three wrong PINs in a row it cannot be tried again
+for 30 seconds, and each further wrong one doubles the wait (up to 15 minutes).
+
+>>> lock = PinLock()
+>>> [lock.wrong(0) for _ in range(3)][-1], lock.wait_s(10_000)
+(30, 20)
+>>> lock.wrong(40_000), lock.wait_s(40_000)
+(60, 60)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kiosk.app.dice import DiceEntry
+from kiosk.app.modes import Card, Legend, Mode
+
+FREE_TRIES = 3
+FIRST_WAIT_S = 30
+LONGEST_WAIT_S = 15 * 60
+
+
+class PinEntry:
+    """The installer's PIN, entered one digit at a time with Menu (next digit) and Select.
+
+    >>> entry = PinEntry("21")
+    >>> entry.up(); entry.up(); entry.select(); entry.up(); entry.select()
+    True
+    """
+
+    def __init__(self, pin: str) -> None:
+        self._pin = pin
+        self.digits: list[int] = []
+        self.value = 0
+
+    def up(self) -> None:
+        """Show the next digit (9 wraps round to 0)."""
+        self.value = (self.value + 1) % 10
+
+    def select(self) -> bool | None:
+        """Take the digit shown; once all are in, whether the PIN was right."""
+        self.digits.append(self.value)
+        self.value = 0
+        if len(self.digits) < len(self._pin):
+            return None
+        right = "".join(map(str, self.digits)) == self._pin
+        self.digits = []
+        return right
+
+    def back(self) -> bool:
+        """Undo a digit; ``False`` when there was none (leave the entry)."""
+        if not self.digits:
+            return False
+        self.value = self.digits.pop()
+        return True
+
+    def shown(self) -> str:
+        """The digits as the installer sees them (those taken are hidden)."""
+        return "*" * len(self.digits) + f"[{self.value}]"
+
+
+class PinLock:
+    """Wrong PINs counted, and the wait they impose (the loop's clock, in ms)."""
+
+    def __init__(self) -> None:
+        self.failures = 0
+        self.until = 0
+
+    def wait_s(self, now: int) -> int:
+        """Seconds before the PIN may be tried again (0: now)."""
+        return max(0, -(-(self.until - now) // 1000))
+
+    def wrong(self, now: int) -> int:
+        """A wrong PIN: returns the seconds to wait before the next try (0: none)."""
+        self.failures += 1
+        if self.failures < FREE_TRIES:
+            return 0
+        wait = min(FIRST_WAIT_S * 2 ** (self.failures - FREE_TRIES), LONGEST_WAIT_S)
+        self.until = now + wait * 1000
+        return wait
+
+    def right(self) -> None:
+        """The right PIN: the count starts again."""
+        self.failures = 0
+        self.until = 0
+
+
+class PinEntryMode(Mode):
+    """The PIN asked on a card; ``opened()`` runs once the right PIN is in."""
+
+    name = "pin"
+
+    def __init__(
+        self,
+        pin: str,
+        lock: PinLock,
+        clock: Callable[[], int],
+        opened: Callable[[], None],
+        say: Callable[[str], None],
+    ) -> None:
+        self.entry = PinEntry(pin)
+        self.lock = lock
+        self.clock = clock
+        self.opened = opened
+        self.say = say
+        self.note = ""
+
+    def legend(self, player: str) -> Legend:
+        return (("menu", "next digit"), ("select", "take it"), ("back", "leave"))
+
+    def card(self) -> Card:
+        wait = self.lock.wait_s(self.clock())
+        line = f"Wait {wait} s: too many wrong PINs" if wait else self.entry.shown()
+        footer = "Menu: next digit   Select: take it   Back: leave"
+        return Card("Installer PIN", (line, self.note) if self.note else (line,), 0, footer)
+
+    def press(self, button: str, player: str | None) -> None:
+        now = self.clock()
+        if button == "back":
+            if not self.entry.back():
+                self.stack.pop(self)
+            return
+        if self.lock.wait_s(now):
+            return
+        if button in ("menu", "done", "up"):
+            self.entry.up()
+        elif button == "select":
+            right = self.entry.select()
+            if right is True:
+                self.lock.right()
+                self.stack.pop(self)
+                self.opened()
+            elif right is False:
+                wait = self.lock.wrong(now)
+                self.note = "That PIN is not right." + (f" Wait {wait} s." if wait else "")
+                self.say(self.note)
+
+    def tick(self, now: int) -> None:
+        if self.stack.top is self:
+            self.stack.refresh()  # the wait counts down on the card
+
+
+class DiceEntryMode(Mode):
+    """A throw of real dice entered with the buttons; ``thrown(d1, d2)`` gets it."""
+
+    name = "dice-entry"
+
+    def __init__(self, thrown: Callable[[int, int], None]) -> None:
+        self.entry = DiceEntry()
+        self.thrown = thrown
+
+    def legend(self, player: str) -> Legend:
+        return (("menu", "next number"), ("select", "take it"), ("back", "leave"))
+
+    def card(self) -> Card:
+        taken = self.entry.taken
+        line = f"{'Second' if taken else 'First'} die: {self.entry.value}"
+        items = (line, f"First die: {taken[0]}") if taken else (line,)
+        footer = "Menu: next number   Select: take it   Back: leave"
+        return Card("Enter the dice you threw", items, 0, footer)
+
+    def press(self, button: str, player: str | None) -> None:
+        if button in ("menu", "done", "up"):
+            self.entry.up()
+        elif button == "select":
+            dice = self.entry.select()
+            if dice is not None:
+                self.stack.pop(self)
+                self.thrown(*dice)
+        elif button == "back" and not self.entry.back():
+            self.stack.pop(self)

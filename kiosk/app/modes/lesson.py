@@ -1,0 +1,94 @@
+"""A lesson on the table: the buttons go to the lesson engine; Back or Menu leaves it."""
+
+from __future__ import annotations
+
+from kiosk.app.lessons import LessonTable
+from kiosk.app.menu import MenuMode
+from kiosk.app.modes import Host, Legend, Mode
+from kiosk.app.modes.game import TakeBackOfferMode
+from kiosk.app.modes.replay import ReplayMode
+from kiosk.events import Choose, LessonEvent, ModeChanged, WrongMove
+from kiosk.table.sensing import Sensed
+from kiosk.tutor.lessons import LessonEngine, LessonError, State, load_lesson
+
+NEXT = (State.READING, State.ANSWERED, State.WATCHING)
+
+
+class LessonMode(Mode):
+    """A lesson hosted at the table; its events carry a ``"lesson"`` key."""
+
+    name = "lesson"
+
+    def __init__(self, app: Host, engine: LessonEngine) -> None:
+        self.app = app
+        self.engine = engine
+        self._shown: Sensed | None = None  # the board the engine saw last
+
+    def legend(self, player: str) -> Legend:
+        state = self.engine.state
+        keys: list[tuple[str, str]] = []
+        if state in NEXT:
+            keys += [("done", "next"), ("select", "next")]
+        elif state == State.ASKING:
+            keys += [("select", "next answer"), ("done", "give this answer")]
+        elif state == State.PLAYING:
+            keys.append(("done", "finish the play"))
+        return (*keys, ("back", "leave the lesson"), ("menu", "lessons menu"))
+
+    def press(self, button: str, player: str | None) -> None:
+        engine = self.engine
+        if button == "done" and engine.state == State.PLAYING and engine.referee is not None:
+            engine.referee.press_done(None, self.app.now)  # whichever side the learner plays
+        elif button in ("back", "menu"):
+            engine.on_event({"event": "button", "name": "menu"})  # leave, progress kept
+        elif button in ("done", "select"):
+            engine.on_event({"event": "button", "name": button})
+
+    def tick(self, now: int) -> None:
+        """A changed board to the engine, time to its referee."""
+        sensed = self.app.sensed
+        if sensed is not None and sensed != self._shown:
+            self._shown = sensed
+            self.engine.on_board(sensed)
+        if self.engine.referee is not None:
+            self.engine.referee.tick(now)
+
+    def on_event(self, event: LessonEvent) -> None:
+        """An event of the lesson: to its engine; leaving or finishing it opens the menu."""
+        app, engine = self.app, self.engine
+        if event.lesson != engine.lesson.id:
+            return  # a lesson already left
+        engine.on_event(event.to_json())
+        match event.inner:
+            case Choose(options=options):
+                app.modes.push(MenuMode(app.menus.choose(list(options), engine.answer)))
+            case WrongMove() if engine.referee is not None:
+                menu = app.menus.wrong_move("That move breaks the rules", engine.referee.accept)
+                app.modes.push(MenuMode(menu))
+        if event.kind in ("lesson-exit", "lesson-end"):
+            app.modes.pop(self)
+            app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
+            menu = app.menus.lessons()
+            menu.on_back = app.restore_game
+            app.modes.push(MenuMode(menu))
+
+
+def start_lesson(app: Host, lesson_id: str) -> None:
+    """Run a lesson at the table (resumed where this learner left it); the game waits."""
+    try:
+        lesson = load_lesson(lesson_id)
+    except LessonError as err:
+        app.say("both", f"That lesson cannot be started: {err}", warning=True)
+        return
+    app.modes.drop(ReplayMode, TakeBackOfferMode, LessonMode)
+    host = LessonTable(lesson.id, app.bus.publish, app.make_referee, lambda: (app.sensed, app.now))
+    engine = LessonEngine(lesson, host, app.progress(), app.config.tutor.player_slot)
+    app.modes.push(LessonMode(app, engine))
+    app.bus.publish(
+        ModeChanged(
+            mode="lesson",
+            lesson=lesson.id,
+            banner=f"Lesson {lesson.info.number}: {lesson.title}",
+        )
+    )
+    engine.start()

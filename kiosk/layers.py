@@ -1,0 +1,58 @@
+"""The layers of the ``kiosk`` package, lowest first: a module may import from its own
+package and from the packages of lower layers, never from a higher layer nor from another
+package of its own layer. ``tests/test_layers.py`` walks every import (those inside
+functions too) and holds the code to this, and to having no import circle.
+
+- ``rules`` (the pure engine), ``files`` (atomic writes) and ``books`` (the books' data)
+  need nothing else;
+- ``table`` (the table's coordinate system), ``config`` (the settings, which name the
+  rule profiles) and ``events`` (every event, typed) stand on the rules;
+- ``link`` (the serial link) and ``simtable`` (the simulated table) both speak the table's
+  frames, and neither knows the other: the link is handed a simulator by its caller;
+- ``referee`` (sensed boards into game events; its scenario runner plays on a simulated
+  table);
+- ``tutor`` (coach and lessons, which host a referee) and ``store`` (SQLite);
+- ``display`` (the view model and the drawing of it);
+- ``app`` (the loop joining them all), then the commands: ``app_cli`` and each package's
+  ``cli`` module (a command, registered by ``kiosk/cli.py``, may use any package: ``kiosk
+  simtable`` lays out a simulated table over the link), then ``cli`` and ``__main__``.
+"""
+
+from __future__ import annotations
+
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"rules", "files", "books", "layers"}),
+    frozenset({"table", "config", "events"}),
+    frozenset({"link", "simtable"}),
+    frozenset({"referee"}),
+    frozenset({"tutor", "store"}),
+    frozenset({"display"}),
+    frozenset({"app"}),
+    frozenset({"app_cli", "commands"}),
+    frozenset({"cli"}),
+    frozenset({"__main__"}),
+)
+
+
+def part(module: str) -> str:
+    """The part of ``kiosk`` a module belongs to; ``"commands"`` for a package's ``cli``.
+
+    >>> part("kiosk.rules.moves"), part("kiosk.link.cli"), part("kiosk.app_cli")
+    ('rules', 'commands', 'app_cli')
+    """
+    pieces = module.split(".")
+    if len(pieces) == 3 and pieces[2] == "cli":
+        return "commands"
+    return pieces[1] if len(pieces) > 1 else ""
+
+
+def layer(part: str) -> int:
+    """The layer of a part of ``kiosk`` (``"rules"``, ``"app_cli"``...).
+
+    >>> layer("rules") < layer("table") < layer("referee") < layer("display") < layer("app")
+    True
+    """
+    for index, parts in enumerate(LAYERS):
+        if part in parts:
+            return index
+    raise KeyError(f"kiosk.{part} is in no layer: add it to kiosk/layers.py")

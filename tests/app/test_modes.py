@@ -1,0 +1,252 @@
+"""The table as a stack of modes, and a visitor who always knows what to do next: each
+point checked on the event stream and the view the display draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from kiosk.app.doctor import store_path
+from kiosk.app.modes.attract import NoticeMode
+from kiosk.app.modes.entry import PinLock
+from kiosk.config import Config
+from kiosk.display import Calibration, Display
+from kiosk.display.screen import SETTLING_FRAMES
+from kiosk.events import CoachVerdict
+from kiosk.rules import Position
+from kiosk.simtable import STARTING_POSITION
+from kiosk.store import Store
+
+
+def button(h, name: str, player: str | None = None, times: int = 1) -> None:
+    h.press(name, player, times)
+
+
+def ready(harness, config: Config | None = None, **kwargs):
+    config = config or Config()
+    config.referee.settle_ms = 200
+    config.installer.pin = "2468"
+    config.tutor.enabled = False
+    h = harness(config, **kwargs)
+    h.sim.set_position(STARTING_POSITION)
+    h.app.start()
+    h.wait(400)
+    assert "setup-ok" in h.kinds()
+    h.app.modes.drop(NoticeMode)  # "no database" (most tests run without one): read
+    return h
+
+
+def throw(h, d1: int, d2: int) -> None:
+    h.sim.clear_dice()
+    h.wait(80)
+    h.sim.set_dice(d1, d2)
+    h.wait(300)
+
+
+def legend(h, player: str) -> dict[str, str]:
+    return dict(h.app.view.legend[player])
+
+
+def test_the_legend_names_what_each_button_does_on_each_side(harness) -> None:
+    h = ready(harness)
+    assert h.app.modes.names() == ["game"]
+    assert legend(h, "white") == {"menu": "menu"}  # the dice go in the wells: no Done
+    throw(h, 6, 1)
+    assert h.last("opening")["starter"] == "white"
+    assert legend(h, "white") == {"done": "end your turn", "menu": "menu"}
+    assert legend(h, "black") == {"menu": "menu"}
+    button(h, "menu", "black")
+    assert h.app.modes.names() == ["game", "menu"]
+    assert legend(h, "white") == {
+        "menu": "next item",
+        "select": "choose",
+        "back": "leave the menu",
+    }
+    button(h, "back")
+    assert h.app.modes.names() == ["game"] and h.app.view.menu == ()
+
+
+def test_a_whole_play_down_says_press_done_and_clears_the_ring(harness) -> None:
+    h = ready(harness)
+    throw(h, 6, 1)
+    h.sim.lift("13")
+    h.wait(300)
+    assert h.app.view.lifted == "13" and h.app.view.targets
+    h.sim.place("7", "white")
+    h.wait(300)
+    assert h.app.view.lifted is None and h.app.view.targets == ()  # the man is down
+    h.sim.move("8", "7")
+    h.wait(300)
+    said = h.last("message")
+    assert said["to"] == "white" and "press Done" in said["text"] and said["complete"]
+    assert h.app.view.messages["white"].text == said["text"]
+    assert h.app.view.lifted is None and h.app.view.targets == ()
+    button(h, "done", "white")
+    assert h.last("play")["move"] == "13/7 8/7"
+
+
+def test_the_end_of_a_game_stays_until_a_button(harness, tmp_path: Path) -> None:
+    config = Config()
+    h = ready(harness, config, store=Store(tmp_path / "t.sqlite3"))
+    throw(h, 6, 1)
+    h.sim.move("13", "7")
+    h.sim.move("8", "7")
+    h.wait(300)
+    button(h, "done", "white")
+    button(h, "menu")
+    items = h.app.view.menu
+    button(h, "menu", times=next(i for i, t in enumerate(items) if t.startswith("Double")))
+    button(h, "select")  # black doubles
+    assert h.app.modes.names() == ["game", "double-offer"]
+    assert legend(h, "white") == {"select": "take the double", "back": "pass", "menu": "menu"}
+    button(h, "back")  # white passes
+    over = h.last("game-over")
+    assert over["winner"] == "black"
+    h.wait(5000)  # time passes: the result stays on the screen
+    for player in ("white", "black"):
+        assert h.app.view.messages[player].text == "Black wins a single game (1 point)."
+        assert legend(h, player) == {"done": "new game", "menu": "menu"}
+    assert h.app.modes.names() == ["game", "game-end"]
+    button(h, "done", "white")
+    assert h.last("new-game") and h.app.modes.names() == ["game"]
+
+
+def test_the_opening_throw_shows_both_dice(harness) -> None:
+    h = ready(harness)
+    throw(h, 2, 5)
+    assert h.last("opening")["starter"] == "black"
+    assert h.app.view.dice == (2, 5) and h.app.view.turn == "black"
+    assert h.app.view.messages["black"].text.startswith("Black plays 2-5")
+
+
+def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
+    monkeypatch.setattr("kiosk.app.main.IDLE_MS", 3000)
+    h = ready(harness)
+    h.wait(3200)
+    assert h.app.modes.names() == ["game", "attract"]
+    assert h.app.view.menu_title == "Backgammon Table"
+    assert "Come and play backgammon!" in h.app.view.menu
+    button(h, "select")  # wakes the table and does nothing else
+    assert h.app.modes.names() == ["game"] and h.app.view.show_detail == {}
+    h.wait(3200)
+    assert h.app.modes.names() == ["game", "attract"]
+    h.sim.move("13", "12")  # a man moved wakes it too
+    h.wait(200)
+    assert h.app.modes.names() == ["game"]
+
+
+def test_what_is_missing_is_said_once_on_the_screen(harness) -> None:
+    config = Config()
+    config.referee.settle_ms = 200
+    h = harness(config, store_problem="database is locked")
+    h.sim.set_position(STARTING_POSITION)
+    h.app.start()
+    h.wait(200)
+    assert h.app.modes.names() == ["game", "notice"]
+    assert h.app.view.menu_title == "Please note"
+    assert h.app.view.menu == (
+        "Games are not being saved: no database.",
+        "database is locked",
+        "The installer's PIN is still the default.",
+    )
+    button(h, "menu")  # the notice goes, and Menu does what it does
+    assert h.app.modes.names() == ["game", "menu"]
+    assert h.app.view.menu_title == "Backgammon Table"
+    h.wait(40_000)
+    notes = [e for e in h.events if e["event"] == "menu" and e["title"] == "Please note"]
+    assert len(notes) == 1  # said once
+
+
+def test_the_pin_has_an_attempt_limit_and_a_back_off(harness) -> None:
+    h = ready(harness)
+    h.app.ask_pin()
+    h.wait(40)
+    for _ in range(3):
+        button(h, "select", times=4)  # 0000
+    assert h.app.view.menu[0] == "Wait 30 s: too many wrong PINs"
+    for digit in (2, 4, 6, 8):  # the right PIN, too early: not taken
+        button(h, "menu", times=digit)
+        button(h, "select")
+    assert h.app.modes.names() == ["game", "pin"]
+    h.wait(30_000)
+    assert h.app.view.menu[0] == "[0]"
+    for digit in (2, 4, 6, 8):
+        button(h, "menu", times=digit)
+        button(h, "select")
+    assert h.app.modes.names() == ["game", "settings"]
+    lock = PinLock()
+    assert [lock.wrong(0) for _ in range(6)] == [0, 0, 30, 60, 120, 240]
+
+
+def test_an_unfinished_game_and_a_position_given_asks_which(harness, tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    with Store(path) as store:
+        store.start_game("modern", Position.standard().position_id(), "white")
+    given = Position.from_id("4HPwATDgc/ABMA")
+    h = ready(harness, store=Store(path), start_position=given)
+    assert h.last("resume")
+    assert h.app.view.menu_title == "An unfinished game was found"
+    assert h.app.view.menu == ("Go on with the unfinished game", "Start the position given")
+    button(h, "menu")
+    button(h, "select")
+    assert h.last("new-game")["position"] == given.position_id()
+
+
+def test_the_database_named_in_the_environment_is_used(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("BACKGAMMON_TABLE_DB", str(tmp_path / "x.sqlite3"))
+    assert store_path(Config()) == tmp_path / "x.sqlite3"
+    monkeypatch.delenv("BACKGAMMON_TABLE_DB")
+    assert store_path(Config()) == Path(Config().store.path).expanduser()
+
+
+def test_quit_from_the_menu_in_a_window(harness) -> None:
+    config = Config()
+    config.display.fullscreen = False
+    h = ready(harness, config)
+    button(h, "menu")
+    button(h, "menu", times=h.app.view.menu.index("Quit"))
+    button(h, "select")
+    assert not h.app.running
+
+
+def test_dropping_a_man_on_a_blot_sends_the_blot_to_the_bar(harness) -> None:
+    h = ready(harness)
+    h.app.simulator = h.sim
+    h.app.calibration = cal = Calibration.default(1280, 720)
+    h.sim.move("12", "20", "black")  # a black blot on white's 20 point (black's 5)
+    h.wait(300)
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cal.slot_xy("24", 1)))
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=cal.slot_xy("20", 0)))
+    assert [m.name for m in h.sim.men("20")] == ["WHITE"]
+    assert [m.name for m in h.sim.men("bar-black")] == ["BLACK"]
+
+
+def test_nothing_is_drawn_while_nothing_changes(harness) -> None:
+    display = Display(Calibration.default(1280, 720), fullscreen=False, headless=True)
+    drawn = []
+    real = display.renderer.draw
+    display.renderer.draw = lambda view, now: (drawn.append(now), real(view, now))[1]
+    h = ready(harness, display=display)
+    h.wait(SETTLING_FRAMES * 40)  # a new window is drawn every frame while it is mapped
+    drawn.clear()
+    h.wait(2000)  # fifty turns of the loop, nobody at the table
+    assert drawn == []
+    button(h, "menu")
+    assert drawn  # a change is drawn at once
+
+
+@pytest.mark.parametrize("pressed", ["done", "select"])
+def test_a_wrong_players_done_or_select_keeps_the_coachs_verdict(harness, pressed) -> None:
+    h = ready(harness)
+    throw(h, 6, 1)
+    h.sim.move("13", "7")
+    h.sim.move("8", "7")
+    h.wait(300)
+    button(h, "done", "white")
+    verdict = {"event": "coach", "to": "white", "text": "Good play: 13/7 8/7.", "detail": "x"}
+    h.app.bus.publish(CoachVerdict(data=verdict))
+    h.wait(40)
+    button(h, pressed, "white")  # W (black is on roll) or Select (opens the explanation)
+    assert h.app.view.messages["white"].text == "Good play: 13/7 8/7."
