@@ -27,7 +27,7 @@ def _step(lesson_id: str, kind: type, words: str):
 
 
 def _hitting_rolls(position, point: int) -> set[tuple[int, int]]:
-    """The rolls (higher die first) with which black can hit white's blot on ``point`` (white's numbering)."""
+    """The rolls (higher die first) with which black can hit white's blot on ``point``."""
     board = position.with_turn(WHITE.other)
     return {
         (max(d1, d2), min(d1, d2))
