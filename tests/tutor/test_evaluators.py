@@ -7,7 +7,8 @@ import pytest
 
 from kiosk.rules import Position
 from kiosk.tutor.evaluators import cubeless_equity, rank_plays
-from kiosk.tutor.evaluators.builtin import BuiltinEvaluator, feature_vector
+from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.evaluators.builtin_features import feature_vector
 from kiosk.tutor.evaluators.gnubg_external import (
     GnubgExternalEvaluator,
     fibs_board,

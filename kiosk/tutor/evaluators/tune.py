@@ -21,10 +21,10 @@ from pathlib import Path
 
 from kiosk.rules import Position
 from kiosk.tutor.evaluators import cubeless_equity
-from kiosk.tutor.evaluators.builtin import (
+from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.evaluators.builtin_features import (
     CONTACT_FEATURES,
     RACE_FEATURES,
-    BuiltinEvaluator,
     feature_vector,
 )
 from kiosk.tutor.evaluators.gnubg_nn import load_module, tan_board
