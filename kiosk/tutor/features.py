@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kiosk.books.sources import BOOKS
 from kiosk.rules import Colour, Play, Position, all_rolls, generate
 
 # -- the tactics cited ----------------------------------------------------------------
@@ -40,9 +41,14 @@ class Tactic:
         """``Book, Section`` for a message."""
         return f"{self.book}, {self.section}"
 
-    def as_dict(self) -> dict[str, str]:
-        """The citation as JSON-ready data."""
-        return {"key": self.key, "book": self.book, "section": self.section}
+    def as_dict(self) -> dict[str, object]:
+        """The citation as JSON-ready data, with the book's year."""
+        return {
+            "key": self.key,
+            "book": self.book,
+            "section": self.section,
+            "year": BOOKS[self.book].year,
+        }
 
 
 def _tactics(*rows: tuple[str, str, str, str]) -> dict[str, Tactic]:

@@ -73,7 +73,8 @@ def test_slotting_instead_of_making_the_point_is_not_fine(coach):
     assert rating.best_text == "8/5 6/5"
     assert rating.equity_loss >= THRESHOLDS[1]
     assert rating.reasons[0]["code"] == "blot" and rating.reasons[0]["shots"] == 18
-    assert {"key": "C-VII", "book": "Cady", "section": "Tactics VII"} in rating.tactics
+    cady = {"key": "C-VII", "book": "Cady", "section": "Tactics VII", "year": 1895}
+    assert cady in rating.tactics
 
 
 def test_a_direct_shot_when_a_safe_play_exists_is_not_fine(coach):

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Protocol
 
+from kiosk.books.sources import with_years
 from kiosk.link import TableLayout
 from kiosk.referee import Referee
 from kiosk.rules import (
@@ -271,7 +272,7 @@ class LessonEngine:
             steps=len(self.lesson.steps),
             kind=step.kind,
             text=text if text is not None else step.text,
-            detail=step.cite,
+            detail=with_years(step.cite),
             light=list(step.light),
             **extra,
         )
@@ -532,7 +533,7 @@ class LessonEngine:
             step=step.number,
             correct=correct,
             text=" ".join(text.split()),
-            detail=step.cite,
+            detail=with_years(step.cite),
             **fields,
         )
 
