@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kiosk.books.sources import BOOKS
-from kiosk.rules import Colour, Play, Position, all_rolls, generate
+from kiosk.rules import Colour, Play, Position, all_rolls
+from kiosk.tutor.evaluators.builtin_features import reach_by_roll, sides
 
 # -- the tactics cited ----------------------------------------------------------------
 
@@ -131,17 +132,21 @@ class BoardFeatures:
 
 def hits_by_roll(position: Position, colour: Colour) -> dict[tuple[int, int], frozenset[int]]:
     """For each of the 21 rolls, the points (``colour``'s numbering) of its blots the
-    adversary can hit with some legal play of that roll."""
+    adversary can hit with some legal play of that roll.
+
+    Every roll that might hit (by :func:`~kiosk.tutor.evaluators.builtin_features.
+    reach_by_roll`, which never misses a hit) is played out by the rules engine; the
+    others cannot hit.
+    """
     attacker = colour.other
     board = position.with_turn(attacker)
-    blots = {p for p in range(1, 25) if position.count(colour, p) == 1}
-    answer: dict[tuple[int, int], frozenset[int]] = {}
-    for d1, d2, _ways in all_rolls():
-        hit: set[int] = set()
-        if blots:
-            for play in generate(board, d1, d2):
-                hit.update(25 - s.dst for s in play.steps if s.hit and 25 - s.dst in blots)
-        answer[(d1, d2)] = frozenset(hit)
+    me, op = sides(board)
+    blots = {p for p in range(1, 25) if me[p] == 1}
+    answer = {(d1, d2): frozenset() for d1, d2, _ways in all_rolls()}
+    for d1, d2, _ways, reach in reach_by_roll(me, op):
+        if reach:
+            hit = {25 - s.dst for play in board.legal_plays(d1, d2) for s in play.steps if s.hit}
+            answer[(d1, d2)] = frozenset(hit & blots)
     return answer
 
 
@@ -154,11 +159,12 @@ def has_contact(position: Position) -> bool:
     return rear_white + rear_black > 25
 
 
-def board_features(position: Position, colour: Colour) -> BoardFeatures:
-    """The features of ``colour``'s men in ``position`` (typically just after its play)."""
+def board_features(position: Position, colour: Colour, shots: bool = True) -> BoardFeatures:
+    """The features of ``colour``'s men in ``position`` (typically just after its play);
+    without ``shots`` the blots are listed with no shots counted (and ``hit_rolls`` 0)."""
     other = colour.other
     counts = tuple(position.count(colour, p) for p in range(1, 25))
-    by_roll = hits_by_roll(position, colour)
+    by_roll = hits_by_roll(position, colour) if shots else {}
     ways = {(d1, d2): w for d1, d2, w in all_rolls()}
     blots = tuple(
         Blot(p, sum(ways[r] for r, hit in by_roll.items() if p in hit))
@@ -428,7 +434,7 @@ def explain(position: Position, play: Play, best: Play | None = None) -> list[Re
     crowding and men left behind, then the race.
     """
     mover = position.turn
-    before = board_features(position, mover)
+    before = board_features(position, mover, shots=False)
     played = board_features(play.result, mover)
     best_features = (
         board_features(best.result, mover) if best is not None and best != play else None

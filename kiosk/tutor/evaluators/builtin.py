@@ -1,14 +1,9 @@
-"""The built-in evaluator: a linear sum of the features the books teach, in pure Python.
+"""The built-in evaluator: a small neural network distilled from GNU Backgammon, in numpy.
 
-It needs nothing installed, so the coach always has something to say. The position after a
-play is read from the mover's side (the adversary to roll): the race by pip count, blots
-weighted by how many of the 36 rolls hit them and how far a hit man goes back, points made
-(the five, four and bar points above all), anchors in the adversary's board, primes and
-the men caught behind them, the home board against men on the bar, men crowded on low
-points or in tall stacks, and men left behind. Contact positions and races have separate
-weights. The weights (``builtin_weights.py``) were fitted to GNU Backgammon's equities on
-positions from its own games, by :mod:`kiosk.tutor.evaluators.tune`; the result is an
-estimate of the same cubeless equity, rougher but of the same scale.
+It needs neither GNU Backgammon's program nor its wheel, so the coach always has something
+to say, and it is strong enough not to contradict the lessons. Every legal play is scored
+by the net of :mod:`kiosk.tutor.evaluators.net` at once (one batch); the equity is the
+cubeless money equity GNU Backgammon would give, estimated.
 
 >>> from kiosk.rules import Position
 >>> e = BuiltinEvaluator()
@@ -19,37 +14,54 @@ estimate of the same cubeless equity, rougher but of the same scale.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+
 from kiosk.rules import Play, Position
 from kiosk.tutor.evaluators import Scored
-from kiosk.tutor.evaluators.builtin_features import CONTACT_FEATURES, RACE_FEATURES, feature_vector
-from kiosk.tutor.evaluators.builtin_weights import CONTACT_WEIGHTS, RACE_WEIGHTS
+from kiosk.tutor.evaluators.net import WEIGHTS_FILE, Net, encode
+
+
+def _final(after: Position) -> float:
+    """The result of a finished game for the side that just moved (it won): 1, 2 for a
+    gammon, 3 for a backgammon."""
+    loser = after.turn
+    if after.off[loser]:
+        return 1.0
+    men = after.men[loser]
+    return 3.0 if any(men[18:25]) else 2.0
 
 
 class BuiltinEvaluator:
-    """Equity estimates from the fitted linear weights; no program or wheel needed."""
+    """Equity estimates from the shipped net; no program or wheel needed."""
 
     name = "builtin"
 
-    def __init__(
-        self,
-        contact_weights: dict[str, float] | None = None,
-        race_weights: dict[str, float] | None = None,
-    ) -> None:
-        cw = contact_weights or CONTACT_WEIGHTS
-        rw = race_weights or RACE_WEIGHTS
-        self._weights = {
-            "contact": [cw.get(n, 0.0) for n in CONTACT_FEATURES],
-            "race": [rw.get(n, 0.0) for n in RACE_FEATURES],
-        }
+    def __init__(self, weights: Path = WEIGHTS_FILE) -> None:
+        self.net = Net.load(weights)
+
+    def _equities(self, positions: list[Position]) -> list[float]:
+        values: list[float | None] = []
+        rows = []
+        for after in positions:
+            winner = after.winner()
+            if winner is None:
+                values.append(None)
+                rows.append(encode(after))
+            else:
+                values.append(_final(after))
+        net = iter(self.net.equities(np.array(rows)).tolist()) if rows else iter(())
+        return [v if v is not None else next(net) for v in values]
+
+    def chances(self, after: Position) -> list[float]:
+        """The net's five chances for the side that just moved (win, win a gammon, win a
+        backgammon, lose a gammon, lose a backgammon)."""
+        return self.net.probabilities(np.array([encode(after)]))[0].tolist()
 
     def equity(self, after: Position) -> float:
         """The estimated equity of ``after`` for the side that just moved."""
-        winner = after.winner()
-        if winner is not None:
-            return 1.0 if winner != after.turn else -1.0
-        kind, values = feature_vector(after)
-        total = sum(w * x for w, x in zip(self._weights[kind], values, strict=True))
-        return max(-3.0, min(3.0, total))
+        return self._equities([after])[0]
 
     def evaluate_plays(
         self,
@@ -60,7 +72,8 @@ class BuiltinEvaluator:
         profile: object = None,
     ) -> list[Scored]:
         """Every legal play, best first."""
-        scored = [(p, self.equity(p.result)) for p in position.legal_plays(d1, d2, profile)]
+        plays = position.legal_plays(d1, d2, profile)
+        scored = zip(plays, self._equities([p.result for p in plays]), strict=True)
         return sorted(scored, key=lambda s: -s[1])
 
     def close(self) -> None:

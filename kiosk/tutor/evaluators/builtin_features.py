@@ -10,6 +10,8 @@ and men left behind. Contact positions and races have separate feature lists.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from kiosk.rules import Position
 from kiosk.rules.chances import all_rolls
 
@@ -86,18 +88,14 @@ def is_contact(me: list[int], op: list[int]) -> bool:
     return rear > front
 
 
-def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
-    """How the adversary's next roll can hit the mover's blots.
-
-    Returns the shots at each blot (by point), the rolls of 36 hitting at least one, and
-    the rolls hitting two. Entering from the bar comes first; points held by the mover
-    block the stops of combined and doubled shots. (A quick count for the evaluator;
-    :func:`kiosk.tutor.features.hits_by_roll` plays every roll out.)
-    """
+def reach_by_roll(me: list[int], op: list[int]) -> Iterator[tuple[int, int, int, set[int]]]:
+    """For each of the 21 rolls, ``(d1, d2, ways, points)``: the mover's blots some man of
+    the adversary could reach with it, entering from the bar first and stopping only on
+    open points. It may name a hit that the rules then forbid (it does not play the whole
+    roll out), but it never misses one."""
     blots = [p for p in range(1, 25) if me[p] == 1]
-    per_blot = dict.fromkeys(blots, 0)
     if not blots:
-        return per_blot, 0, 0
+        return
     # The adversary's men as distances: a man on the mover's point q moves up, to q + d.
     sources = [q for q in range(0, 25) if op[q]]
     on_bar = op[0]
@@ -105,7 +103,6 @@ def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
     def open_(q: int) -> bool:
         return 1 <= q <= 24 and me[q] < 2
 
-    any_hit = double_hit = 0
     for d1, d2, ways in ROLLS:
         reach: set[int] = set()
         if d1 == d2:
@@ -113,6 +110,7 @@ def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
             starts = list(sources)
             if on_bar:
                 if not open_(d1):
+                    yield d1, d2, ways, reach
                     continue
                 steps -= min(on_bar, 4)
                 if me[d1] == 1:
@@ -154,6 +152,19 @@ def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
                         if open_(u) and me[u] == 1:
                             reach.add(u)
         reach.intersection_update(blots)
+        yield d1, d2, ways, reach
+
+
+def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
+    """How the adversary's next roll can hit the mover's blots (a quick count for the
+    evaluator, from :func:`reach_by_roll`).
+
+    Returns the shots at each blot (by point), the rolls of 36 hitting at least one, and
+    the rolls hitting two.
+    """
+    per_blot = {p: 0 for p in range(1, 25) if me[p] == 1}
+    any_hit = double_hit = 0
+    for _d1, _d2, ways, reach in reach_by_roll(me, op):
         if reach:
             any_hit += ways
             if len(reach) > 1:
