@@ -16,7 +16,11 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
 ``best = MOVE``, ``rating MOVE = fine|doubtful|bad|very bad``, ``loss MOVE = X``
     GNU Backgammon's verdict at 2-ply on a play step's roll (``loss`` to within 0.01);
 ``quote BOOK LINE: words``
-    the words stand on that line of the book's transcription.
+    the words stand on that line of the book's transcription;
+``take-point = N``
+    the taker's share of the wins (in percent) with a dead cube and no gammons;
+``cube = double|no-double take|pass``
+    the ``gnubg`` program's own money-play cube decision (Jacoby off) for the side on roll.
 
 :func:`fact_bearing` says whether a step's words state a figure, a rating or a book's
 claim; :func:`check_lesson` insists that every such step declares facts.
@@ -133,6 +137,14 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
         if found is None:
             raise LookupError("the book's transcription is not on this machine")
         return None if found else f"line {q.group(2)} of {q.group(1)} does not say so"
+    if claim.startswith("take-point = "):
+        from kiosk.tutor.cube import taker_needs
+
+        got = round(100 * taker_needs(1.0, 1.0, 0.0))
+        return None if str(got) == claim.split(" = ")[1] else f"Janowski's model gives {got}"
+    if claim.startswith("cube = "):
+        got = _program_cube(position)
+        return None if got == claim.split(" = ")[1] else f"GNU Backgammon says {got}"
     left, _, right = claim.partition(" = ")
     words, want = left.split(), right.strip()
     if not right:
@@ -179,6 +191,28 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
         got = classify(loss)
         return None if got == want else f"GNU Backgammon rates it {got} ({loss:.3f} behind)"
     return f"unknown fact {kind!r}"
+
+
+def _program_cube(position: Position) -> str:
+    """The gnubg program's cube action and response for the side on roll, money play."""
+    from kiosk.tutor.evaluators.gnubg_external import (
+        GnubgExternalEvaluator,
+        fibs_board,
+        find_program,
+    )
+
+    if find_program() is None:
+        raise LookupError("the gnubg program is not installed")
+    program = GnubgExternalEvaluator(plies=0, settings=("set jacoby off",))
+    try:
+        fields = fibs_board(position).split(":")
+        action = program.request(":".join(fields))
+        fields[40] = "1"  # the side on roll has doubled; the other answers
+        response = program.request(":".join(fields))
+    finally:
+        program.close()
+    action = "double" if action == "double" else "no-double"
+    return f"{action} {'take' if response in ('take', 'beaver') else 'pass'}"
 
 
 def check_step(step: Step, board: Position, judge: _Judge | None = None) -> list[Problem]:
