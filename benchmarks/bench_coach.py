@@ -1,5 +1,9 @@
 """Coach benchmark: the built-in evaluator against GNU Backgammon, and the time per rating.
 
+It also asks ``kiosk coach-cube``'s coach (with the built-in net's chances, and with
+gnubg-nn's) for the cube decision in a fixed set of positions (``cube_positions.txt``) and
+reports how often action and response are the ``gnubg`` program's own (``cube_agreement``).
+
 Over a fixed set of positions (``coach_positions.txt``: Position ID and roll, drawn from
 games of GNU Backgammon's net with a seed of their own, not the built-in evaluator's
 training seed), it prints how often the built-in evaluator's choice is GNU Backgammon's
@@ -32,6 +36,8 @@ from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, find_p
 from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module  # noqa: E402
 
 POSITIONS_FILE = Path(__file__).with_name("coach_positions.txt")
+CUBE_FILE = Path(__file__).with_name("cube_positions.txt")
+CUBE_CASES = 80
 SEED = 7_100
 GAMES = 40
 EVERY = 5  # keep one position in five, so the set spans many games
@@ -39,13 +45,61 @@ EVERY = 5  # keep one position in five, so the set spans many games
 
 def regenerate() -> None:
     """Draw the fixed positions again (needs gnubg-nn)."""
-    from kiosk.tutor.evaluators.tune import draw_positions
+    from kiosk.tutor.evaluators.train import draw_positions
 
     drawn = draw_positions(SEED, GAMES)[::EVERY]
     POSITIONS_FILE.write_text(
         "# Position ID (side on roll to move) and roll; drawn by bench_coach.py --regenerate\n"
         + "".join(f"{p.position_id()} {d1} {d2}\n" for p, d1, d2 in drawn)
     )
+
+
+def regenerate_cube() -> None:
+    """Pick the fixed cube decisions again (needs gnubg-nn): positions of the checker-play
+    set where the side on roll wins 55% to 95% cubeless, so a double is in question."""
+    from kiosk.tutor.evaluators.gnubg_nn import tan_board
+
+    module = load_module()
+    chosen: list[str] = []
+    for position, _d1, _d2 in load():
+        win = module.probabilities(tan_board(position), 0)[0]
+        if 0.55 <= win <= 0.95 and position.position_id() not in chosen:
+            chosen.append(position.position_id())
+    CUBE_FILE.write_text(
+        "# Position ID (side on roll, before throwing), money play, cube in the middle;\n"
+        "# drawn by bench_coach.py --regenerate\n" + "".join(f"{p}\n" for p in chosen[:CUBE_CASES])
+    )
+
+
+def cube_agreement(evaluator: str) -> tuple[float | None, int, float]:
+    """How often ``kiosk coach-cube``'s action and response are GNU Backgammon's (the
+    ``gnubg`` program's own cube decisions over its external-player socket), and the
+    milliseconds per decision. None without the program."""
+    from kiosk.tutor.cube import CubeCoach, chances_function
+    from kiosk.tutor.evaluators.gnubg_external import fibs_board
+
+    ids = [line for line in CUBE_FILE.read_text().splitlines() if line and line[0] != "#"]
+    coach = CubeCoach(*chances_function(evaluator))
+    start = time.perf_counter()
+    decisions = [coach.decide(Position.from_id(pid)) for pid in ids]
+    ms = 1000 * (time.perf_counter() - start) / max(1, len(ids))
+    if find_program() is None:
+        return None, len(ids), ms
+    # Money play as the coach teaches it: gammons count with the cube in the middle.
+    program = GnubgExternalEvaluator(plies=0, settings=("set jacoby off",))
+    same = 0
+    try:
+        for pid, mine in zip(ids, decisions, strict=True):
+            fields = fibs_board(Position.from_id(pid)).split(":")
+            action = program.request(":".join(fields))
+            fields[40] = "1"  # the side on roll has doubled: the other side answers
+            response = program.request(":".join(fields))
+            same += (action == "double") == (mine.action == "double") and (
+                (response in ("take", "beaver")) == (mine.response == "take")
+            )
+    finally:
+        program.close()
+    return same / max(1, len(ids)), len(ids), ms
 
 
 def load() -> list[tuple[Position, int, int]]:
@@ -83,6 +137,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.regenerate:
         regenerate()
+        regenerate_cube()
     cases = load()
     if args.limit:
         cases = cases[: args.limit]
@@ -118,12 +173,18 @@ def main() -> int:
         program.equity(Position.standard().swap_turn())  # start it outside the timing
         timings["gnubg"] = round(time_ratings(program, cases, args.program_limit), 2)
 
+    cube, cube_cases, cube_ms = cube_agreement("builtin")
+    cube_nn = cube_agreement("gnubg-nn")[0] if load_module() is not None else None
     figures = {
         "positions": len(cases),
         "reference": name,
         "agreement": round(agree / len(cases), 4) if losses else None,
         "mean_equity_loss": round(statistics.fmean(losses), 4) if losses else None,
         "ms_per_rating": timings,
+        "cube_decisions": cube_cases,
+        "cube_agreement": None if cube is None else round(cube, 4),
+        "cube_agreement_gnubg_nn": None if cube_nn is None else round(cube_nn, 4),
+        "ms_per_cube_decision": round(cube_ms, 2),
     }
     print(f"{len(cases)} positions; reference {name or 'none available'}")
     if losses:
@@ -131,6 +192,7 @@ def main() -> int:
         print(f"built-in mean equity loss {figures['mean_equity_loss']}")
     for evaluator, ms in timings.items():
         print(f"coach rating with {evaluator}: {ms} ms")
+    print(f"coach-cube (built-in chances) agrees with GNU Backgammon on {cube} of {cube_cases}")
     print(json.dumps(figures))
     return 0
 

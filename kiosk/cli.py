@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.link.cli",
     "kiosk.referee.cli",
     "kiosk.tutor.cli",
+    "kiosk.tutor.cube_cli",
     "kiosk.tutor.lessons.cli",
     "kiosk.store.cli",
     "kiosk.display.cli",

@@ -10,6 +10,7 @@ from kiosk.rules import Position
 from kiosk.rules.profiles import PROFILES
 from kiosk.tutor.coach import EVALUATOR_NAMES, Coach, CoachConfig, choose_evaluator
 from kiosk.tutor.evaluators import EvaluatorError
+from kiosk.tutor.features import REASON_CODES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,7 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="rate a play: fine, doubtful, bad or very bad, with reasons from the books",
         description="Rate MOVE (GNU Backgammon notation) of the roll D1 D2 in the position "
         "POSITION_ID (side on roll to move). Prints one JSON object with rating, "
-        'equity_loss, best and reasons; on bad input prints {"error": ...} and exits 2.',
+        'equity_loss, best and reasons; on bad input prints {"error": ...} and exits 2. '
+        "Each reason is an object with a code, the facts it rests on and its words (text).",
+        epilog="reason codes: "
+        + "; ".join(f"{code}: {meaning}" for code, meaning in REASON_CODES.items()),
     )
     parser.add_argument("position_id", help="GNU Backgammon Position ID")
     parser.add_argument("d1", help="first die")

@@ -15,8 +15,13 @@ evaluation. :class:`CoachWorker` rates in a background thread so the table never
 >>> rating = coach.rate(Position.standard(), (3, 1), "8/5 6/5")
 >>> rating.rating, rating.best_text
 ('fine', '8/5 6/5')
->>> rating.reasons[:2]
-['The best play of the roll', 'Makes your five point (Cady, Tactics I)']
+>>> [r["code"] for r in rating.reasons[:2]]
+['best', 'makes-point']
+>>> rating.reasons[1]["text"]
+'Makes your five point (Cady, Tactics I)'
+
+Each reason is a code with the facts it rests on (see
+:data:`kiosk.tutor.features.REASON_CODES`) and its words, ``text``.
 """
 
 from __future__ import annotations
@@ -107,7 +112,7 @@ class Rating:
     move: str  # the play rated, in GNU Backgammon notation
     best: Play
     best_text: str
-    reasons: list[str]
+    reasons: list[dict]  # {"code", facts..., "text", "cite"?}
     tactics: list[dict[str, str]]
     evaluator: str  # which evaluator judged
     equity: float | None = None  # the play's equity for the player
@@ -127,7 +132,7 @@ class Rating:
             "rating": self.rating,
             "equity_loss": rounded(self.equity_loss),
             "best": self.best_text,
-            "reasons": list(self.reasons),
+            "reasons": [dict(r) for r in self.reasons],
             "tactics": list(self.tactics),
             "evaluator": self.evaluator,
             "equity": rounded(self.equity),
@@ -190,7 +195,8 @@ class Coach:
         elif play not in legal:
             raise ValueError(f"{play} is not a legal play of {d1}-{d2} here")
         if len(legal) == 1:
-            reason = "The only legal play of the roll" if play.steps else "No legal play: lost"
+            words = "The only legal play of the roll" if play.steps else "No legal play: lost"
+            reason = {"code": "only-play", "text": words}
             return Rating(
                 rating="fine",
                 equity_loss=0.0,
@@ -208,9 +214,9 @@ class Coach:
         loss = max(0.0, best_equity - equity)
         rating = classify(loss, self.thresholds)
         reasons = explain(position, play, best)
-        texts = [str(r) for r in reasons]
+        texts = [r.as_dict() for r in reasons]
         if play == best:
-            texts.insert(0, "The best play of the roll")
+            texts.insert(0, {"code": "best", "text": "The best play of the roll"})
         tactics: list[dict[str, str]] = []
         for r in reasons:
             if r.tactic is not None and r.tactic.as_dict() not in tactics:
@@ -259,8 +265,8 @@ def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
         "event": "coach",
         "to": player,
         "text": text,
-        "detail": "\n".join(rating.reasons),
-        "reasons": list(rating.reasons),
+        "detail": "\n".join(r["text"] for r in rating.reasons),
+        "reasons": [dict(r) for r in rating.reasons],
         "tactics": list(rating.tactics),
         "rating": rating.rating,
         "equity_loss": rating.equity_loss,

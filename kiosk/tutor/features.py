@@ -3,7 +3,7 @@
 :func:`board_features` reads one side's position the way the old books teach a player to
 read it: blots and how many of the 36 rolls hit each (counted by playing every roll out),
 points made (above all the five point and the bar point), men crowded on the low points,
-men left behind, the race by pip count, and whether a forward or a backward game suits.
+men left behind, and the race by pip count.
 
 :func:`explain` compares the position a play left with the one the best play would have
 left and says what differs, each reason citing the tactic from the books (catalogue
@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kiosk.rules import Colour, Play, Position, all_rolls, generate
+from kiosk.books.sources import BOOKS
+from kiosk.rules import Colour, Play, Position, all_rolls
+from kiosk.tutor.evaluators.builtin_features import reach_by_roll, sides
 
 # -- the tactics cited ----------------------------------------------------------------
 
@@ -40,9 +42,14 @@ class Tactic:
         """``Book, Section`` for a message."""
         return f"{self.book}, {self.section}"
 
-    def as_dict(self) -> dict[str, str]:
-        """The citation as JSON-ready data."""
-        return {"key": self.key, "book": self.book, "section": self.section}
+    def as_dict(self) -> dict[str, object]:
+        """The citation as JSON-ready data, with the book's year."""
+        return {
+            "key": self.key,
+            "book": self.book,
+            "section": self.section,
+            "year": BOOKS[self.book].year,
+        }
 
 
 def _tactics(*rows: tuple[str, str, str, str]) -> dict[str, Tactic]:
@@ -67,7 +74,7 @@ TACTICS: dict[str, Tactic] = _tactics(
     ("Fo-7", "Foster", "The Forward Game", "ahead: hurry home without needless blots"),
     ("Fo-8", "Foster", "The Backward Game", "behind: hold points in his board, spread catchers"),
     ("Fo-10", "Foster", "Throwing Off", "bear a man off whenever you can"),
-    ("Fo-11", "Foster", "Suggestions for Good Play", "blots about six away are hit most"),
+    ("Fo-11", "Foster", "Chances", "blots about six away are hit most"),
     ("Pa-1", "Parker", "How to Play", "capture his men and make points at home"),
     ("Pa-2", "Parker", "Capture", "a blot in your home board is exposed to a man entering"),
 )
@@ -122,27 +129,24 @@ class BoardFeatures:
         """Pips ahead in the race (negative: behind)."""
         return self.adversary_pips - self.pips
 
-    @property
-    def game_plan(self) -> str:
-        """``race`` once the sides have passed, else ``forward`` ahead and ``backward`` behind."""
-        if not self.contact:
-            return "race"
-        return "forward" if self.lead >= 0 else "backward"
-
 
 def hits_by_roll(position: Position, colour: Colour) -> dict[tuple[int, int], frozenset[int]]:
     """For each of the 21 rolls, the points (``colour``'s numbering) of its blots the
-    adversary can hit with some legal play of that roll."""
+    adversary can hit with some legal play of that roll.
+
+    Every roll that might hit (by :func:`~kiosk.tutor.evaluators.builtin_features.
+    reach_by_roll`, which never misses a hit) is played out by the rules engine; the
+    others cannot hit.
+    """
     attacker = colour.other
     board = position.with_turn(attacker)
-    blots = {p for p in range(1, 25) if position.count(colour, p) == 1}
-    answer: dict[tuple[int, int], frozenset[int]] = {}
-    for d1, d2, _ways in all_rolls():
-        hit: set[int] = set()
-        if blots:
-            for play in generate(board, d1, d2):
-                hit.update(25 - s.dst for s in play.steps if s.hit and 25 - s.dst in blots)
-        answer[(d1, d2)] = frozenset(hit)
+    me, op = sides(board)
+    blots = {p for p in range(1, 25) if me[p] == 1}
+    answer = {(d1, d2): frozenset() for d1, d2, _ways in all_rolls()}
+    for d1, d2, _ways, reach in reach_by_roll(me, op):
+        if reach:
+            hit = {25 - s.dst for play in board.legal_plays(d1, d2) for s in play.steps if s.hit}
+            answer[(d1, d2)] = frozenset(hit & blots)
     return answer
 
 
@@ -155,11 +159,12 @@ def has_contact(position: Position) -> bool:
     return rear_white + rear_black > 25
 
 
-def board_features(position: Position, colour: Colour) -> BoardFeatures:
-    """The features of ``colour``'s men in ``position`` (typically just after its play)."""
+def board_features(position: Position, colour: Colour, shots: bool = True) -> BoardFeatures:
+    """The features of ``colour``'s men in ``position`` (typically just after its play);
+    without ``shots`` the blots are listed with no shots counted (and ``hit_rolls`` 0)."""
     other = colour.other
     counts = tuple(position.count(colour, p) for p in range(1, 25))
-    by_roll = hits_by_roll(position, colour)
+    by_roll = hits_by_roll(position, colour) if shots else {}
     ways = {(d1, d2): w for d1, d2, w in all_rolls()}
     blots = tuple(
         Blot(p, sum(ways[r] for r, hit in by_roll.items() if p in hit))
@@ -188,22 +193,83 @@ def board_features(position: Position, colour: Colour) -> BoardFeatures:
 
 # -- reasons -------------------------------------------------------------------------------
 
+#: The reason codes the coach gives, and what each one's facts mean. Points are always in
+#: the mover's own numbering; ``shots`` counts the adversary's 36 throws (entering from the
+#: bar and blocked points included) that hit a blot on one of ``points`` after the play.
+REASON_CODES: dict[str, str] = {
+    "best": "the play is the best of the roll",
+    "only-play": "the only legal play of the roll (or none: the roll is lost)",
+    "blot": "leaves blots on `points` that `shots` throws hit, more than after the best "
+    "play (`best_shots`)",
+    "safe": "leaves no blot any throw hits (`shots` 0) where the best play leaves `best_shots`",
+    "fewer-shots": "leaves blots that `shots` throws hit, fewer than the best play's "
+    "`best_shots`",
+    "makes-point": "makes the key point(s) `points` (five, bar, four, his five)",
+    "breaks-point": "gives up the key point(s) `points` held before the play",
+    "misses-point": "does not make `points`, which the best play makes",
+    "home-point": "makes a point in the home board (`points`)",
+    "best-home-point": "the best play makes a home-board point (`points`) that this play does not",
+    "hits": "hits on `points` (sends `men` to the bar); `shots` throws hit back",
+    "misses-hit": "does not hit where the best play (`best`) hits on `points`",
+    "crowds": "leaves `men` on the ace, deuce and trey points, more than before and than "
+    "the best play",
+    "stacks": "piles `men` on point `points`, adding to it, more than the best play",
+    "leaves-back": "leaves `men` back in the adversary's home board or on the bar, the best "
+    "play `best_men`",
+    "bears-off-fewer": "bears off `off` men in a race where the best play bears off `best_off`",
+    "race": "the race after the play: `pips` to `adversary_pips` (`lead` ahead, negative "
+    "behind), and whether the men have passed (`contact`)",
+}
+
 
 @dataclass(frozen=True)
 class Reason:
-    """One short explanation and the tactic it rests on."""
+    """One reason: a code, the facts it rests on (from the positions before and after the
+    play), its words, and the tactic from the books it rests on."""
 
+    code: str
     text: str
     tactic: Tactic | None = None
+    facts: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.code not in REASON_CODES:
+            raise ValueError(f"unknown reason code {self.code!r}")
 
     def __str__(self) -> str:
         return f"{self.text} ({self.tactic.cite()})" if self.tactic else self.text
 
+    def as_dict(self) -> dict:
+        """JSON-ready: ``code``, the facts, ``text`` (with its citation) and ``cite``."""
+        out: dict = {"code": self.code, **self.facts, "text": str(self)}
+        if self.tactic is not None:
+            out["cite"] = self.tactic.as_dict()
+        return out
+
+
+def _throws(n: int) -> str:
+    return "1 throw" if n == 1 else f"{n} throws"
+
+
+def _points(points: list[int]) -> str:
+    names = [point_name(p) for p in points]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def shots_at(position: Position, colour: Colour, points: list[int]) -> int:
+    """How many of the 36 throws let the adversary hit a blot of ``colour`` on one of
+    ``points`` (``colour``'s numbering), every throw played out by the rules engine."""
+    wanted = set(points)
+    ways = {(d1, d2): w for d1, d2, w in all_rolls()}
+    return sum(ways[r] for r, hit in hits_by_roll(position, colour).items() if hit & wanted)
+
 
 def _blot_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Reason]:
-    reasons = []
-    best_rolls = best.hit_rolls if best else None
-    if played.hit_rolls and (best_rolls is None or played.hit_rolls > best_rolls):
+    if best is None:
+        return []
+    exposed = sorted(b.point for b in played.blots if b.shots)
+    if played.hit_rolls > best.hit_rolls:
+        shots = played.hit_rolls
         worst = max(played.blots, key=lambda b: b.shots)
         if played.adversary_bar and worst.point <= 6:
             tactic = TACTICS["Pa-2"]
@@ -211,23 +277,28 @@ def _blot_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Rea
             tactic = TACTICS["Fo-11"]
         else:
             tactic = TACTICS["C-VII"]
-        text = f"Leaves a blot on {point_name(worst.point)} that {worst.shots} of the 36 rolls hit"
-        if len([b for b in played.blots if b.shots]) > 1:
-            text += f"; {played.hit_rolls} rolls hit one of your blots"
-        if best_rolls == 0:
-            text += ". The best play leaves no shot"
-        elif best_rolls is not None:
-            text += f". The best play leaves {best_rolls} rolls that hit"
-        reasons.append(Reason(text, tactic))
-    elif best is not None and best.hit_rolls > played.hit_rolls:
-        reasons.append(
-            Reason(
-                f"Safe: {played.hit_rolls} of the 36 rolls hit you, against "
-                f"{best.hit_rolls} after the best play",
-                TACTICS["Ho-2"],
-            )
+        facts = {"points": exposed, "shots": shots, "best_shots": best.hit_rolls}
+        where = _points(exposed)
+        text = f"Leaves {'a blot' if len(exposed) == 1 else 'blots'} on {where} that "
+        text += f"{_throws(shots)} of the 36 hit"
+        text += (
+            "; the best play leaves no shot"
+            if best.hit_rolls == 0
+            else f"; the best play leaves {_throws(best.hit_rolls)} that hit"
         )
-    return reasons
+        return [Reason("blot", text, tactic, facts)]
+    if played.hit_rolls < best.hit_rolls:
+        if played.hit_rolls == 0:
+            text = f"Safe: no throw hits you; the best play leaves {_throws(best.hit_rolls)}"
+            facts = {"shots": 0, "best_shots": best.hit_rolls}
+            return [Reason("safe", text, TACTICS["Ho-2"], facts)]
+        text = (
+            f"Fewer shots: {_throws(played.hit_rolls)} of the 36 hit you, against "
+            f"{best.hit_rolls} after the best play"
+        )
+        facts = {"points": exposed, "shots": played.hit_rolls, "best_shots": best.hit_rolls}
+        return [Reason("fewer-shots", text, TACTICS["Ho-2"], facts)]
+    return []
 
 
 _KEY_POINTS = ((5, "C-I"), (7, "C-II"), (4, "C-III"), (20, "C-I"))
@@ -241,18 +312,25 @@ def _point_reasons(
         had, has = point in before.made, point in played.made
         could = best is not None and point in best.made
         name = point_name(point)
+        facts = {"points": [point]}
         if has and not had:
-            reasons.append(Reason(f"Makes {name}", TACTICS[key]))
+            reasons.append(Reason("makes-point", f"Makes {name}", TACTICS[key], facts))
         elif had and not has:
-            tactic = TACTICS["Cr-F7"] if before.adversary_bar and point <= 6 else TACTICS[key]
-            reasons.append(Reason(f"Breaks {name}", tactic))
+            # Crawley's advice to keep the six and five points late on fits the five only.
+            late = before.adversary_bar and point == 5
+            tactic = TACTICS["Cr-F7"] if late else TACTICS[key]
+            reasons.append(Reason("breaks-point", f"Breaks {name}", tactic, facts))
         elif could and not has and not had:
-            reasons.append(Reason(f"Misses the chance to make {name}", TACTICS[key]))
-    new_home = played.home_points - before.home_points
-    if new_home > 0 and not any(r.text.startswith("Makes") for r in reasons):
-        reasons.append(Reason("Makes a point in your home board", TACTICS["Ho-1"]))
+            text = f"Misses the chance to make {name}"
+            reasons.append(Reason("misses-point", text, TACTICS[key], facts))
+    new_home = sorted(set(p for p in played.made if p <= 6) - before.made)
+    if new_home and not any(r.code == "makes-point" for r in reasons):
+        text = f"Makes {_points(new_home)} in your home board"
+        reasons.append(Reason("home-point", text, TACTICS["Ho-1"], {"points": new_home}))
     if best is not None and best.home_points > played.home_points and not reasons:
-        reasons.append(Reason("The best play makes another home point", TACTICS["Ho-1"]))
+        missing = sorted(set(p for p in best.made if p <= 6) - played.made)
+        text = f"The best play makes {_points(missing)} in your home board"
+        reasons.append(Reason("best-home-point", text, TACTICS["Ho-1"], {"points": missing}))
     return reasons
 
 
@@ -260,53 +338,77 @@ def _men(n: int) -> str:
     return "1 man" if n == 1 else f"{n} men"
 
 
-def _shape_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Reason]:
-    reasons = []
+def _shape_reasons(
+    before: BoardFeatures, played: BoardFeatures, best: BoardFeatures | None
+) -> list[Reason]:
+    reasons: list[Reason] = []
     if best is None:
         return reasons
-    if played.low_men > best.low_men and played.low_men >= 5:
+    if played.low_men > best.low_men and played.low_men > before.low_men and played.low_men >= 5:
         reasons.append(
             Reason(
+                "crowds",
                 f"Crowds {played.low_men} men onto your ace, deuce and trey points, "
                 "where they are out of play",
                 TACTICS["Cr-H2"],
+                {"points": [1, 2, 3], "men": played.low_men},
             )
         )
-    tall = [(p, n) for p, n in played.stacks if n >= 5 or (n >= 4 and p <= 3)]
     best_tall = dict(best.stacks)
-    for point, men in tall:
-        if best_tall.get(point, 0) < men:
-            reasons.append(Reason(f"Piles {men} men on {point_name(point)}", TACTICS["C-VIII"]))
+    for point, men in played.stacks:
+        added = men > before.counts[point - 1]
+        if (men >= 5 or (men >= 4 and point <= 3)) and added and best_tall.get(point, 0) < men:
+            reasons.append(
+                Reason(
+                    "stacks",
+                    f"Piles {men} men on {point_name(point)}",
+                    TACTICS["C-VIII"],
+                    {"points": [point], "men": men},
+                )
+            )
             break
     if played.contact and played.back_men > best.back_men:
         tactic = TACTICS["Cr-F4"] if played.adversary_home_points >= 2 else TACTICS["C-VI"]
         reasons.append(
             Reason(
+                "leaves-back",
                 f"Leaves {_men(played.back_men)} back in his home board; the best play "
                 f"leaves {best.back_men}",
                 tactic,
+                {"men": played.back_men, "best_men": best.back_men},
             )
         )
     if played.off < best.off and not played.contact:
-        reasons.append(Reason("Bears off fewer men than it could", TACTICS["Fo-10"]))
+        reasons.append(
+            Reason(
+                "bears-off-fewer",
+                f"Bears off {_men(played.off - before.off)} where the best play bears off "
+                f"{best.off - before.off}",
+                TACTICS["Fo-10"],
+                {"off": played.off - before.off, "best_off": best.off - before.off},
+            )
+        )
     return reasons
 
 
 def _hit_reasons(play: Play, best: Play | None, played: BoardFeatures) -> list[Reason]:
-    hits = sum(1 for s in play.steps if s.hit)
-    best_hits = sum(1 for s in best.steps if s.hit) if best is not None else 0
-    if hits:
-        men = "a man" if hits == 1 else f"{hits} men"
-        if played.blots and max(b.shots for b in played.blots) <= 6:
-            return [
-                Reason(
-                    f"Hits, and only combined dice can hit back ({played.hit_rolls} rolls)",
-                    TACTICS["C-X"],
-                )
-            ]
-        return [Reason(f"Hits: sends {men} back to the bar", TACTICS["Pa-1"])]
-    if best_hits and best is not None:
-        return [Reason(f"Misses the hit {best}", TACTICS["Pa-1"])]
+    hit = sorted({s.dst for s in play.steps if s.hit})
+    if hit:
+        men = sum(1 for s in play.steps if s.hit)
+        facts = {"points": hit, "men": men, "shots": played.hit_rolls}
+        exposed = [b.shots for b in played.blots]
+        if exposed and max(exposed) <= 11 and played.hit_rolls:
+            text = (
+                f"Hits on {_points(hit)}, and only {_throws(played.hit_rolls)} of the 36 "
+                "can hit back"
+            )
+            return [Reason("hits", text, TACTICS["C-X"], facts)]
+        text = f"Hits on {_points(hit)}: sends {'a man' if men == 1 else _men(men)} to the bar"
+        return [Reason("hits", text, TACTICS["Pa-1"], facts)]
+    if best is not None and any(s.hit for s in best.steps):
+        points = sorted({s.dst for s in best.steps if s.hit})
+        text = f"Misses the hit {best}"
+        return [Reason("misses-hit", text, TACTICS["Pa-1"], {"points": points, "best": str(best)})]
     return []
 
 
@@ -318,21 +420,21 @@ def _race_reason(played: BoardFeatures) -> Reason:
         standing = f"you trail the race by {-played.lead} pips ({you} to {him})"
     else:
         standing = f"the race is level at {you} pips"
-    if played.game_plan == "race":
-        return Reason(f"The men have passed: {standing}", TACTICS["Cr-H6"])
-    if played.game_plan == "forward":
-        return Reason(f"After the play {standing}: a forward game suits you", TACTICS["Fo-7"])
-    return Reason(f"After the play {standing}: a backward game suits you", TACTICS["Fo-8"])
+    facts = {"pips": you, "adversary_pips": him, "lead": played.lead, "contact": played.contact}
+    if not played.contact:
+        return Reason("race", f"The men have passed: {standing}", TACTICS["Cr-H6"], facts)
+    return Reason("race", f"After the play {standing}", TACTICS["Cr-H6"], facts)
 
 
 def explain(position: Position, play: Play, best: Play | None = None) -> list[Reason]:
     """Why ``play`` is better or worse than ``best`` in ``position``, as the books would say.
 
+    Every fact is computed from ``position`` (before), ``play.result`` and ``best.result``.
     The reasons come in order of weight: blots and shots, points made or broken, hits,
-    crowding and men left behind, then the race and the game plan.
+    crowding and men left behind, then the race.
     """
     mover = position.turn
-    before = board_features(position, mover)
+    before = board_features(position, mover, shots=False)
     played = board_features(play.result, mover)
     best_features = (
         board_features(best.result, mover) if best is not None and best != play else None
@@ -340,6 +442,6 @@ def explain(position: Position, play: Play, best: Play | None = None) -> list[Re
     reasons = _blot_reasons(played, best_features)
     reasons += _point_reasons(before, played, best_features)
     reasons += _hit_reasons(play, best if best != play else None, played)
-    reasons += _shape_reasons(played, best_features)
+    reasons += _shape_reasons(before, played, best_features)
     reasons.append(_race_reason(played))
     return reasons

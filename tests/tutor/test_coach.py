@@ -63,8 +63,8 @@ def test_making_the_five_point_with_3_1_is_fine(coach):
     assert rating.rating == "fine"
     assert rating.best_text == "8/5 6/5"
     assert rating.equity_loss == 0.0
-    assert rating.reasons[0] == "The best play of the roll"
-    assert "Makes your five point (Cady, Tactics I)" in rating.reasons
+    assert rating.reasons[0] == {"code": "best", "text": "The best play of the roll"}
+    assert "Makes your five point (Cady, Tactics I)" in [r["text"] for r in rating.reasons]
 
 
 def test_slotting_instead_of_making_the_point_is_not_fine(coach):
@@ -72,8 +72,9 @@ def test_slotting_instead_of_making_the_point_is_not_fine(coach):
     assert rating.rating in ("bad", "very bad")
     assert rating.best_text == "8/5 6/5"
     assert rating.equity_loss >= THRESHOLDS[1]
-    assert rating.reasons[0].startswith("Leaves a blot on your five point that 15 of the 36")
-    assert {"key": "C-VII", "book": "Cady", "section": "Tactics VII"} in rating.tactics
+    assert rating.reasons[0]["code"] == "blot" and rating.reasons[0]["shots"] == 18
+    cady = {"key": "C-VII", "book": "Cady", "section": "Tactics VII", "year": 1895}
+    assert cady in rating.tactics
 
 
 def test_a_direct_shot_when_a_safe_play_exists_is_not_fine(coach):
@@ -83,7 +84,7 @@ def test_a_direct_shot_when_a_safe_play_exists_is_not_fine(coach):
     exposed = SHOT_OR_SAFE.parse_play(6, 2, "8/2 8/6")
     rating = coach.rate(SHOT_OR_SAFE, (6, 2), exposed)
     assert rating.rating != "fine"
-    assert "shot" in " ".join(rating.reasons) or "rolls hit" in " ".join(rating.reasons)
+    assert "blot" in [r["code"] for r in rating.reasons]
     assert coach.rate(SHOT_OR_SAFE, (6, 2), safe).equity_loss < rating.equity_loss
 
 
@@ -161,7 +162,7 @@ def test_teaching_games_offer_to_take_back_bad_plays():
     assert event["event"] == "coach" and event["to"] == "white"
     assert event["take_back"] is True and "Take it back" in event["text"]
     assert event["rating"] == bad.rating and event["best"] == "8/5 6/5"
-    assert event["detail"].splitlines() == bad.reasons
+    assert event["detail"].splitlines() == [r["text"] for r in bad.reasons]
     casual = coach_event(coach.rate(Position.standard(), (3, 1), "13/10 6/5"), "black", False)
     assert casual["take_back"] is False and "Take it back" not in casual["text"]
     fine = coach.rate(Position.standard(), (3, 1), "8/5 6/5", teaching=True)
@@ -198,7 +199,7 @@ def test_cli_prints_the_rating_as_json():
     assert answer["rating"] in ("bad", "very bad")
     assert answer["best"] == "8/5 6/5"
     assert isinstance(answer["equity_loss"], float) and answer["equity_loss"] > 0
-    assert answer["reasons"] and all(isinstance(r, str) for r in answer["reasons"])
+    assert answer["reasons"] and all(r["code"] and r["text"] for r in answer["reasons"])
     assert answer["take_back"] is True and answer["evaluator"] == "builtin"
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from kiosk.rules import Position
 from kiosk.tutor.evaluators import cubeless_equity, rank_plays
-from kiosk.tutor.evaluators.builtin import BuiltinEvaluator, feature_vector
+from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.evaluators.builtin_features import feature_vector
 from kiosk.tutor.evaluators.gnubg_external import (
     GnubgExternalEvaluator,
     fibs_board,
@@ -171,3 +172,30 @@ def test_close_stops_the_program():
     assert evaluator.pid is None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_builtin_never_rates_a_play_lesson_7_accepts_worse_than_doubtful():
+    from kiosk.tutor.coach import Coach
+    from kiosk.tutor.lessons import load_lesson
+    from kiosk.tutor.lessons.model import PlayStep
+
+    coach = Coach(BuiltinEvaluator())
+    rated = 0
+    for step in load_lesson("openings").steps:
+        if isinstance(step, PlayStep):
+            for move in step.accept:
+                rating = coach.rate(step.start, step.dice, move, teaching=True)
+                assert rating.rating in ("fine", "doubtful"), (step.number, move, rating)
+                assert not rating.take_back_offered
+                rated += 1
+    assert rated >= 30
+    # The three plays issue 12 found rated "very bad", "bad" and "doubtful".
+    start = Position.standard()
+    for dice, move in (((2, 1), "13/11 6/5"), ((3, 2), "13/11 13/10"), ((4, 3), "13/10 13/9")):
+        assert coach.rate(start, dice, move).rating in ("fine", "doubtful"), move
+
+
+def test_builtin_chances_are_five_probabilities():
+    chances = BuiltinEvaluator().chances(Position.standard().parse_play(3, 1, "8/5 6/5").result)
+    assert len(chances) == 5 and all(0.0 <= c <= 1.0 for c in chances)
+    assert chances[1] <= chances[0] and chances[2] <= chances[1]

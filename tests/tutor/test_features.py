@@ -5,7 +5,7 @@ import random
 import pytest
 
 from kiosk.rules import BLACK, WHITE, Position, shots
-from kiosk.tutor.evaluators.builtin import hit_counts, sides
+from kiosk.tutor.evaluators.builtin_features import hit_counts, sides
 from kiosk.tutor.features import (
     TACTICS,
     board_features,
@@ -106,13 +106,13 @@ def test_points_crowding_back_men_and_race():
     assert f.stacks == ((3, 4), (6, 5))
     assert f.back_men == 1
     assert f.pips == position.pips(WHITE) and f.adversary_pips == position.pips(BLACK)
-    assert f.contact and f.game_plan == ("forward" if f.lead >= 0 else "backward")
+    assert f.contact and f.lead == f.adversary_pips - f.pips
 
 
 def test_no_contact_is_a_race():
     position = Position.from_points({6: 5, 5: 5, 4: 5, 20: -5, 21: -5, 22: -5})
     assert not has_contact(position)
-    assert board_features(position, WHITE).game_plan == "race"
+    assert not board_features(position, WHITE).contact
     assert has_contact(Position.standard())
 
 
@@ -130,12 +130,14 @@ def test_explain_cites_the_five_point_and_the_blot():
     slot = start.parse_play(3, 1, "13/10 6/5")
     good = explain(start, best, best)
     assert good[0].text == "Makes your five point" and good[0].tactic is TACTICS["C-I"]
+    assert good[0].code == "makes-point" and good[0].facts == {"points": [5]}
     bad = explain(start, slot, best)
     texts = [str(r) for r in bad]
-    assert texts[0].startswith("Leaves a blot on your five point that 15 of the 36 rolls hit")
+    assert texts[0].startswith("Leaves blots on your five point and your 10 point that 18 throws")
+    assert bad[0].facts == {"points": [5, 10], "shots": 18, "best_shots": 0}
     assert "(Cady, Tactics VII)" in texts[0]
     assert any("Misses the chance to make your five point" in t for t in texts)
-    assert "race" in texts[-1] and "163 to 167" in texts[-1]
+    assert bad[-1].code == "race" and "163 to 167" in texts[-1]
 
 
 def test_explain_crowding_and_men_left_back():

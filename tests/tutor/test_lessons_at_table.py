@@ -8,9 +8,10 @@ from functools import cache
 
 import pytest
 
+from kiosk.rules import WHITE, Position
 from kiosk.tutor.lessons import State, catalogue, load_lesson
-from kiosk.tutor.lessons.headless import Learner, TableSession
-from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep
+from kiosk.tutor.lessons.headless import Learner, TableSession, lay_out
+from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep, read_lesson
 
 SETTLE_MS = 100  # virtual time; shorter than a game's settle keeps the suite quick
 IDS = [info.id for info in catalogue()]
@@ -150,3 +151,37 @@ def test_a_script_runs_headless_and_bad_lines_are_reported() -> None:
     errors = [e for e in s.events if e["event"] == "error"]
     assert [e["line"] for e in errors] == [2, 3]
     assert s.engine.current_step.number == 2 and s.engine.state == State.LAYING
+
+
+def test_setup_guidance_uses_the_learners_numbering_for_both_colours(tmp_path) -> None:
+    path = tmp_path / "set.toml"
+    path.write_text(
+        'id = "set"\nnumber = 1\ntitle = "T"\nsummary = "S"\n'
+        '[[step]]\nkind = "setup"\nposition = "standard"\ntext = "Lay out the men."\n'
+    )
+    with TableSession(read_lesson(path), settle_ms=SETTLE_MS) as s:
+        s.start()
+        board = s.runner.sensed() or {}
+        white = [line for line in lay_out(board, Position.standard(), WHITE) if "white" in line]
+        s.run([*white, "wait 500"])
+    setup = [e for e in s.events if e["event"] == "setup"][-1]
+    first = setup["corrections"][0]
+    assert first["colour"] == "black" and first["table"].isdigit()
+    guidance = [e for e in s.events if e["event"] == "message"][-1]
+    point = int(first["table"])  # the table's numbering is white's: the learner's own
+    assert f"black men on your {point} point (black's {25 - point} point)" in guidance["text"]
+    assert guidance["warning"] and guidance["detail"] == setup["law"]
+
+
+def test_pips_follow_the_table_and_are_hidden_while_asked() -> None:
+    session = _play("the-board", right=True)
+    asked = [
+        e
+        for e in session.events
+        if e["event"] == "lesson" and e.get("choices") and e["kind"] == "count"
+    ]
+    assert asked and all(e.get("hide_pips") and "pips" not in e for e in asked)
+    answered = next(
+        e for e in session.events if e["event"] == "lesson-result" and "needs 167" in e["text"]
+    )
+    assert answered["pips"] == {"white": 167, "black": 167}

@@ -7,8 +7,8 @@ Three implementations share the :class:`Evaluator` protocol, chosen when the coa
 * :class:`~kiosk.tutor.evaluators.gnubg_external.GnubgExternalEvaluator`: the Debian
   ``gnubg`` program kept running as one process and asked over its external-player
   socket (the Raspberry Pi's way);
-* :class:`~kiosk.tutor.evaluators.builtin.BuiltinEvaluator`: a hand-built linear
-  evaluation of the features the books talk about, in pure Python.
+* :class:`~kiosk.tutor.evaluators.builtin.BuiltinEvaluator`: a small numpy neural net
+  distilled from GNU Backgammon's evaluations (:mod:`~kiosk.tutor.evaluators.train`).
 
 Equities are cubeless money-game equities: +1 a sure single win, -1 a sure single loss,
 gammons and backgammons counting double and triple.

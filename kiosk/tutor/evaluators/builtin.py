@@ -1,14 +1,9 @@
-"""The built-in evaluator: a linear sum of the features the books teach, in pure Python.
+"""The built-in evaluator: a small neural network distilled from GNU Backgammon, in numpy.
 
-It needs nothing installed, so the coach always has something to say. The position after a
-play is read from the mover's side (the adversary to roll): the race by pip count, blots
-weighted by how many of the 36 rolls hit them and how far a hit man goes back, points made
-(the five, four and bar points above all), anchors in the adversary's board, primes and
-the men caught behind them, the home board against men on the bar, men crowded on low
-points or in tall stacks, and men left behind. Contact positions and races have separate
-weights. The weights (``builtin_weights.py``) were fitted to GNU Backgammon's equities on
-positions from its own games, by :mod:`kiosk.tutor.evaluators.tune`; the result is an
-estimate of the same cubeless equity, rougher but of the same scale.
+It needs neither GNU Backgammon's program nor its wheel, so the coach always has something
+to say, and it is strong enough not to contradict the lessons. Every legal play is scored
+by the net of :mod:`kiosk.tutor.evaluators.net` at once (one batch); the equity is the
+cubeless money equity GNU Backgammon would give, estimated.
 
 >>> from kiosk.rules import Position
 >>> e = BuiltinEvaluator()
@@ -19,284 +14,54 @@ estimate of the same cubeless equity, rougher but of the same scale.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+
 from kiosk.rules import Play, Position
-from kiosk.rules.chances import all_rolls
 from kiosk.tutor.evaluators import Scored
-from kiosk.tutor.evaluators.builtin_weights import CONTACT_WEIGHTS, RACE_WEIGHTS
-
-ROLLS = tuple(all_rolls())
-
-#: Names of the contact features, in the order of :func:`contact_features`.
-CONTACT_FEATURES: tuple[str, ...] = (
-    "bias",
-    "pip_lead",
-    "hit_rolls",
-    "hit_pips",
-    "hit_x_board",
-    "double_hit",
-    "opp_bar",
-    "opp_bar_x_board",
-    *(f"made_{p}" for p in range(1, 14)),
-    *(f"spares_{p}" for p in (6, 8, 13)),
-    *(f"anchor_{p}" for p in range(18, 25)),
-    "prime_4",
-    "prime_5",
-    "prime_6",
-    "trapped",
-    "opp_prime",
-    "back_men",
-    "back_x_opp_prime",
-    "back_blots",
-    "stack_excess",
-    "low_men",
-    "builders",
-    "outfield_coverage",
-    "opp_blots_home",
-    "opp_blots",
-    "home_blots_x_opp_bar",
-    "home_blots",
-    "outfield_blots",
-    "off",
-    "opp_off",
-    "opp_home_points",
-)
-
-#: Names of the race features, in the order of :func:`race_features`.
-RACE_FEATURES: tuple[str, ...] = (
-    "bias",
-    "pip_lead",
-    "pip_ratio",
-    "off",
-    "opp_off",
-    "outside",
-    "opp_outside",
-    "gaps",
-    "stack_excess",
-    "high_men",
-    "low_men",
-    "on_board",
-    *(f"home_{p}" for p in range(1, 7)),
-)
+from kiosk.tutor.evaluators.net import WEIGHTS_FILE, Net, encode
 
 
-def sides(after: Position) -> tuple[list[int], list[int]]:
-    """Mover-side arrays of ``after``: ``me[p]`` the mover's men on its point ``p`` (25 bar,
-    0 borne off), ``op[p]`` the adversary's men on the mover's point ``p`` (0 his bar, 25
-    borne off)."""
-    mover = after.turn.other
-    mine, theirs = after.men[mover], after.men[after.turn]
-    me = [after.off[mover], *mine]
-    op = [theirs[24], *theirs[23::-1], after.off[after.turn]]
-    return me, op
-
-
-def is_contact(me: list[int], op: list[int]) -> bool:
-    """Whether a mover's man still has an adverse man ahead of it."""
-    rear = max((p for p in range(25, 0, -1) if me[p]), default=0)
-    front = min((p for p in range(0, 25) if op[p]), default=25)
-    return rear > front
-
-
-def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
-    """How the adversary's next roll can hit the mover's blots.
-
-    Returns the shots at each blot (by point), the rolls of 36 hitting at least one, and
-    the rolls hitting two. Entering from the bar comes first; points held by the mover
-    block the stops of combined and doubled shots. (A quick count for the evaluator;
-    :func:`kiosk.tutor.features.hits_by_roll` plays every roll out.)
-    """
-    blots = [p for p in range(1, 25) if me[p] == 1]
-    per_blot = dict.fromkeys(blots, 0)
-    if not blots:
-        return per_blot, 0, 0
-    # The adversary's men as distances: a man on the mover's point q moves up, to q + d.
-    sources = [q for q in range(0, 25) if op[q]]
-    on_bar = op[0]
-
-    def open_(q: int) -> bool:
-        return 1 <= q <= 24 and me[q] < 2
-
-    any_hit = double_hit = 0
-    for d1, d2, ways in ROLLS:
-        reach: set[int] = set()
-        if d1 == d2:
-            steps = 4
-            starts = list(sources)
-            if on_bar:
-                if not open_(d1):
-                    continue
-                steps -= min(on_bar, 4)
-                if me[d1] == 1:
-                    reach.add(d1)
-                starts = [q for q in starts if q != 0] if on_bar <= 4 else []
-                starts.append(d1)
-            for q in starts:
-                pos = q
-                for _ in range(steps):
-                    pos += d1
-                    if not open_(pos):
-                        break
-                    if me[pos] == 1:
-                        reach.add(pos)
-        else:
-            if on_bar >= 2:
-                for d in (d1, d2):
-                    if open_(d) and me[d] == 1:
-                        reach.add(d)
-            elif on_bar == 1:
-                for enter, other in ((d1, d2), (d2, d1)):
-                    if not open_(enter):
-                        continue
-                    if me[enter] == 1:
-                        reach.add(enter)
-                    for q in [q for q in sources if q != 0] + [enter]:
-                        t = q + other
-                        if open_(t) and me[t] == 1:
-                            reach.add(t)
-            else:
-                for q in sources:
-                    for a, b in ((d1, d2), (d2, d1)):
-                        t = q + a
-                        if not open_(t):
-                            continue
-                        if me[t] == 1:
-                            reach.add(t)
-                        u = t + b
-                        if open_(u) and me[u] == 1:
-                            reach.add(u)
-        reach.intersection_update(blots)
-        if reach:
-            any_hit += ways
-            if len(reach) > 1:
-                double_hit += ways
-            for p in reach:
-                per_blot[p] += ways
-    return per_blot, any_hit, double_hit
-
-
-def _longest_run(made: list[bool], lo: int, hi: int) -> tuple[int, int]:
-    """The longest run of made points in ``lo..hi``: (length, its highest point)."""
-    best = (0, 0)
-    run = 0
-    for p in range(lo, hi + 1):
-        run = run + 1 if made[p] else 0
-        if run > best[0]:
-            best = (run, p)
-    return best
-
-
-def contact_features(me: list[int], op: list[int]) -> list[float]:
-    """The contact feature vector (see :data:`CONTACT_FEATURES`)."""
-    made = [False] + [me[p] >= 2 for p in range(1, 25)] + [False]
-    opp_made = [False] + [op[p] >= 2 for p in range(1, 25)] + [False]
-    my_pips = sum(p * me[p] for p in range(1, 26))
-    opp_pips = sum((25 - q) * op[q] for q in range(0, 25))
-    per_blot, any_hit, double_hit = hit_counts(me, op)
-    hit_pips = sum(n * (25 - p) for p, n in per_blot.items()) / (36 * 25)
-    opp_home = sum(1 for q in range(19, 25) if opp_made[q])
-    my_home = sum(1 for p in range(1, 7) if made[p])
-    prime, prime_top = _longest_run(made, 1, 24)
-    trapped = sum(op[q] for q in range(0, prime_top - prime + 1)) if prime >= 4 else 0
-    opp_prime, opp_top = _longest_run(opp_made, 1, 24)
-    opp_prime_low = opp_top - opp_prime + 1
-    back_men = sum(me[p] for p in range(19, 26))
-    behind_opp_prime = sum(me[p] for p in range(opp_top + 1, 26)) if opp_prime >= 3 else 0
-    builders = sum(max(0, me[p] - 2) if made[p] else me[p] for p in range(4, 12))
-    coverage = sum(1 for p in range(7, 13) if me[p])
-    opp_blots_home = sum(1 for q in range(1, 7) if op[q] == 1)
-    opp_blots = sum(1 for q in range(1, 25) if op[q] == 1)
-    home_blots = sum(1 for p in range(1, 7) if me[p] == 1)
-    return [
-        1.0,
-        (opp_pips - my_pips) / 100.0,
-        any_hit / 36.0,
-        hit_pips,
-        any_hit / 36.0 * opp_home / 6.0,
-        double_hit / 36.0,
-        float(op[0]),
-        op[0] * my_home / 6.0,
-        *(float(made[p]) for p in range(1, 14)),
-        *(max(0, me[p] - 2) / 5.0 for p in (6, 8, 13)),
-        *(float(made[p]) for p in range(18, 25)),
-        float(prime >= 4),
-        float(prime >= 5),
-        float(prime >= 6),
-        trapped / 15.0 * min(prime, 6) / 6.0,
-        min(opp_prime, 6) / 6.0 * (1 if opp_prime_low > 12 else 0.5),
-        back_men / 15.0,
-        behind_opp_prime / 15.0 * min(opp_prime, 6) / 6.0,
-        sum(1 for p in range(19, 25) if me[p] == 1) / 2.0,
-        sum(max(0, me[p] - 3) for p in range(1, 25)) / 15.0,
-        sum(me[p] for p in range(1, 4)) / 15.0,
-        builders / 15.0,
-        coverage / 6.0,
-        opp_blots_home / 6.0,
-        opp_blots / 6.0,
-        home_blots * op[0] / 6.0,
-        home_blots / 6.0,
-        sum(1 for p in range(7, 19) if me[p] == 1) / 6.0,
-        me[0] / 15.0,
-        op[25] / 15.0,
-        opp_home / 6.0,
-    ]
-
-
-def race_features(me: list[int], op: list[int]) -> list[float]:
-    """The race feature vector (see :data:`RACE_FEATURES`)."""
-    my_pips = sum(p * me[p] for p in range(1, 26))
-    opp_pips = sum((25 - q) * op[q] for q in range(0, 25))
-    home = [me[p] for p in range(1, 7)]
-    top = max((p for p in range(1, 7) if me[p]), default=0)
-    return [
-        1.0,
-        (opp_pips - my_pips) / 100.0,
-        (opp_pips - my_pips) / max(1.0, opp_pips + my_pips) * 2.0,
-        me[0] / 15.0,
-        op[25] / 15.0,
-        sum(me[p] for p in range(7, 26)) / 15.0,
-        sum(op[q] for q in range(0, 19)) / 15.0,
-        sum(1 for p in range(1, top) if not home[p - 1]) / 6.0,
-        sum(max(0, me[p] - 3) for p in range(1, 7)) / 15.0,
-        sum(me[p] for p in range(4, 7)) / 15.0,
-        sum(me[p] for p in range(1, 4)) / 15.0,
-        (15 - me[0]) / 15.0,
-        *(me[p] / 15.0 for p in range(1, 7)),
-    ]
-
-
-def feature_vector(after: Position) -> tuple[str, list[float]]:
-    """``("contact" | "race", features)`` for the position after a play, mover's side."""
-    me, op = sides(after)
-    if is_contact(me, op):
-        return "contact", contact_features(me, op)
-    return "race", race_features(me, op)
+def _final(after: Position) -> float:
+    """The result of a finished game for the side that just moved (it won): 1, 2 for a
+    gammon, 3 for a backgammon."""
+    loser = after.turn
+    if after.off[loser]:
+        return 1.0
+    men = after.men[loser]
+    return 3.0 if any(men[18:25]) else 2.0
 
 
 class BuiltinEvaluator:
-    """Equity estimates from the fitted linear weights; no program or wheel needed."""
+    """Equity estimates from the shipped net; no program or wheel needed."""
 
     name = "builtin"
 
-    def __init__(
-        self,
-        contact_weights: dict[str, float] | None = None,
-        race_weights: dict[str, float] | None = None,
-    ) -> None:
-        cw = contact_weights or CONTACT_WEIGHTS
-        rw = race_weights or RACE_WEIGHTS
-        self._weights = {
-            "contact": [cw.get(n, 0.0) for n in CONTACT_FEATURES],
-            "race": [rw.get(n, 0.0) for n in RACE_FEATURES],
-        }
+    def __init__(self, weights: Path = WEIGHTS_FILE) -> None:
+        self.net = Net.load(weights)
+
+    def _equities(self, positions: list[Position]) -> list[float]:
+        values: list[float | None] = []
+        rows = []
+        for after in positions:
+            winner = after.winner()
+            if winner is None:
+                values.append(None)
+                rows.append(encode(after))
+            else:
+                values.append(_final(after))
+        net = iter(self.net.equities(np.array(rows)).tolist()) if rows else iter(())
+        return [v if v is not None else next(net) for v in values]
+
+    def chances(self, after: Position) -> list[float]:
+        """The net's five chances for the side that just moved (win, win a gammon, win a
+        backgammon, lose a gammon, lose a backgammon)."""
+        return self.net.probabilities(np.array([encode(after)]))[0].tolist()
 
     def equity(self, after: Position) -> float:
         """The estimated equity of ``after`` for the side that just moved."""
-        winner = after.winner()
-        if winner is not None:
-            return 1.0 if winner != after.turn else -1.0
-        kind, values = feature_vector(after)
-        total = sum(w * x for w, x in zip(self._weights[kind], values, strict=True))
-        return max(-3.0, min(3.0, total))
+        return self._equities([after])[0]
 
     def evaluate_plays(
         self,
@@ -307,7 +72,8 @@ class BuiltinEvaluator:
         profile: object = None,
     ) -> list[Scored]:
         """Every legal play, best first."""
-        scored = [(p, self.equity(p.result)) for p in position.legal_plays(d1, d2, profile)]
+        plays = position.legal_plays(d1, d2, profile)
+        scored = zip(plays, self._equities([p.result for p in plays]), strict=True)
         return sorted(scored, key=lambda s: -s[1])
 
     def close(self) -> None:

@@ -87,6 +87,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
         program: str | None = None,
         timeout: float = 30.0,
         start_timeout: float = 60.0,
+        settings: tuple[str, ...] = (),
     ) -> None:
         if not 0 <= plies <= 3:
             raise ValueError(f"plies are 0 to 3, not {plies}")
@@ -97,6 +98,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
         self.plies = plies
         self.timeout = timeout
         self.start_timeout = start_timeout
+        self.settings = settings  # gnubg commands given before it listens, e.g. "set jacoby off"
         self.interface: int | None = None
         self._process: subprocess.Popen | None = None
         self._socket: socket.socket | None = None
@@ -126,6 +128,8 @@ class GnubgExternalEvaluator(PlyEvaluator):
         self._process = process
         assert process.stdin is not None
         try:
+            for command in self.settings:
+                process.stdin.write(f"{command}\n")
             process.stdin.write(f"external 127.0.0.1:{port}\n")
             process.stdin.flush()
         except OSError as err:

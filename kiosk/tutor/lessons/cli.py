@@ -19,7 +19,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="lesson_command", metavar="ACTION", required=True)
     listing = sub.add_parser("list", help="list the lessons in order")
     listing.set_defaults(func=_list)
-    check = sub.add_parser("check", help="check every lesson file (or the files given)")
+    check = sub.add_parser(
+        "check",
+        help="check every lesson file (or the files given): its steps, every declared fact "
+        "against the rules engine, GNU Backgammon and the books, and every citation",
+    )
     check.add_argument("files", nargs="*", help="lesson files (default: the installed lessons)")
     check.set_defaults(func=_check)
     run = sub.add_parser("run", help="run a lesson on the simulated table")
@@ -47,6 +51,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from kiosk.tutor.lessons.facts import check_lesson
     from kiosk.tutor.lessons.model import LessonError, lesson_files, read_lesson
 
     paths = [Path(f) for f in args.files] or lesson_files()
@@ -57,10 +62,18 @@ def _check(args: argparse.Namespace) -> int:
         except LessonError as err:
             print(f"FAIL {err}")
             bad += 1
-        else:
-            print(
-                f"ok   {path.name}: {lesson.info.number} {lesson.title} ({len(lesson.steps)} steps)"
-            )
+            continue
+        problems = check_lesson(lesson)
+        wrong = [p for p in problems if not p.skipped]
+        facts = sum(len(s.facts) for s in lesson.steps)
+        status = "FAIL" if wrong else "ok  "
+        print(
+            f"{status} {path.name}: {lesson.info.number} {lesson.title} "
+            f"({len(lesson.steps)} steps, {facts} facts checked)"
+        )
+        for problem in problems:
+            print(f"     {path.name}: {problem}")
+        bad += bool(wrong)
     return 1 if bad else 0
 
 

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Protocol
 
+from kiosk.books.sources import with_years
 from kiosk.link import TableLayout
 from kiosk.referee import Referee
 from kiosk.rules import (
@@ -44,7 +45,7 @@ from kiosk.rules import (
     shots_by_attacker,
 )
 from kiosk.table import location, point_of, project
-from kiosk.table.sensing import Sensed
+from kiosk.table.sensing import Sensed, describe
 from kiosk.tutor.lessons.model import (
     ChartStep,
     CountStep,
@@ -55,6 +56,9 @@ from kiosk.tutor.lessons.model import (
     SetupStep,
     Step,
 )
+
+#: The side of the table the learner sits at; the lessons number every point from it.
+LEARNER = WHITE
 
 
 class LessonHost(Protocol):
@@ -187,6 +191,8 @@ class LessonEngine:
             self.choices = tuple(event.get("options", ()))
         elif kind in ("illegal", "setup") and self.state in (State.PLAYING, State.LAYING):
             self.mistakes += kind == "illegal"
+            if kind == "setup" and event.get("corrections"):
+                self._guide(event["corrections"][0], str(event.get("law", "")))
 
     def on_board(self, board: Sensed) -> None:
         """A settled picture of the table: a live count follows the learner's blot."""
@@ -228,8 +234,35 @@ class LessonEngine:
             else:
                 self._lay_out(step.board, "First lay out the men as shown. " + step.text)
 
+    def _guide(self, correction: Mapping[str, Any], law: str) -> None:
+        """Say what to put right on the table, in the learner's own numbering for both colours
+        (the learner sits at the white side)."""
+        colour = Colour.parse(str(correction["colour"]))
+        where = str(correction["table"])
+        diff = int(correction["want"]) - int(correction["have"])
+        men = "man" if abs(diff) == 1 else "men"
+        place = describe(where, LEARNER)
+        if colour != LEARNER and not where.startswith(("bar-", "off-")):
+            place += f" ({colour}'s {point_of(colour, where)} point)"
+        if diff > 0:
+            verb = f"Put {diff} more {colour} {men} on"
+        else:
+            verb = f"Take {-diff} {colour} {men} off"
+        self._emit("message", to="both", text=f"{verb} {place}.", detail=law, warning=True)
+
+    def _pips(self) -> dict[str, object]:
+        """The pip counts of the board on the table, hidden while a count asks for them."""
+        step = self.current_step
+        if self.state == State.ASKING and isinstance(step, CountStep) and step.what != "shots":
+            return {"hide_pips": True}
+        position = self._board_position()
+        if position is None:
+            return {}
+        return {"pips": {"white": position.pips(WHITE), "black": position.pips(BLACK)}}
+
     def _announce(self, text: str | None = None, **extra: object) -> None:
         step = self.current_step
+        extra = {**self._pips(), **extra}
         self._emit(
             "lesson",
             to="both",
@@ -239,7 +272,7 @@ class LessonEngine:
             steps=len(self.lesson.steps),
             kind=step.kind,
             text=text if text is not None else step.text,
-            detail=step.cite,
+            detail=with_years(step.cite),
             light=list(step.light),
             **extra,
         )
@@ -396,8 +429,8 @@ class LessonEngine:
         light = list(self._count_light)
         if choice == self._right:
             right = self.choices[choice]
+            self.state = State.ANSWERED  # the count may show now
             self._result(True, f"Right: {right}. {self._count_text} {step.explain}", light=light)
-            self.state = State.ANSWERED
         else:
             self.mistakes += 1
             hint = (
@@ -491,7 +524,7 @@ class LessonEngine:
 
     def _result(self, correct: bool, text: str, **extra: object) -> None:
         step = self.current_step
-        fields: dict[str, object] = {"light": list(step.light)}
+        fields: dict[str, object] = {"light": list(step.light), **self._pips()}
         fields.update(extra)
         self._emit(
             "lesson-result",
@@ -500,7 +533,7 @@ class LessonEngine:
             step=step.number,
             correct=correct,
             text=" ".join(text.split()),
-            detail=step.cite,
+            detail=with_years(step.cite),
             **fields,
         )
 

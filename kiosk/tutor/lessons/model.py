@@ -2,7 +2,8 @@
 
 A lesson file has ``id``, ``number``, ``title``, ``summary`` (and optionally ``profile``,
 the rule profile its plays follow), then one ``[[step]]`` table per step. Every step has
-``kind`` and ``text``, and may have ``cite`` (book and section or law) and ``light`` (table
+``kind`` and ``text``, and may have ``cite`` (book and section or law), ``facts`` (the
+figures and claims its words state, checked by :mod:`.facts`) and ``light`` (table
 locations to light: ``"1"``-``"24"`` in white's numbering, ``"bar-white"``, ``"off-black"``,
 or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
 
@@ -90,6 +91,7 @@ class Step:
     text: str
     cite: str = ""
     light: tuple[str, ...] = ()
+    facts: tuple[str, ...] = ()  # claims the words make, checked by :mod:`.facts`
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -312,7 +314,7 @@ class _Where:
         return tuple(" ".join(v.split()) for v in value)
 
 
-_COMMON = {"kind", "text", "cite", "light"}
+_COMMON = {"kind", "text", "cite", "light", "facts"}
 _KEYS = {
     "explain": set(),
     "setup": {"position", "turn"},
@@ -351,6 +353,7 @@ class _Builder:
             "text": where.text(raw, "text"),
             "cite": where.text(raw, "cite", ""),
             "light": self._light(raw),
+            "facts": where.texts(raw, "facts"),
         }
         step: Step
         if kind == "explain":

@@ -1,0 +1,136 @@
+"""The coach on the cube: Janowski's model, the 25% take point, Crawford, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kiosk.rules import BLACK, WHITE, Position
+from kiosk.tutor.cube import CubeCoach, CubeState, cubeful, taker_needs, values
+
+NO_GAMMONS = (0.5, 0.0, 0.0, 0.0, 0.0)
+
+
+def fixed(chances):
+    return CubeCoach(lambda position: chances, "fixed")
+
+
+def test_take_point_is_25_percent_dead_and_20_live_without_gammons() -> None:
+    assert taker_needs(1.0, 1.0, 0.0) == pytest.approx(0.25)
+    assert taker_needs(1.0, 1.0, 1.0) == pytest.approx(0.20)
+    # Gammons for the doubler raise what the taker needs.
+    assert taker_needs(1.5, 1.0, 0.68) > taker_needs(1.0, 1.0, 0.68)
+
+
+def test_dead_cube_equity_is_the_cubeless_equity() -> None:
+    p, w, l_ = values((0.6, 0.2, 0.0, 0.1, 0.0))
+    assert cubeful(p, w, l_, "middle", 0.0) == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1)
+
+
+@pytest.mark.parametrize(
+    ("win", "action", "response"),
+    [(0.5, "no-double", "take"), (0.74, "double", "take"), (0.86, "double", "pass")],
+)
+def test_actions_follow_the_chances_in_a_race(win, action, response) -> None:
+    race = Position.from_points({6: 3, 5: 3, 4: 3, 19: -3, 20: -3, 21: -3})
+    decision = fixed((win, 0.0, 0.0, 0.0, 0.0)).decide(race)
+    assert (decision.action, decision.response) == (action, response)
+    assert decision.double_pass == 1.0
+
+
+def test_too_good_with_many_gammons() -> None:
+    decision = fixed((0.9, 0.7, 0.05, 0.01, 0.0)).decide(Position.standard())
+    assert decision.action == "too-good" and decision.response == "pass"
+    assert decision.no_double > decision.double_pass
+    assert any(r["code"] == "too-good" for r in decision.reasons)
+
+
+def test_the_loss_of_a_wrong_decision() -> None:
+    coach = fixed((0.86, 0.0, 0.0, 0.0, 0.0))
+    position = Position.from_points({6: 3, 5: 3, 4: 3, 19: -3, 20: -3, 21: -3})
+    right = coach.decide(position, decision="pass")
+    wrong = coach.decide(position, decision="take")
+    assert right.equity_loss == 0.0
+    assert wrong.equity_loss == pytest.approx(right.double_take - right.double_pass)
+    held = coach.decide(position, decision="no-double")
+    assert held.equity_loss == pytest.approx(1.0 - held.no_double)
+
+
+def test_no_access_to_the_opponents_cube_and_crawford() -> None:
+    coach = fixed((0.8, 0.0, 0.0, 0.0, 0.0))
+    start = Position.standard(WHITE)
+    assert coach.decide(start, CubeState(2, BLACK)).action == "no-double"
+    crawford = coach.decide(start, CubeState(1, None, 7, (6, 3), crawford=True))
+    assert crawford.action == "no-double"
+    assert [r["code"] for r in crawford.reasons].count("crawford") == 1
+    after = fixed(NO_GAMMONS).decide(start, CubeState(1, None, 7, (3, 6)))
+    assert (after.action, after.response) == ("double", "take")
+
+
+def test_bad_cube_states_are_refused() -> None:
+    with pytest.raises(ValueError, match="power of two"):
+        CubeState(3)
+    with pytest.raises(ValueError, match="does not fit"):
+        CubeState(1, None, 5, (5, 0))
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", "coach-cube", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_cli_prints_the_decision_as_json() -> None:
+    done = run("4HPwATDgc/ABMA", "--evaluator", "builtin", "--decision", "double")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["action"] == "no-double" and answer["response"] == "take"
+    assert answer["equity_loss"] > 0 and answer["evaluator"] == "builtin"
+    assert all(r["code"] and r["text"] for r in answer["reasons"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nonsense",), "error"),
+        (("4HPwATDgc/ABMA", "--cube", "3"), "power of two"),
+        (("4HPwATDgc/ABMA", "--match", "5", "--score", "7", "0"), "does not fit"),
+    ],
+)
+def test_cli_bad_input_is_one_clear_line(args, message) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert message in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(
+    __import__("kiosk.tutor.evaluators.gnubg_external", fromlist=["x"]).find_program() is None,
+    reason="gnubg is not installed",
+)
+def test_gnubg_program_and_the_coach_agree_too_good_in_a_race() -> None:
+    from kiosk.tutor.cube import chances_function
+    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, fibs_board
+
+    race = Position.from_points(
+        {6: 3, 5: 3, 4: 3, 3: 3, 2: 3, 13: -3, 14: -3, 15: -3, 16: -3, 17: -3}
+    )
+    program = GnubgExternalEvaluator(plies=0, settings=("set jacoby off",))
+    try:
+        fields = fibs_board(race).split(":")
+        action = program.request(":".join(fields))
+        fields[40] = "1"
+        response = program.request(":".join(fields))
+    finally:
+        program.close()
+    mine = CubeCoach(*chances_function("builtin")).decide(race)
+    # Far ahead with gammons to win: too good to double, and a double would be dropped.
+    assert (action, response) == ("roll", "drop")
+    assert (mine.action, mine.response) == ("too-good", "pass")
