@@ -14,15 +14,6 @@ from kiosk.layers import layer, part
 ROOT = Path(__file__).resolve().parents[1] / "kiosk"
 
 # Being removed on other branches; the lead deletes these entries at the merge.
-KNOWN_VIOLATIONS = {
-    # branch table-real: the link is handed its simulator instead of importing it
-    ("kiosk.link.connect", "kiosk.simtable"),
-    # branch rules-fast: the rules package's internal circle, dodged today by imports
-    # inside functions (position <-> moves <-> notation <-> tree)
-    ("circle", "kiosk.rules.moves kiosk.rules.notation kiosk.rules.position kiosk.rules.tree"),
-}
-
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -122,13 +113,7 @@ def test_every_part_of_the_package_has_a_layer() -> None:
 def test_no_import_upward_and_no_circle() -> None:
     graph = imports()
     found = upward(graph) | circles(graph)
-    assert found - KNOWN_VIOLATIONS == set(), "imports against the layers in kiosk/layers.py"
-
-
-def test_known_violations_are_still_there() -> None:
-    """An entry removed on its branch is deleted from KNOWN_VIOLATIONS, not left stale."""
-    graph = imports()
-    assert KNOWN_VIOLATIONS <= upward(graph) | circles(graph)
+    assert found == set(), "imports against the layers in kiosk/layers.py"
 
 
 def test_the_walk_sees_imports_inside_functions() -> None:

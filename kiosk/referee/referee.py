@@ -29,13 +29,12 @@ Points in events are written from the mover's side (``"8"``, ``"bar"``,
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
 
+from kiosk.events import Played, event_for
 from kiosk.referee import diagnosis, laws, wording
 from kiosk.referee.index import PlayIndex, side_part
 from kiosk.referee.reasons import law
@@ -50,8 +49,6 @@ from kiosk.rules import (
     PlayTree,
     Position,
 )
-from kiosk.events import Played, event_for
-from kiosk.rules.game import score_game
 from kiosk.table import DieReading, TableLayout
 from kiosk.table.sensing import (
     Occupancy,
