@@ -196,6 +196,46 @@ def test_bonus_is_compulsory_unless_the_switch_says_otherwise():
     assert free.over and not free.throws_again
 
 
+# -- Cady's optional custom: the opponent completes the throw [000:867-875] -------------
+
+COMPLETES = CADY.replace(opponent_completes=True)
+
+
+def test_the_opponent_completes_and_the_caster_comes_back_to_hit():
+    white = side({1: 1})  # 14 borne off; six-six takes the man to 13, then 19 is closed
+    black = side({19: 2})  # 13 borne off: a six bears a man off 19 and leaves a blot
+    turn = RussianTurn(position(white, black), 6, 6, COMPLETES)
+    play_part(turn, "1/13")
+    assert turn.remainder == [6, 6] and turn.player == BLACK and turn.part is None
+    assert [str(p) for p in turn.legal_plays()] == ["19/off"]
+    play_part(turn)  # black plays one six with his own man, leaving a blot on 19
+    assert turn.resuming and turn.player == WHITE
+    play_part(turn, "13/19*")  # the caster comes in, taking up the blot
+    assert not turn.remainder and turn.part == turn.parts[1]  # on to the four aces
+    play_part(turn)
+    assert turn.over and turn.throws_again
+
+
+def test_when_the_opponent_completes_the_caster_does_not_throw_again():
+    white = side({1: 1})
+    black = side({19: 2, 5: 1}, hand=12)
+    turn = RussianTurn(position(white, black), 6, 6, COMPLETES)
+    play_part(turn, "1/13")
+    play_part(turn)
+    play_part(turn)
+    assert turn.over and not turn.throws_again and not turn.remainder
+    assert [p.dice for p in turn.lost] == [(1,) * 4]
+    assert sum(turn.position.points[BLACK]) + turn.position.hand[BLACK] == 15
+
+
+def test_without_the_custom_the_remainder_is_simply_lost():
+    white = side({1: 1})
+    black = side({19: 2})
+    turn = RussianTurn(position(white, black), 6, 6, CADY)
+    play_part(turn, "1/13")
+    assert turn.over and not turn.remainder and not turn.throws_again
+
+
 # -- entering, hitting, bearing off, scoring -------------------------------------------
 
 
@@ -336,7 +376,7 @@ def test_plays_are_maximal_and_distinct(here, d1, d2):
             assert not step_moves(me, op, die)
 
 
-@pytest.mark.parametrize("profile", [CADY, FOSTER])
+@pytest.mark.parametrize("profile", [CADY, FOSTER, COMPLETES])
 def test_whole_random_games_end_with_a_winner(profile):
     for seed in range(2):
         rng = random.Random(seed)
