@@ -415,3 +415,22 @@ def test_kiosk_plays_russian():
     assert [p["move"] for p in first["plays"]] == ["hand/1 hand/3"]
     assert first["plays"][0]["result"] == "R:b:h13,1x1,3x1,t:h15"
     assert "not a Russian position" in second["error"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", [CADY, FOSTER, COMPLETES])
+def test_many_random_games_keep_every_property(profile):
+    for seed in range(15):
+        rng = random.Random(1000 + seed)
+        here = START
+        while here.winner() is None:
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            plays = here.legal_plays((d1, d2))
+            assert len({p.result for p in plays}) == len(plays)
+            assert len({len(p.steps) for p in plays}) == 1
+            for play in plays:
+                assert RussianPosition.from_notation(play.result.notation()) == play.result
+            turn = RussianTurn(here, d1, d2, profile)
+            random_turn(turn, rng)
+            here = turn.next_position()
+        assert here.score() in (1, 2, 3)
