@@ -582,6 +582,16 @@ class RussianTurn:
     :meth:`choose_doublet`; it and its opposite are then played as bonus parts and earn
     a new throw; 2-1 neither is a doublet nor lifts the first-doublet exception.
 
+    Cady's optional custom, ``opponent_completes`` [000:867-875]: the dice of a part the
+    caster cannot finish (:attr:`remainder`) are played by the opponent with his own men,
+    one man a die (:attr:`player` says who plays). As soon as the caster can take up a
+    blot with a die still to play, he comes back in and plays on (his play takes up a
+    blot). If he finishes the part, the turn goes on as if he had played it all; if the
+    opponent finishes it, or neither can, the rest of the turn and the new throw are
+    lost. Cady does not say whether the opposite faces are still played after the
+    opponent finished the thrown doublet; chosen here: they are lost with the new throw
+    (the caster "may not throw again", and the sequence stops where he stopped).
+
     >>> cady = get_russian_profile('russian-cady')
     >>> first = RussianTurn(RussianPosition.start(), 6, 6, cady)
     >>> [p.describe() for p in first.parts], first.throws_again
@@ -609,6 +619,8 @@ class RussianTurn:
         self.throws_again = False
         self.index = 0
         self.lost: list[Part] = []
+        self.remainder: list[int] = []  # dice of an unfinished part, opponent_completes
+        self.resuming = False  # the caster is back in, taking up a blot
         if doublet:
             self.parts.append(Part((d1,) * 4))
             if self.privileged:
@@ -635,7 +647,8 @@ class RussianTurn:
     def needs_choice(self) -> bool:
         """Whether the caster must now name the doublet of a deuce-ace."""
         chosen = any(p.bonus for p in self.parts)
-        return self.deuce_ace and self.index == len(self.parts) and not chosen
+        waiting = self.index == len(self.parts) and not self.remainder
+        return self.deuce_ace and waiting and not chosen
 
     def choose_doublet(self, n: int) -> None:
         """Deuce-ace: play doublet ``n`` and its opposite next (Cady [000:865])."""
@@ -650,15 +663,30 @@ class RussianTurn:
     @property
     def over(self) -> bool:
         """Whether every part is played (or lost)."""
-        return self.index >= len(self.parts) and not self.needs_choice
+        return self.index >= len(self.parts) and not self.remainder and not self.needs_choice
 
     @property
     def part(self) -> Part | None:
-        """The part being played now (``None`` when the turn is over or a choice is due)."""
+        """The part being played now (``None`` when the turn is over, a choice is due or
+        a remainder is being completed)."""
+        if self.remainder:
+            return None
         return self.parts[self.index] if self.index < len(self.parts) else None
 
+    @property
+    def player(self) -> Colour:
+        """Who plays now: the caster, or the opponent completing a remainder."""
+        return self.mover.other if self.remainder and not self.resuming else self.mover
+
     def legal_plays(self) -> list[RussianPlay]:
-        """The legal plays of the part being played now."""
+        """The legal plays of the part being played now (or of the remainder: a single
+        step of the opponent's, or the caster's play taking up a blot)."""
+        if self.remainder:
+            if self.resuming:
+                dice = tuple(sorted(self.remainder, reverse=True))
+                plays = _generate(self.position, dice, self.profile.larger_die, False)
+                return [p for p in plays if any(step.hit for step in p.steps)] or plays
+            return self._completer_steps()
         part = self.part
         if part is None:
             why = "choose a doublet" if self.needs_choice else "the turn is over"
@@ -667,7 +695,11 @@ class RussianTurn:
         return self.position.legal_plays(part.dice, self.profile.larger_die, enter_two)
 
     def play(self, play: RussianPlay) -> None:
-        """Play one part; a part not played in full loses what follows it."""
+        """Play one part; a part not played in full loses what follows it (or, with
+        ``opponent_completes``, leaves its remainder to the opponent)."""
+        if self.remainder:
+            self._play_remainder(play)
+            return
         part = self.part
         if part is None or play not in self.legal_plays():
             what = part.describe() if part else "this turn"
@@ -675,16 +707,69 @@ class RussianTurn:
         self.position = play.result
         self.index += 1
         if len(play.steps) < len(part.dice):
-            self.lost = self.parts[self.index :]
-            del self.parts[self.index :]
-            self.throws_again = False
-            self.deuce_ace = False  # a 2-1 not played in full loses the chosen doublets too
+            if self.profile.opponent_completes:
+                self.remainder = list(part.dice)
+                for step in play.steps:
+                    self.remainder.remove(step.die)
+                self._after_completer_step()
+            else:
+                self._lose_the_rest()
+
+    def _lose_the_rest(self) -> None:
+        self.remainder = []
+        self.lost = self.parts[self.index :]
+        del self.parts[self.index :]
+        self.throws_again = False
+        self.deuce_ace = False  # a 2-1 not played in full loses the chosen doublets too
+
+    def _completer_steps(self) -> list[RussianPlay]:
+        here = self.position.with_turn(self.mover.other)
+        plays = []
+        for die in sorted(set(self.remainder), reverse=True):
+            me, op = _arrays(here)
+            for s, t, hit in step_moves(me, op, die):
+                after_me, after_op = list(me), list(op)
+                after_me[_HAND_INDEX if s == HAND else s] -= 1
+                after_me[t] += 1
+                if hit:
+                    after_op[t] = 0
+                    after_op[BAR] += 1
+                result = _position(after_me, after_op, here).with_turn(self.mover)
+                plays.append(RussianPlay((RussianStep(s, t, die, hit),), result))
+        return plays
+
+    def _play_remainder(self, play: RussianPlay) -> None:
+        legal = self.legal_plays()
+        if not any(p == play and p.steps == play.steps for p in legal):
+            who = "the caster, taking up a blot" if self.resuming else "the opponent"
+            raise ValueError(f"{play or 'no move'} is not a legal play for {who}")
+        self.position = play.result
+        for step in play.steps:
+            self.remainder.remove(step.die)
+        if self.resuming:
+            self.resuming = False
+            if self.remainder:
+                self._after_completer_step()
+            return  # the caster finished the part: the turn goes on
+        if not self.remainder:
+            self._lose_the_rest()  # the opponent finished it: no new throw
+            return
+        self._after_completer_step()
+
+    def _after_completer_step(self) -> None:
+        """The caster comes back in if he can take up a blot; else the opponent plays on,
+        or, if he cannot, the remainder is lost."""
+        me, op = _arrays(self.position)
+        if any(hit for die in set(self.remainder) for _, _, hit in step_moves(me, op, die)):
+            self.resuming = True
+        elif not self._completer_steps():
+            self._lose_the_rest()
 
     def after(self, play: RussianPlay) -> RussianPosition:
         """The position ``play`` of the part now leads to, with whoever plays next on roll
         (the caster while parts or a new throw remain), this turn left unchanged."""
         trial = copy.copy(self)
-        trial.parts = list(self.parts)
+        trial.parts, trial.remainder = list(self.parts), list(self.remainder)
         trial.play(play)
         return trial.position if not trial.over else trial.next_position()
 
