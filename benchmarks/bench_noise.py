@@ -97,6 +97,14 @@ class NoisyRunner(ScenarioRunner):
         self.tally = tally
         faults.switch_on(self.sim)
 
+    def wait(self, ms: int) -> None:
+        """A hand's step, then the rest of a longer wait in one step: nothing moves then."""
+        if ms <= 2 * STEP_MS:
+            super().wait(ms)
+            return
+        super().wait(STEP_MS)
+        self.table.wait(ms - STEP_MS, self._step, step_ms=ms - STEP_MS)
+
     def _step(self, now: int) -> None:
         """The frames of one step to the referee and its clock, timed when it answers."""
         before = len(self.events)

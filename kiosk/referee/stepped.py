@@ -67,13 +67,13 @@ class SteppedTable:
         self.link.stop()
         self.sim.close()
 
-    def wait(self, ms: int, step: Callable[[int], None]) -> None:
-        """Let ``ms`` of virtual time pass; after each step, once the link shows the table,
-        call ``step(now)``."""
+    def wait(self, ms: int, step: Callable[[int], None], step_ms: int = STEP_MS) -> None:
+        """Let ``ms`` of virtual time pass in steps of ``step_ms``; after each step, once
+        the link shows the table, call ``step(now)``."""
         end = self.now + ms
         while self.now < end:
-            self.sim.advance(min(STEP_MS, end - self.now))
-            self.now = min(self.now + STEP_MS, end)
+            self.sim.advance(min(step_ms, end - self.now))
+            self.now = min(self.now + step_ms, end)
             self.catch_up()
             step(self.now)
 
