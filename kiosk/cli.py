@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.tutor.lessons.cli",
     "kiosk.store.cli",
     "kiosk.display.cli",
+    "kiosk.commission_cli",
 )
 
 
