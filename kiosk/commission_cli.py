@@ -114,8 +114,10 @@ def _show(screen: object, walk: Commissioning) -> None:
 
 
 def _shows(frame: BoardFrame | None, sim: SimulatedTable) -> bool:
-    return frame is not None and frame.dice == sim.dice() and all(
-        frame.slots[where] == sim.sensed(where) for where in frame.slots
+    return (
+        frame is not None
+        and frame.dice == sim.dice()
+        and all(frame.slots[where] == sim.sensed(where) for where in frame.slots)
     )
 
 

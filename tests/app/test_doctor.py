@@ -150,10 +150,11 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "tutor",
         "disk space",
         "database",
+        "commissioning",
     ]
     assert lines[0].startswith("OK      configuration: read from")
     assert lines[4].startswith("PROBLEM display: no screen")
-    assert lines[-2].startswith("OK      database:")
+    assert lines[-3].startswith("OK      database:")
     assert lines[-1].endswith("problems found.")
 
 
