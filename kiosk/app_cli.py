@@ -113,9 +113,15 @@ def _table(
     from kiosk.app.speech import Speaker
     from kiosk.display import Display, calibration_path, load_or_default
     from kiosk.link import QueueListener, TableLink, open_table
+    from kiosk.link.commission import apply, commission_path, load
     from kiosk.simtable import realtime_table
 
     layout = table_layout(config)
+    try:  # slots `kiosk commission` found reading wrong are left out
+        cal = config.display.calibration or calibration_path(config_file)
+        layout = apply(layout, load(commission_path(cal)))
+    except ValueError as err:
+        print(f"kiosk: {err}", file=sys.stderr)
     listener = QueueListener()
     simulator = None
     if port is not None:

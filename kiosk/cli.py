@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.tutor.lessons.cli",
     "kiosk.store.cli",
     "kiosk.display.cli",
+    "kiosk.commission_cli",
 )
 
 # Commands that other tools run in a loop start with only their own module loaded.

@@ -166,13 +166,13 @@ class PinsSection:
 
     done_white: int = _setting(5, "a GPIO (BCM) number 2-27", _pin())
     done_black: int = _setting(6, "a GPIO (BCM) number 2-27", _pin())
-    menu: int = _setting(19, "a GPIO (BCM) number 2-27", _pin())
+    menu: int = _setting(22, "a GPIO (BCM) number 2-27", _pin())
     back: int = _setting(13, "a GPIO (BCM) number 2-27", _pin())
     select: int = _setting(26, "a GPIO (BCM) number 2-27", _pin())
-    led_white: int = _setting(16, "a GPIO (BCM) number 2-27", _pin())
-    led_black: int = _setting(20, "a GPIO (BCM) number 2-27", _pin())
+    led_white: int = _setting(23, "a GPIO (BCM) number 2-27", _pin())
+    led_black: int = _setting(24, "a GPIO (BCM) number 2-27", _pin())
     led_connected: int = _setting(12, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
-    led_check: int = _setting(21, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
+    led_check: int = _setting(25, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
     buzzer: int = _setting(0, "a GPIO (BCM) number 2-27, or 0: not fitted", _pin(True))
 
 

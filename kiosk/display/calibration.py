@@ -167,7 +167,7 @@ class Calibration:
     def check(self, layout: TableLayout) -> None:
         """Raise ``ValueError`` unless every location has as many slots as the table."""
         for where in LOCATIONS:
-            have, want = self.slot_count(where), layout.slots(where)
+            have, want = self.slot_count(where), layout.physical_slots(where)
             if have != want:
                 raise ValueError(
                     f"the calibration has {have} slots for {where} but the table has {want}: "

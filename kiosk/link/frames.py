@@ -85,13 +85,16 @@ def decode_frame(seq: int, payload: str, layout: TableLayout) -> BoardFrame:
         raise ValueError(f"frame has {len(groups)} groups, expected {len(LOCATIONS) + 1}")
     slots = {}
     for location, group in zip(LOCATIONS, groups, strict=False):
-        if len(group) != layout.slots(location):
-            expected = layout.slots(location)
+        expected = layout.physical_slots(location)
+        if len(group) != expected:
             raise ValueError(f"{location} has {len(group)} slots, the layout says {expected}")
         try:
-            slots[location] = tuple(_SLOT_CHARS[c] for c in group)
+            states = tuple(_SLOT_CHARS[c] for c in group)
         except KeyError as exc:
             raise ValueError(f"bad slot state {exc} at {location}") from None
+        if layout.dropped:  # slots commissioning found reading wrong are left out
+            states = tuple(states[s] for s in layout.kept(location))
+        slots[location] = states
     wells = groups[-1]
     if len(wells) != 2 or any(c not in _DIE_CHARS for c in wells):
         raise ValueError(f"bad dice wells {wells!r}")

@@ -477,7 +477,7 @@ class TableLink:
                 f"set up for a table that senses {_SENSING_WORDS[expected.sensing]}; "
                 "set the table's sensing in the configuration"
             )
-        if expected is not None and info.layout != expected:
+        if expected is not None and info.layout != expected.physical():
             return (
                 f"table layout {info.layout.wire()} differs from the kiosk's "
                 f"{expected.wire()} (points,bars,trays); fix the configuration"

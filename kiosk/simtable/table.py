@@ -132,7 +132,7 @@ class SimulatedTable:
             layout = TableLayout(base.point_slots, base.bar_slots, base.tray_slots, sensing)
         if firmware not in RUNTIMES:
             raise ValueError(f"the firmware runs under cpython or micropython, not {firmware!r}")
-        self.layout = layout or TableLayout()
+        self.layout = (layout or TableLayout()).physical()  # a table has all its slots
         self.runtime = firmware
         self.realtime = realtime
         self.scan_hz = scan_hz
@@ -373,6 +373,13 @@ class SimulatedTable:
         """Leave the die in ``well`` (1 or 2) leaning: its pips match no face."""
         with self._lock:
             self._wells[self._well(well)] = 0b000000011
+            self._changed()
+
+    def cover_cell(self, well: int, cell: int | None) -> None:
+        """Put a man (a magnet) on one reed cell (0-8, row by row) of ``well`` (1 or 2), or
+        take it off (``None``): how commissioning tests a dice well's reeds one by one."""
+        with self._lock:
+            self._wells[self._well(well)] = 0 if cell is None else 1 << cell
             self._changed()
 
     def clear_dice(self) -> None:

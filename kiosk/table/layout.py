@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
 # The defaults repeat firmware/bgtable/layout.py; tests/firmware checks that they agree.
@@ -71,12 +71,18 @@ class TableLayout:
     ``sensing`` is ``"polarity"`` (each slot reads a white or a black man) or
     ``"occupancy"`` (one reed per slot: it reads ``SlotState.OCCUPIED``, a man of either
     colour; colour follows from where he is and from the game).
+
+    ``dropped`` holds ``(location, slot)`` pairs (slot 0 at the edge) that commissioning
+    found reading wrong: the link leaves them out of every frame, so that location has
+    one fewer slot for everything above the link. The table itself still reports them;
+    ``physical()`` is the layout the table states.
     """
 
     point_slots: int = DEFAULT_POINT_SLOTS
     bar_slots: int = DEFAULT_BAR_SLOTS
     tray_slots: int = DEFAULT_TRAY_SLOTS
     sensing: str = DEFAULT_SENSING
+    dropped: frozenset[tuple[str, int]] = frozenset()
 
     def __post_init__(self) -> None:
         for count in (self.point_slots, self.bar_slots, self.tray_slots):
@@ -84,14 +90,23 @@ class TableLayout:
                 raise ValueError(f"slot counts must be between 1 and {MAX_SLOTS}, not {count}")
         if self.sensing not in SENSINGS:
             raise ValueError(f"sensing is polarity or occupancy, not {self.sensing!r}")
+        for where, slot in self.dropped:
+            if not 0 <= slot < self.physical_slots(where):
+                raise ValueError(f"{where} has no slot {slot + 1} to leave out")
+        for where in LOCATIONS:
+            if self.slots(where) < 1:
+                raise ValueError(f"every slot at {where} is left out; it could sense nothing")
 
-    @property
-    def locations(self) -> tuple[str, ...]:
-        """Every location, in wire order."""
-        return LOCATIONS
+    def physical(self) -> TableLayout:
+        """This layout as the table states it: every slot, none dropped."""
+        return replace(self, dropped=frozenset()) if self.dropped else self
 
-    def slots(self, location: str) -> int:
-        """The number of sensing slots at ``location``."""
+    def without(self, location: str, slot: int) -> TableLayout:
+        """This layout with ``location``'s slot ``slot`` (0 at the edge) left out."""
+        return replace(self, dropped=self.dropped | {(location, slot)})
+
+    def physical_slots(self, location: str) -> int:
+        """The number of slots the table has at ``location``, dropped ones included."""
         if location in POINTS:
             return self.point_slots
         if location in BARS:
@@ -100,10 +115,28 @@ class TableLayout:
             return self.tray_slots
         raise KeyError(f"no such location: {location!r}")
 
+    def kept(self, location: str) -> tuple[int, ...]:
+        """The physical slot numbers at ``location`` that are not dropped, edge first."""
+        return tuple(
+            s for s in range(self.physical_slots(location)) if (location, s) not in self.dropped
+        )
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        """Every location, in wire order."""
+        return LOCATIONS
+
+    def slots(self, location: str) -> int:
+        """The number of sensing slots at ``location`` (dropped ones left out)."""
+        total = self.physical_slots(location)
+        if self.dropped:
+            total -= sum(1 for where, _ in self.dropped if where == location)
+        return total
+
     @property
     def total_slots(self) -> int:
-        """The number of sensing slots on the whole table."""
-        return 24 * self.point_slots + 2 * self.bar_slots + 2 * self.tray_slots
+        """The number of sensing slots on the whole table (dropped ones left out)."""
+        return sum(self.slots(where) for where in LOCATIONS)
 
     def wire(self) -> str:
         """The layout as the table's identify message states it: ``points,bars,trays``."""

@@ -39,7 +39,7 @@ def test_firmware_of_a_simulated_table_is_identified() -> None:
         firmware = check_firmware(sim.port_name, Config())
     assert serial.ok, serial.message
     assert firmware.ok, firmware.message
-    assert "protocol 1 (this kiosk: 1)" in firmware.message and "layout 6,4,15" in firmware.message
+    assert "protocol 2 (this kiosk: 2)" in firmware.message and "layout 6,4,15" in firmware.message
 
 
 def test_a_table_with_another_layout_is_refused_in_words() -> None:
@@ -165,6 +165,7 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "disk space",
         "database",
         "installer PIN",
+        "commissioning",
     ]
     assert lines[0].startswith("OK      configuration: read from")
     assert lines[4].startswith("PROBLEM display: no screen")

@@ -1,0 +1,328 @@
+"""Generate the builder's documents from the code, so drawings and code cannot disagree.
+
+    python hardware/documents.py          # write top-sheet.svg, WIRING.md, top-sheet.png
+    python hardware/documents.py --check  # exit 1 if a written document is out of date
+
+Slot counts, locations and the switch numbering come from ``kiosk/table/layout.py`` and
+``firmware/bgtable/layout.py`` (occupancy sensing, one reed per slot: the design). The
+geometry below is the one place the physical sizes are set; ``tests/firmware`` checks the
+written files against this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kiosk.simtable.firmware import load_firmware  # noqa: E402
+from kiosk.table.layout import BARS, LOCATIONS, POINTS, TRAYS, TableLayout  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SVG = HERE / "top-sheet.svg"
+WIRING = HERE / "WIRING.md"
+PNG = HERE / "top-sheet.png"
+
+# -- geometry, in millimetres (the top sheet seen from above, white's side at the bottom) --
+MAN = 38.0  # checker diameter
+HOLE = 39.0  # locating hole in the 2 mm guide sheet: a man cannot drift more than 0.5 mm
+PITCH = 40.0  # slot pitch along a point, and a point's width
+BAR = 50.0  # bar width
+GAP = 70.0  # between the two halves' point rows: the dice wells sit here
+MARGIN = 20.0  # frame rebate around everything
+TRAY_COLUMNS, TRAY_ROWS = 3, 5  # 15 tray slots; a tray is shorter than half a side
+REED_OFFSET = 4.0  # reed centre from the slot centre, toward the table's edge (see README)
+REED_LENGTH, REED_WIDTH = 7.0, 2.2  # MITI-3V1 glass body (check against the datasheet)
+STRIP_WIDTH = 8.0
+WELL = 34.0  # dice well, square
+CELL = 9.0  # reed grid under a well
+TILE_W, TILE_H = 190.0, 277.0  # printable part of an A4 sheet
+CONNECTORS = ((16, "JST PH 2 mm, B{n}B-PH-K-S / PHR-{n}"), (20, "2x10 IDC box header, 2.54 mm"))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One sensing slot: where its centre is and which way its edge lies."""
+
+    location: str
+    index: int  # 0 at the edge
+    x: float
+    y: float
+    edge: tuple[float, float]  # unit vector from the slot centre toward the table's edge
+
+    @property
+    def reed(self) -> tuple[float, float]:
+        """The reed's centre: ``REED_OFFSET`` toward the edge, its axis along ``edge``."""
+        return self.x + REED_OFFSET * self.edge[0], self.y + REED_OFFSET * self.edge[1]
+
+
+def field_size() -> tuple[float, float]:
+    """Width and height of the playing field (points and bar)."""
+    return 12 * PITCH + BAR, 12 * PITCH + GAP
+
+
+def sheet_size(layout: TableLayout) -> tuple[float, float]:
+    """The whole top sheet: field, trays at the right, margins."""
+    width, height = field_size()
+    return 2 * MARGIN + width + MARGIN + TRAY_COLUMNS * PITCH, 2 * MARGIN + height
+
+
+def _point_column(point: int) -> tuple[int, bool]:
+    """Column 0-11 from the left and whether the point is in the bottom row."""
+    if point <= 6:
+        return 12 - point, True
+    if point <= 12:
+        return 12 - point, True
+    if point <= 18:
+        return point - 13, False
+    return point - 13, False
+
+
+def _column_x(column: int) -> float:
+    x = MARGIN + column * PITCH + PITCH / 2
+    return x + (BAR if column >= 6 else 0)
+
+
+def slots(layout: TableLayout) -> list[Slot]:
+    """Every slot of the layout, in wire order."""
+    width, height = field_size()
+    bottom, top = MARGIN + height, MARGIN
+    found = []
+    for location in LOCATIONS:
+        count = layout.physical_slots(location)
+        if location in POINTS:
+            column, low = _point_column(int(location))
+            x = _column_x(column)
+            for i in range(count):
+                y = bottom - PITCH / 2 - i * PITCH if low else top + PITCH / 2 + i * PITCH
+                found.append(Slot(location, i, x, y, (0.0, 1.0) if low else (0.0, -1.0)))
+        elif location in BARS:
+            x = MARGIN + 6 * PITCH + BAR / 2
+            low = location == "bar-white"
+            for i in range(count):
+                y = bottom - PITCH / 2 - i * PITCH if low else top + PITCH / 2 + i * PITCH
+                found.append(Slot(location, i, x, y, (0.0, 1.0) if low else (0.0, -1.0)))
+        else:
+            low = location == "off-white"
+            left = MARGIN + width + MARGIN
+            for i in range(count):
+                column, row = i % TRAY_COLUMNS, i // TRAY_COLUMNS
+                x = left + column * PITCH + PITCH / 2
+                y = bottom - PITCH / 2 - row * PITCH if low else top + PITCH / 2 + row * PITCH
+                found.append(Slot(location, i, x, y, (0.0, 1.0) if low else (0.0, -1.0)))
+    return found
+
+
+def wells() -> list[tuple[float, float]]:
+    """The two dice wells' centres: in the gap between the halves, right of the bar."""
+    width, height = field_size()
+    y = MARGIN + height / 2
+    x0 = MARGIN + 6 * PITCH + BAR + 3 * PITCH
+    return [(x0 - PITCH, y), (x0 + PITCH, y)]
+
+
+@dataclass(frozen=True)
+class Strip:
+    """One flex strip: its reeds' switches, the matrix lines it carries, its connector."""
+
+    name: str
+    switches: tuple[int, ...]
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        return tuple(sorted({s // 16 for s in self.switches}))
+
+    @property
+    def columns(self) -> tuple[int, ...]:
+        return tuple(sorted({s % 16 for s in self.switches}))
+
+    @property
+    def wires(self) -> int:
+        return len(self.rows) + len(self.columns)
+
+    @property
+    def connector(self) -> str:
+        for ways, part in CONNECTORS:
+            if self.wires <= ways:
+                return part.format(n=max(2, self.wires)) if "{n}" in part else part
+        raise ValueError(f"{self.name} needs {self.wires} wires: no connector fits")
+
+
+def strips(layout: TableLayout) -> list[Strip]:
+    """One strip per location and per dice well, with the occupancy numbering."""
+    firmware = load_firmware("layout").Layout(
+        layout.point_slots, layout.bar_slots, layout.tray_slots, "occupancy"
+    )
+    found = []
+    for location in LOCATIONS:
+        first = firmware.first[LOCATIONS.index(location)]
+        count = layout.physical_slots(location)
+        found.append(Strip(location, tuple(range(first, first + count))))
+    for well in (0, 1):
+        found.append(
+            Strip(f"die{well + 1}", tuple(firmware.well_switch(well, c) for c in range(9)))
+        )
+    return found
+
+
+# -- the SVG ------------------------------------------------------------------------------
+
+
+def svg(layout: TableLayout) -> str:
+    """The 1:1 top-sheet template (units: mm), with A4 tile lines to print it in pieces."""
+    width, height = sheet_size(layout)
+    fw, fh = field_size()
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
+        f'viewBox="0 0 {width:g} {height:g}" font-family="sans-serif">',
+        f"<title>Backgammon Table top sheet, 1:1, layout {layout.wire()}, "
+        "one reed per slot</title>",
+        f'<rect width="{width:g}" height="{height:g}" fill="white"/>',
+        f'<rect x="{MARGIN:g}" y="{MARGIN:g}" width="{fw:g}" height="{fh:g}" fill="none" '
+        'stroke="black" stroke-width="0.5"/>',
+    ]
+    placed = slots(layout)
+    for location in LOCATIONS:
+        mine = [s for s in placed if s.location == location]
+        xs, ys = [s.x for s in mine], [s.y for s in mine]
+        x0, x1 = min(xs) - STRIP_WIDTH / 2, max(xs) + STRIP_WIDTH / 2
+        y0, y1 = min(ys) - PITCH / 2, max(ys) + PITCH / 2
+        if location in TRAYS:
+            x0, x1 = min(xs) - PITCH / 2, max(xs) + PITCH / 2
+        out.append(
+            f'<rect class="strip" id="strip-{location}" x="{x0:g}" y="{y0:g}" '
+            f'width="{x1 - x0:g}" height="{y1 - y0:g}" fill="none" stroke="#3a7" '
+            'stroke-width="0.3"/>'
+        )
+        edge = mine[0].edge
+        cy = y1 + 3 if edge[1] > 0 else y0 - 7
+        out.append(
+            f'<rect class="connector" id="conn-{location}" x="{min(xs) - 5:g}" y="{cy:g}" '
+            'width="10" height="4" fill="#3a7"/>'
+        )
+        label_y = y1 + 12 if edge[1] > 0 else y0 - 10
+        out.append(
+            f'<text x="{min(xs):g}" y="{label_y:g}" font-size="5" text-anchor="middle">'
+            f"{location}</text>"
+        )
+    for slot in placed:
+        rx, ry = slot.reed
+        w, h = (REED_WIDTH, REED_LENGTH) if slot.edge[0] == 0 else (REED_LENGTH, REED_WIDTH)
+        out += [
+            f'<circle class="man" cx="{slot.x:g}" cy="{slot.y:g}" r="{MAN / 2:g}" fill="none" '
+            'stroke="#999" stroke-width="0.2" stroke-dasharray="2 1"/>',
+            f'<circle class="hole" cx="{slot.x:g}" cy="{slot.y:g}" r="{HOLE / 2:g}" '
+            'fill="none" stroke="#c33" stroke-width="0.3"/>',
+            f'<path class="centre" d="M{slot.x - 2:g} {slot.y:g}h4M{slot.x:g} {slot.y - 2:g}v4" '
+            'stroke="black" stroke-width="0.2"/>',
+            f'<rect class="reed" data-slot="{slot.location}/{slot.index + 1}" '
+            f'x="{rx - w / 2:g}" y="{ry - h / 2:g}" width="{w:g}" height="{h:g}" '
+            'fill="#36c"/>',
+        ]
+    for n, (x, y) in enumerate(wells(), start=1):
+        out.append(
+            f'<rect class="well" id="die{n}" x="{x - WELL / 2:g}" y="{y - WELL / 2:g}" '
+            f'width="{WELL:g}" height="{WELL:g}" fill="none" stroke="black" stroke-width="0.4"/>'
+        )
+        for cell in range(9):
+            cx = x + (cell % 3 - 1) * CELL
+            cy = y + (cell // 3 - 1) * CELL
+            out.append(
+                f'<rect class="cell" x="{cx - REED_WIDTH / 2:g}" y="{cy - REED_LENGTH / 2:g}" '
+                f'width="{REED_WIDTH:g}" height="{REED_LENGTH:g}" fill="#36c"/>'
+            )
+    columns, rows = int(-(-width // TILE_W)), int(-(-height // TILE_H))
+    for column in range(columns):
+        for row in range(rows):
+            x, y = column * TILE_W, row * TILE_H
+            out.append(
+                f'<rect class="tile" x="{x:g}" y="{y:g}" width="{TILE_W:g}" height="{TILE_H:g}" '
+                'fill="none" stroke="#f90" stroke-width="0.2" stroke-dasharray="4 4"/>'
+            )
+            out.append(
+                f'<text x="{x + 3:g}" y="{y + 6:g}" font-size="4" fill="#f90">'
+                f"A4 tile {chr(65 + row)}{column + 1}</text>"
+            )
+    out.append(
+        f'<path d="M{MARGIN:g} {height - 5:g}h100" stroke="black" stroke-width="0.5"/>'
+        f'<text x="{MARGIN:g}" y="{height - 7:g}" font-size="4">100 mm: check the print</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# -- the wiring table ---------------------------------------------------------------------
+
+
+def wiring(layout: TableLayout) -> str:
+    """The wiring table: per strip its reeds, matrix lines, wire count and connector."""
+    lines = [
+        "# Wiring table (generated by `python hardware/documents.py`; do not edit)",
+        "",
+        f"Layout {layout.wire()} (points, bars, trays), one reed per slot (occupancy",
+        "sensing), the switch numbering of `firmware/bgtable/layout.py`: switch *n* is at",
+        "matrix row *n* // 16, column *n* % 16. Each strip carries its reeds' row and column",
+        "lines to the scan board; *wires* is how many, and the connector is the smallest",
+        "that takes them.",
+        "",
+        "| strip | reeds | switches | rows | columns | wires | connector |",
+        "|-------|-------|----------|------|---------|-------|-----------|",
+    ]
+    total = 0
+    for strip in strips(layout):
+        total += len(strip.switches)
+        lines.append(
+            f"| {strip.name} | {len(strip.switches)} | {strip.switches[0]}-{strip.switches[-1]} "
+            f"| {','.join(map(str, strip.rows))} | {','.join(map(str, strip.columns))} "
+            f"| {strip.wires} | {strip.connector} |"
+        )
+    lines += ["", f"{total} reeds in all.", ""]
+    return "\n".join(lines)
+
+
+def write(check: bool = False) -> bool:
+    """Write (or with ``check`` compare) the generated documents; ``True`` if up to date."""
+    layout = TableLayout(sensing="occupancy")
+    wanted = {SVG: svg(layout), WIRING: wiring(layout)}
+    fresh = True
+    for path, text in wanted.items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            fresh = False
+            if not check:
+                path.write_text(text, encoding="utf-8")
+                print(f"wrote {path.relative_to(ROOT)}")
+    if not check:
+        render_png(wanted[SVG])
+        print(f"wrote {PNG.relative_to(ROOT)}")
+    return fresh
+
+
+def render_png(text: str) -> None:
+    """The template as a picture for the README, rendered from the SVG by ImageMagick
+    (whose own SVG reader takes no ``class``, ``id`` or ``data-`` attributes)."""
+    plain = re.sub(r' (class|id|data-slot)="[^"]*"', "", text)
+    subprocess.run(
+        ["convert", "-density", "48", "svg:-", str(PNG)], input=plain.encode(), check=True
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check they are up to date")
+    args = parser.parse_args()
+    fresh = write(args.check)
+    if args.check and not fresh:
+        print("the documents are out of date: run python hardware/documents.py")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""Commissioning: the walk finds bad slots, stores them, and the link leaves them out."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from kiosk.app.doctor import check_commissioning
+from kiosk.commission_cli import simulated_installer
+from kiosk.display.calibration import Calibration
+from kiosk.display.commission import LIT, CommissionScreen
+from kiosk.link import QueueListener, SlotState, TableLayout, TableLink
+from kiosk.link.commission import Commissioning, apply, commission_path, load, save
+from kiosk.link.frames import decode_frame
+from kiosk.simtable import SimulatedTable
+
+SMALL = TableLayout(2, 1, 2)
+
+
+def _walk(dead: tuple[str, int] | None = None, welded: tuple[str, int] | None = None):
+    walk = Commissioning(SMALL)
+    with SimulatedTable(SMALL) as sim:
+        if dead:
+            sim.kill_reed(*dead)
+        if welded:
+            sim.weld_reed(*welded)
+        simulated_installer(walk, sim)
+    return walk
+
+
+def test_a_sound_table_passes_every_slot_and_cell() -> None:
+    walk = _walk()
+    assert walk.phase == "done" and walk.findings == []
+    assert len(walk.steps) == 24 * 2 + 2 * 1 + 2 * 2 + 18
+    assert walk.instruction() == "Done: every slot reads right."
+
+
+def test_a_dead_and_a_welded_reed_are_found() -> None:
+    walk = _walk(dead=("13", 1), welded=("off-black", 0))
+    found = {(f.step.location, f.step.slot): f.reason for f in walk.findings}
+    assert found == {
+        ("13", 1): "does not read its man",
+        ("off-black", 0): "reads a man with none there",
+    }
+    assert walk.bad_slots() == [("off-black", 0), ("13", 1)]
+
+
+def test_the_result_is_stored_beside_the_calibration_and_read_back(tmp_path: Path) -> None:
+    walk = _walk(dead=("7", 0))
+    path = commission_path(tmp_path / "calibration.toml")
+    assert path == tmp_path / "commission.toml"
+    save(path, walk)
+    (finding,) = load(path)
+    assert (finding.step.location, finding.step.slot) == ("7", 0)
+    assert not list(tmp_path.glob("*.tmp*"))  # written atomically
+    path.write_text("[[bad]]\nlocation = 'nowhere'\nslot = 1\n")
+    with pytest.raises(ValueError, match="run kiosk commission again"):
+        load(path)
+    assert load(tmp_path / "missing.toml") == []
+
+
+def test_a_known_bad_slot_is_left_out_of_every_frame() -> None:
+    layout = apply(SMALL, [f for f in _walk(dead=("13", 0)).findings])
+    assert layout.slots("13") == 1 and layout.physical_slots("13") == 2
+    assert layout.total_slots == SMALL.total_slots - 1
+    with SimulatedTable(layout) as sim:
+        sim.kill_reed("13", 0)
+        sim.place("13", "black")
+        sim.place("13", "black")
+        listener = QueueListener()
+        with TableLink(sim.port_name, layout=layout, listener=listener) as link:
+            assert link.wait_connected(5)
+            sim.advance(50)
+            frame = listener.frames.get(timeout=5)
+            while frame.slots["13"] != (SlotState.BLACK,):
+                sim.advance(20)
+                frame = listener.frames.get(timeout=5)
+    assert frame.counts()["13"] == (SlotState.BLACK, 1)
+    payload = "B. " * 12 + "XB " + "B. " * 11 + ". . .. .. .."
+    with pytest.raises(ValueError):
+        decode_frame(1, payload, layout)  # the table still sends both slots: X is no state
+
+
+def test_doctor_lists_the_known_bad_slots(tmp_path: Path) -> None:
+    path = tmp_path / "commission.toml"
+    assert not check_commissioning(path).ok
+    save(path, _walk(dead=("20", 1)))
+    check = check_commissioning(path)
+    assert check.ok and "point 20, slot 2 from the edge: does not read its man" in check.message
+
+
+def test_the_screen_lights_the_slot_to_fill() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    surface = pygame.Surface((800, 480))
+    calibration = Calibration.default(800, 480, SMALL)
+    walk = Commissioning(SMALL)
+    walk.table_is_clear()
+    CommissionScreen(surface, calibration).draw(walk)
+    assert tuple(surface.get_at(calibration.slot_xy("1", 0)))[:3] == LIT
+    assert tuple(surface.get_at(calibration.slot_xy("2", 0)))[:3] != LIT
+
+
+def test_kiosk_commission_runs_headless_on_a_simulated_table(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[table]\npoint_slots = 2\nbar_slots = 1\ntray_slots = 2\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk", "commission", "--config", str(config)]
+        + ["--simulate", "--headless", "--dead", "13/2", "--welded", "5/1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert "point 13, slot 2 from the edge: does not read its man" in done.stdout
+    assert "point 5, slot 1 from the edge: reads a man with none there" in done.stdout
+    assert "2 slot(s) read wrong" in done.stdout
+    assert (tmp_path / "commission.toml").exists()
