@@ -55,6 +55,7 @@ from kiosk.app.modes.game import (
 )
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
+from kiosk.app.mouse import lift_at, put_down
 from kiosk.app.replay import Replay
 from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView
@@ -81,10 +82,9 @@ from kiosk.events import (
     TableStatus,
     WrongMove,
 )
-from kiosk.link import LOCATIONS, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
+from kiosk.link import LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
-from kiosk.table.layout import POINTS
 from kiosk.table.sensing import key, project, true_counts
 from kiosk.tutor.lessons import LessonEngine
 
@@ -555,44 +555,16 @@ class App:
 
     # -- the simulated table under the mouse ----------------------------------------------
 
-    def location_at(self, pos: tuple[int, int]) -> str | None:
-        """The table location nearest a screen position, if a man's width or so away."""
-        if self.calibration is None:
-            return None
-        x, y = pos
-        best, best_d = None, float("inf")
-        for where in LOCATIONS:
-            for slot in range(self.calibration.slot_count(where)):
-                sx, sy = self.calibration.slot_xy(where, slot)
-                d = (sx - x) ** 2 + (sy - y) ** 2
-                if d < best_d:
-                    best, best_d = where, d
-        reach = 2 * self.calibration.slot_radius
-        return best if best_d <= reach * reach else None
-
     def grab(self, pos: tuple[int, int]) -> None:
         """Mouse down on the simulated table: lift the top man there."""
-        where = self.location_at(pos)
-        if self.simulator is None or where is None or not self.simulator.men(where):
-            return
-        man = self.simulator.lift(where)
-        self.drag = (where, "white" if man.name == "WHITE" else "black")
+        if self.simulator is not None and self.calibration is not None:
+            self.drag = lift_at(self.simulator, self.calibration, pos)
 
     def drop(self, pos: tuple[int, int]) -> None:
-        """Mouse up: put the lifted man down there (back where it was if off the table);
-        a lone man of the other side there is hit, and goes to its bar as a hand would."""
-        if self.simulator is None or self.drag is None:
-            return
-        origin, colour = self.drag
+        """Mouse up: put the lifted man down there (a blot there is hit, as a hand would)."""
+        if self.simulator is not None and self.calibration is not None and self.drag:
+            put_down(self.simulator, self.calibration, self.drag, pos)
         self.drag = None
-        where = self.location_at(pos) or origin
-        men = self.simulator.men(where)
-        other = "black" if colour == "white" else "white"
-        if where in POINTS and len(men) == 1:
-            if men[0].name.lower() == other:
-                self.simulator.lift(where)
-                self.simulator.place(f"bar-{other}", other)
-        self.simulator.place(where, colour)
 
     # -- subscribers ----------------------------------------------------------------------
 
