@@ -10,7 +10,7 @@ import pytest
 
 from kiosk.rules import WHITE, Position
 from kiosk.tutor.lessons import State, catalogue, load_lesson
-from kiosk.tutor.lessons.headless import Learner, TableSession, lay_out
+from kiosk.tutor.lessons.headless import Learner, TableSession, _illegal_move, lay_out
 from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep, read_lesson
 
 SETTLE_MS = 100  # virtual time; shorter than a game's settle keeps the suite quick
@@ -185,3 +185,45 @@ def test_pips_follow_the_table_and_are_hidden_while_asked() -> None:
         e for e in session.events if e["event"] == "lesson-result" and "needs 167" in e["text"]
     )
     assert answered["pips"] == {"white": 167, "black": 167}
+
+
+def test_a_wrong_move_the_step_asks_for_is_not_a_mistake(tmp_path) -> None:
+    path = tmp_path / "wrong.toml"
+    path.write_text(
+        'id = "wrong"\nnumber = 1\ntitle = "T"\nsummary = "S"\n'
+        '[[step]]\nkind = "play"\nposition = "standard"\ndice = [4, 2]\nwrong_first = true\n'
+        'text = "Try a wrong move first, then play 8/4 6/4."\naccept = ["8/4 6/4"]\n'
+        'cite = "Cady law 11"\n'
+    )
+    lesson = read_lesson(path)
+    step = lesson.steps[0]
+    with TableSession(lesson, settle_ms=SETTLE_MS) as s:
+        s.start()
+        board = s.runner.sensed() or {}
+        s.run([*lay_out(board, step.start, WHITE), "wait 500"])
+        s.run([*_illegal_move(step), "wait 500"])
+        assert [e for e in s.events if e["event"] == "illegal"]
+        assert s.engine.mistakes == 0
+    announced = [e for e in s.events if e["event"] == "lesson" and e.get("dice")]
+    assert announced and "button or digital dice" in announced[-1]["text"]
+
+
+def test_crawleys_games_show_the_books_play_first_and_can_be_skipped() -> None:
+    lesson = load_lesson("crawley-games")
+    replayed = [s for s in lesson.steps if isinstance(s, PlayStep) and s.replay]
+    assert len(replayed) == 59 + 53  # both games, every turn
+    with TableSession(lesson, settle_ms=SETTLE_MS) as s:
+        s.start()
+        while not isinstance(s.engine.current_step, SetupStep):
+            s.act("button select")
+        board = s.runner.sensed() or {}
+        setup = s.engine.current_step
+        s.run([*lay_out(board, setup.position, setup.position.turn), "wait 500"])
+        step = s.engine.current_step
+        assert isinstance(step, PlayStep) and step.replay == 1
+        assert s.engine.state == State.PLAYING
+        shown = [e for e in s.events if e["event"] == "lesson" and e.get("preview")]
+        assert shown[-1]["preview"]["move"] == step.accept[0]
+        assert shown[-1]["preview"]["arrows"] and "Crawley plays" in shown[-1]["text"]
+        s.act("button select")  # skip the rest of these turns
+        assert isinstance(s.engine.current_step, QuestionStep)

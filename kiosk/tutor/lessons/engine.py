@@ -57,6 +57,12 @@ from kiosk.tutor.lessons.model import (
     Step,
 )
 
+#: What to do with the dice when the lesson throws them.
+DICE_HELP = (
+    "The lesson throws for you: with real dice, set them in the wells to these numbers; "
+    "with button or digital dice there is nothing to do."
+)
+
 #: The side of the table the learner sits at; the lessons number every point from it.
 LEARNER = WHITE
 
@@ -190,7 +196,9 @@ class LessonEngine:
         elif kind == "choose" and self.state == State.PLAYING:
             self.choices = tuple(event.get("options", ()))
         elif kind in ("illegal", "setup") and self.state in (State.PLAYING, State.LAYING):
-            self.mistakes += kind == "illegal"
+            step = self.current_step
+            invited = isinstance(step, PlayStep) and step.wrong_first
+            self.mistakes += kind == "illegal" and not invited
             if kind == "setup" and event.get("corrections"):
                 self._guide(event["corrections"][0], str(event.get("law", "")))
 
@@ -333,10 +341,20 @@ class LessonEngine:
         d1, d2 = step.dice
         mover = step.start.turn
         self.referee.throw(d1, d2, 0)
+        extra: dict[str, object] = {}
+        if step.replay:
+            play = step.plays[step.accept[0]]
+            extra["preview"] = {
+                "move": str(play),
+                "arrows": [[location(mover, s.src), location(mover, s.dst)] for s in play.steps],
+                "words": step.explain,
+                "skip": "select skips to the end of this game's turns",
+            }
         self._announce(
-            f"{step.text} ({mover.name.capitalize()} to play {d1}-{d2}.)",
+            f"{step.text} ({mover.name.capitalize()} to play {d1}-{d2}. {DICE_HELP})",
             dice=[d1, d2],
             player=str(mover),
+            **extra,
             books=[
                 {"book": b.book, "hit": b.hit, "gammon": b.gammon, "cite": b.cite, "note": b.note}
                 for b in step.books
@@ -521,6 +539,27 @@ class LessonEngine:
             "done",
         ):
             self.next()
+        elif name == "select" and self._replaying():
+            self.skip()
+
+    def _replaying(self) -> bool:
+        step = self.current_step
+        return isinstance(step, PlayStep) and step.replay > 0
+
+    def skip(self) -> None:
+        """Skip the rest of the book's game being replayed: on to the first step after it."""
+        if not self._replaying():
+            return
+        game = self.current_step.replay
+        index = self.index
+        steps = self.lesson.steps
+        while index < len(steps) and getattr(steps[index], "replay", 0) == game:
+            index += 1
+        if index >= len(steps):
+            self._finish()
+            return
+        self.index = index
+        self._enter()
 
     def _result(self, correct: bool, text: str, **extra: object) -> None:
         step = self.current_step

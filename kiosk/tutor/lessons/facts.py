@@ -239,7 +239,9 @@ def check_lesson(lesson: Lesson) -> list[Problem]:
     board = Position.standard()
     for step in lesson.steps:
         board = getattr(step, "position", None) or getattr(step, "board", None) or board
-        if fact_bearing(step) and not step.facts and not getattr(step, "check", ""):
+        # A replayed turn's words come from the book's own moves, parsed by the engine.
+        replayed = getattr(step, "replay", 0)
+        if fact_bearing(step) and not (step.facts or getattr(step, "check", "") or replayed):
             problems.append(Problem(step.number, "", "states a figure but declares no facts"))
         problems += check_step(step, board, judge)
         cites = [step.cite, *(b.cite for b in getattr(step, "books", ()) if hasattr(b, "cite"))]

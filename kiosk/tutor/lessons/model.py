@@ -12,7 +12,8 @@ or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
 ``setup``
     ``position``: the learner lays it out on the table; the referee guides each man.
 ``play``
-    ``dice = [3, 1]``: the learner makes the play on the table. ``accept`` lists the
+    ``dice = [3, 1]``: the learner makes the play on the table (``wrong_first = true``: the
+    step asks for a wrong move first, which is not counted as a mistake). ``accept`` lists the
     right answers in GNU Backgammon notation, ``good`` plays that are sound but not the
     best; ``explain`` says why. ``position`` (optional) is where the play starts; without
     it the play starts where the last step left the board. ``books`` (optional) sets each
@@ -29,7 +30,8 @@ or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
     A chart for the display: ``chart = "shots"`` (shots by distance) or ``"entering"``,
     with each book's figures in ``[step.books.NAME]`` tables (``{distance = shots}``).
 ``replay``
-    Expands into one ``play`` step per turn of Crawley's recorded games:
+    Expands into one ``play`` step per turn of Crawley's recorded games, each showing the
+    book's play (arrows and words) before the learner makes it; ``select`` skips ahead:
     ``game = 1 | 2``, ``turns = [first, last]`` (counted from 1), ``notes`` (optional,
     ``{turn = "words"}``).
 
@@ -128,6 +130,8 @@ class PlayStep(Step):
     explain: str = ""
     books: tuple[BookPlay, ...] = ()
     plays: Mapping[str, Play] = field(default_factory=dict)  # canonical text -> play
+    wrong_first: bool = False  # the step asks for a wrong move first: not a mistake
+    replay: int = 0  # a turn of Crawley's game N: the book's play is shown first
 
     def verdict(self, position_id: str) -> str | None:
         """``"accept"``, ``"good"`` or None for the position a finished play left."""
@@ -318,7 +322,7 @@ _COMMON = {"kind", "text", "cite", "light", "facts"}
 _KEYS = {
     "explain": set(),
     "setup": {"position", "turn"},
-    "play": {"position", "turn", "dice", "accept", "good", "explain", "books"},
+    "play": {"position", "turn", "dice", "accept", "good", "explain", "books", "wrong_first"},
     "question": {"choices", "answer", "explain", "check"},
     "count": {"what", "at", "side", "explain", "position", "turn"},
     "chart": {"chart", "books"},
@@ -497,6 +501,7 @@ class _Builder:
             explain=where.text(raw, "explain", ""),
             books=tuple(books),
             plays=plays,
+            wrong_first=bool(raw.get("wrong_first", False)),
         )
 
     def _question(self, raw: Mapping[str, Any], common: dict[str, Any]) -> QuestionStep:
@@ -608,7 +613,7 @@ class _Builder:
                     PlayStep(
                         number=where.step,
                         kind="play",
-                        text=f"{words} Make the book's play.",
+                        text=f"{words} Crawley plays {play or 'no move'}: make it on the table.",
                         cite=f"Crawley, Ch. III, {game.title} [{SOURCE.split('/')[-1][:3]}:"
                         f"{turn.line}]",
                         light=(),
@@ -621,6 +626,7 @@ class _Builder:
                             if part
                         ),
                         plays={str(play): play},
+                        replay=number,
                     )
                 )
             position = play.result
