@@ -129,8 +129,9 @@ def main() -> None:
             "evaluator": "+".join(sorted(used)),
             "plies": level.plies,
         }
+        share = levels[name]["best_play_share"]
         print(
-            f"{name:>12}: mean loss {mean_loss:.4f}, best play {levels[name]['best_play_share']:.0%}"
+            f"{name:>12}: mean loss {mean_loss:.4f}, best play {share:.0%}"
             f", worst {max(losses):.3f}; think p99 {p99(times):.0f} ms "
             f"(mean {1000 * statistics.fmean(times):.0f} ms) with {levels[name]['evaluator']}"
         )

@@ -212,8 +212,7 @@ class OpponentPlay:
         play = before.parse_play(*dice, str(event["move"]), profile)
         if play.result.position_id() != event.get("position"):
             raise ValueError(
-                f"{event['move']} leads to {play.result.position_id()}, "
-                f"not {event.get('position')}"
+                f"{event['move']} leads to {play.result.position_id()}, not {event.get('position')}"
             )
         return cls(before, dice, play, level="restored", evaluator="restored")
 
@@ -272,8 +271,9 @@ class Opponent:
         except EvaluatorError as err:
             if self.fallback is None:
                 raise
-            log.warning("%s failed (%s); playing with %s", self.evaluator.name, err,
-                        self.fallback.name)
+            log.warning(
+                "%s failed (%s); playing with %s", self.evaluator.name, err, self.fallback.name
+            )
             ranked = self.fallback.evaluate_plays(position, d1, d2, profile=self.profile)
             return ranked, self.fallback.name
 
@@ -403,11 +403,15 @@ class OpponentWorker:
         try:
             return engine.result(timeout=self.time_limit)
         except FutureTimeout:
-            log.warning("%s took over %.1f s; the built-in evaluator plays",
-                        self.opponent.evaluator.name, self.time_limit)
+            log.warning(
+                "%s took over %.1f s; the built-in evaluator plays",
+                self.opponent.evaluator.name,
+                self.time_limit,
+            )
         except EvaluatorError as err:
-            log.warning("%s failed (%s); the built-in evaluator plays",
-                        self.opponent.evaluator.name, err)
+            log.warning(
+                "%s failed (%s); the built-in evaluator plays", self.opponent.evaluator.name, err
+            )
         return self.fallback.choose(position, dice)
 
     def close(self) -> None:

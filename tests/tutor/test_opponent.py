@@ -370,7 +370,14 @@ def test_review_shows_the_three_worst_plays_with_the_better_one(name):
         assert item.loss == pytest.approx(ranked[0][1] - dict(ranked)[item.play])
     worst = items[0].as_dict()
     assert set(worst) == {
-        "turn", "player", "position", "dice", "move", "best", "equity_loss", "evaluator"
+        "turn",
+        "player",
+        "position",
+        "dice",
+        "move",
+        "best",
+        "equity_loss",
+        "evaluator",
     }
     assert worst["position"] == Position.standard().position_id()
     assert worst["turn"] in range(2, 7) and worst["evaluator"] == name
