@@ -52,9 +52,11 @@ The contract for the application (the later wave):
 3. Store that event. After a restart with the table's turn pending, rebuild the play with
    :meth:`OpponentPlay.from_event` (the game's position and the stored event); or ask the
    opponent again with the same seed.
-4. Before the table's throw, :meth:`Opponent.cube_action` says ``double``, ``no-double`` or
-   ``too-good``; when the visitor doubles, :meth:`Opponent.answer_double` says ``take`` or
-   ``pass``.
+4. Before the table's throw, ``worker.submit_cube(position, game.cube)`` gives a
+   :class:`CubeVerdict` (:meth:`Opponent.cube_action`: ``double``, ``no-double`` or
+   ``too-good``); when the visitor doubles, ``submit_cube(position, game.cube,
+   doubled=True)`` gives ``take`` or ``pass`` (:meth:`Opponent.answer_double`). Its
+   ``text`` is the words to show and speak.
 5. At the end of the game, :func:`review` with the visitor's ``Turn`` records.
 
 >>> from kiosk.rules import Position, BLACK
@@ -350,7 +352,7 @@ class Opponent:
 
 
 class OpponentWorker:
-    """Thinks for an :class:`Opponent` off the caller's thread, one turn at a time.
+    """Thinks for an :class:`Opponent` off the caller's thread, one question at a time.
 
     If the opponent's evaluator has not answered within ``time_limit`` seconds (a slow or
     stuck engine) or fails, the ``fallback`` opponent (the same level and seed with the
@@ -385,34 +387,51 @@ class OpponentWorker:
 
         ``callback``, if given, is called with the play on the worker thread.
         """
+        dice = _dice(dice)
+        return self._submit("choose", (position, dice), callback)
+
+    def submit_cube(
+        self,
+        position: Position,
+        cube: Cube | None = None,
+        doubled: bool = False,
+        callback: Callable[[CubeVerdict], None] | None = None,
+    ) -> Future[CubeVerdict]:
+        """Start judging the cube; returns at once. With ``doubled`` the visitor (on roll)
+        has doubled and the answer is take or pass (:meth:`Opponent.answer_double`, whose
+        ``ValueError`` the future raises); else the table (on roll) decides whether to
+        double (:meth:`Opponent.cube_action`)."""
+        method = "answer_double" if doubled else "cube_action"
+        return self._submit(method, (position, cube), callback)
+
+    def _submit(self, method: str, args: tuple, callback: Callable | None) -> Future:
         if self._closed.is_set():
             raise RuntimeError("the opponent worker is closed")
-        dice = _dice(dice)
-        future = self._turns.submit(self._think, position, dice)
+        future = self._turns.submit(self._think, method, args)
         if callback is not None:
 
-            def done(finished: Future[OpponentPlay]) -> None:
+            def done(finished: Future) -> None:
                 if finished.exception() is None:
                     callback(finished.result())
 
             future.add_done_callback(done)
         return future
 
-    def _think(self, position: Position, dice: tuple[int, int]) -> OpponentPlay:
-        engine = self._engine.submit(self.opponent.choose, position, dice)
+    def _think(self, method: str, args: tuple):
+        engine = self._engine.submit(getattr(self.opponent, method), *args)
         try:
             return engine.result(timeout=self.time_limit)
         except FutureTimeout:
             log.warning(
-                "%s took over %.1f s; the built-in evaluator plays",
+                "%s took over %.1f s; the built-in evaluator answers",
                 self.opponent.evaluator.name,
                 self.time_limit,
             )
         except EvaluatorError as err:
             log.warning(
-                "%s failed (%s); the built-in evaluator plays", self.opponent.evaluator.name, err
+                "%s failed (%s); the built-in evaluator answers", self.opponent.evaluator.name, err
             )
-        return self.fallback.choose(position, dice)
+        return getattr(self.fallback, method)(*args)
 
     def close(self) -> None:
         """Stop taking turns; a stuck engine is left to finish on its own."""

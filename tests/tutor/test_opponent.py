@@ -267,6 +267,42 @@ def test_worker_time_limit_hands_a_stuck_engine_over_to_the_builtin(tmp_path):
     worker.close()
 
 
+def test_worker_judges_the_cube_off_the_calling_thread(tmp_path):
+    leading = race(HUGE_LEAD, off=(0, 1))
+    worker = OpponentWorker(Opponent("beginner", evaluator=BuiltinEvaluator()))
+    said = []
+    offer = worker.submit_cube(leading, Cube(), callback=lambda v: said.append(v.text))
+    assert offer.result(timeout=10).action == "double"
+    assert worker.submit_cube(leading, doubled=True).result(timeout=10).action == "pass"
+    with pytest.raises(ValueError, match="table's"):
+        worker.submit_cube(leading, Cube(2, BLACK), doubled=True).result(timeout=10)
+    worker.close()
+    assert said == ["I double."]
+    # A stuck engine: the built-in evaluator answers within the time limit.
+    stuck = tmp_path / "gnubg"
+    stuck.write_text("#!/bin/sh\nexec sleep 20\n")
+    stuck.chmod(stuck.stat().st_mode | stat.S_IXUSR)
+    engine = GnubgExternalEvaluator(plies=0, program=str(stuck), start_timeout=3)
+    worker = OpponentWorker(Opponent("expert", evaluator=engine), time_limit=0.3)
+    verdict = worker.submit_cube(leading, doubled=True).result(timeout=10)
+    assert verdict.action == "pass" and verdict.evaluator == "builtin"
+    worker.close()
+
+
+@needs_nn
+def test_restart_mid_turn_gives_the_same_pending_play():
+    game = random_game_positions(5, 12)
+    before_restart = OpponentWorker(Opponent("beginner", seed=99))
+    pending = [before_restart.submit(p, d).result(timeout=10) for p, d in game]
+    before_restart.close()
+    after_restart = OpponentWorker(Opponent("beginner", seed=99))
+    for (position, dice), play in zip(game, pending, strict=True):
+        again = after_restart.submit(position, dice).result(timeout=10)
+        assert again.play == play.play and again.evaluator == "gnubg-nn"
+        assert OpponentPlay.from_event(position, play.event()).play == play.play
+    after_restart.close()
+
+
 def test_worker_refuses_a_bad_time_limit(builtin):
     with pytest.raises(ValueError, match="positive"):
         OpponentWorker(Opponent(evaluator=builtin), time_limit=0)
