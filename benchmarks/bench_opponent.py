@@ -6,7 +6,8 @@ every turn with a choice. At each level the opponent (its default evaluator, thr
 reference, GNU Backgammon at 2-ply (gnubg-nn in-process, else the ``gnubg`` program, else
 only the built-in evaluator, which the output says), judges the equity it gives up against
 the best play. ``think_p99_ms`` is the time from submitting position and dice to the play
-chosen. With the ``gnubg`` program installed, the expert is also timed with it
+chosen. The expert is also measured with only the built-in evaluator (its fallback,
+``expert_builtin``) and, with the ``gnubg`` program installed, timed with it
 (``expert_gnubg_think_p99_ms``). The last line is one JSON object.
 
     python benchmarks/bench_opponent.py [--positions 60] [--seed 13] [--gnubg-positions 30]
@@ -137,6 +138,16 @@ def main() -> None:
         )
     result["levels"] = levels
     result["think_p99_ms"] = levels["expert"]["think_p99_ms"]
+    fallback = Opponent("expert", evaluator=BuiltinEvaluator())
+    times, losses, _ = run_level(fallback, cases, judge)
+    result["expert_builtin"] = {
+        "mean_equity_loss": round(statistics.fmean(losses), 4),
+        "think_p99_ms": round(p99(times), 1),
+    }
+    print(
+        f"expert with only the built-in evaluator (the fallback): mean loss "
+        f"{statistics.fmean(losses):.4f}; think p99 {p99(times):.0f} ms"
+    )
     if find_program() is not None and args.gnubg_positions > 0:
         program = GnubgExternalEvaluator(plies=LEVELS["expert"].plies)
         expert = Opponent("expert", evaluator=program)

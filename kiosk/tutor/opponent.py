@@ -124,7 +124,7 @@ DEFAULT_LEVEL = "beginner"
 DOUBLE_POINT = 0.4
 #: Cubeless equity above which the opponent plays on for a gammon instead of cashing.
 TOO_GOOD = 1.0
-#: The lowest cubeless equity (after the double) at which the opponent takes.
+#: The lowest cubeless equity of its own at which the opponent takes a double.
 TAKE_POINT = -0.5
 
 
