@@ -309,7 +309,10 @@ def render_png(text: str) -> None:
     (whose own SVG reader takes no ``class``, ``id`` or ``data-`` attributes)."""
     plain = re.sub(r' (class|id|data-slot)="[^"]*"', "", text)
     subprocess.run(
-        ["convert", "-density", "48", "svg:-", str(PNG)], input=plain.encode(), check=True
+        ["convert", "-density", "48", "svg:-", "-background", "white", "-alpha", "remove"]
+        + ["-colors", "64", f"PNG8:{PNG}"],
+        input=plain.encode(),
+        check=True,
     )
 
 

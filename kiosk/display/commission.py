@@ -1,7 +1,7 @@
 """The commissioning screen: the board's slots as marks, the one to fill lit, the findings.
 
 Drawn over the calibration, so each mark sits under its slot on the glass; the dice-well
-cells are drawn as two 3x3 grids at the right edge. Pure drawing: ``kiosk commission``
+cells are drawn as two 3x3 grids in the gap between the halves. Pure drawing: ``kiosk commission``
 feeds it a ``Commissioning`` walk.
 """
 
@@ -32,8 +32,8 @@ class CommissionScreen:
     def _cell_xy(self, well: int, cell: int) -> tuple[int, int]:
         width, height = self.surface.get_size()
         size = max(8, height // 40)
-        x0 = width - 4 * size
-        y0 = height // 2 + (well - 1) * 4 * size + (size if well else -size)
+        x0 = round(width * (0.6 + 0.12 * well))  # in the gap between the halves, as built
+        y0 = height // 2 - size
         return x0 + (cell % 3) * size, y0 + (cell // 3) * size
 
     def draw(self, walk: Commissioning) -> None:
