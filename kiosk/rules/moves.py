@@ -4,7 +4,8 @@ A *step* moves one man by one die; a *play* is the steps of a whole turn.
 Points are counted from the mover's side: ``BAR`` is 25 and ``OFF`` is 0.
 The generator lives beside :class:`~kiosk.rules.position.Position`, which answers
 ``legal_plays``; this module names it for the helpers that work step by step (the
-referee's partial plays, the oracles) and adds :func:`apply_step`.
+referee's partial plays, the oracles) and adds the steps made one at a time
+(:func:`apply_step`; ``_apply`` and ``_undo`` in place on the arrays).
 
 >>> from kiosk.rules import Position
 >>> plays = Position.standard().legal_plays(3, 1)
@@ -20,8 +21,6 @@ from kiosk.rules.notation import Step
 from kiosk.rules.position import (
     Play,
     Position,
-    _apply,
-    _undo,
     from_arrays,
     generate,
     roll_dice,
@@ -41,6 +40,22 @@ __all__ = [
     "step_moves",
     "to_arrays",
 ]
+
+
+def _apply(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
+    me[s] -= 1
+    me[t] += 1
+    if hit:
+        op[t] = 0
+        op[0] += 1
+
+
+def _undo(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
+    me[s] += 1
+    me[t] -= 1
+    if hit:
+        op[t] = 1
+        op[0] -= 1
 
 
 def apply_step(position: Position, step: Step) -> Position:

@@ -363,17 +363,15 @@ def to_arrays(position: Position) -> tuple[list[int], list[int]]:
     return me, op
 
 
-def from_arrays(
-    me: list[int] | tuple, op: list[int] | tuple, mover: Colour, turn: Colour | None = None
-) -> Position:
-    """A position from mover-side arrays, with ``turn`` on roll (default: ``mover`` still)."""
+def from_arrays(me: list[int] | tuple, op: list[int] | tuple, mover: Colour) -> Position:
+    """A position from mover-side arrays, with ``mover`` still on roll."""
     mine = tuple(me[1:26])
     theirs = (*op[24:0:-1], op[0])
     if mover == WHITE:
         men, off = (mine, theirs), (me[0], op[25])
     else:
         men, off = (theirs, mine), (op[25], me[0])
-    return Position._trusted(men, off, Colour(mover if turn is None else turn))
+    return Position._trusted(men, off, Colour(mover))
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,22 +441,6 @@ def step_moves(
             yield s, OFF, False
 
 
-def _apply(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
-    me[s] -= 1
-    me[t] += 1
-    if hit:
-        op[t] = 0
-        op[0] += 1
-
-
-def _undo(me: list[int], op: list[int], s: int, t: int, hit: bool) -> None:
-    me[s] += 1
-    me[t] -= 1
-    if hit:
-        op[t] = 1
-        op[0] -= 1
-
-
 def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> list[Play]:
     """Every legal play of ``d1``-``d2`` from ``position``, one per distinct resulting position.
 
@@ -481,7 +463,8 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
             die = seq[i]
             for s, t, hit in step_moves(me, op, die, top):
                 moved = True
-                # _apply and _undo written out: this loop is the generator's hot path
+                # a step made and taken back in place (moves._apply and moves._undo,
+                # written out: this loop is the generator's hot path)
                 me[s] -= 1
                 me[t] += 1
                 if hit:

@@ -169,16 +169,17 @@ class RussianStep:
 
 
 def _rank(location: int) -> int:
-    """Order along the track: hand, bar, then the points (the farthest from home first)."""
-    return -2 if location == HAND else location - 1 if location == BAR else location
+    """Order of writing: the bar (its men enter first), the hand, then the points from
+    the farthest from home."""
+    return -2 if location == BAR else -1 if location == HAND else location
 
 
 def format_russian(steps: tuple[RussianStep, ...] | list[RussianStep]) -> str:
     """A play's notation in GNU Backgammon's style on the common track: ``hand/3 1/7*``.
 
-    Moves are written from the man farthest from home (hand, bar, then the lowest point),
-    the steps of one man joined (an intermediate point kept where the man hit), repeated
-    moves counted: ``hand/6(2)``.
+    Moves are written bar first (its men enter before any other moves), then the hand,
+    then from the lowest point; the steps of one man are joined (an intermediate point
+    kept where the man hit) and repeated moves counted: ``hand/6(2)``.
 
     >>> format_russian([RussianStep(HAND, 3, 3, True), RussianStep(3, 4, 1)])
     'hand/3*/4'

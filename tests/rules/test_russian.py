@@ -249,6 +249,7 @@ def test_hitting_before_all_are_entered_and_the_hit_man_enters_first():
     black_turn = hit.result.with_turn(BLACK)
     for play in black_turn.legal_plays((5, 2)):
         assert play.steps[0].src == BAR
+    assert "bar/5 hand/2" in [str(p) for p in black_turn.legal_plays((5, 2))]
 
 
 def test_no_entering_on_a_point_held_by_two():
