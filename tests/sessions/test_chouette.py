@@ -28,7 +28,11 @@ def seated_four() -> Chouette:
 
 def test_a_chouette_of_four_declining_and_rotating() -> None:
     game = seated_four()
-    assert (game.box, game.captain, game.partners) == ("Bob", "Player 3", ["Player 3", "Ann", "Dee"])
+    assert (game.box, game.captain, game.partners) == (
+        "Bob",
+        "Player 3",
+        ["Player 3", "Ann", "Dee"],
+    )
     # game 1: the box (white) doubles; Dee declines by himself, the captain takes
     assert game.box_doubles(declines=["Dee"]) == {"Player 3": 1, "Dee": -1}
     assert game.shares == {"Player 3": 2, "Ann": 1}

@@ -17,7 +17,12 @@ GNUBG_MET = Path("/usr/share/gnubg/met/Kazaross-XG2.xml")
 def test_a_three_point_match_through_the_crawford_game() -> None:
     match = Session.match(3)
     plan = match.next_game()
-    assert (plan.number, plan.crawford, plan.post_crawford, plan.doubling) == (1, False, False, True)
+    assert (plan.number, plan.crawford, plan.post_crawford, plan.doubling) == (
+        1,
+        False,
+        False,
+        True,
+    )
     assert plan.automatic_doubles is False
     match.record(BLACK, Result.SINGLE, cube=2)  # black to 1-away: the next game is Crawford
     assert match.score == (0, 2)
@@ -77,7 +82,11 @@ def test_bad_matches_and_results_are_refused() -> None:
     with pytest.raises(SessionError, match="stranded"):
         Session.match(5, scoring="stranded1")
     match = Session.match(5)
-    for bad in ({"winner": "red"}, {"winner": WHITE, "result": "triple"}, {"winner": WHITE, "cube": 3}):
+    for bad in (
+        {"winner": "red"},
+        {"winner": WHITE, "result": "triple"},
+        {"winner": WHITE, "cube": 3},
+    ):
         with pytest.raises(SessionError):
             match.record(**bad)
     assert match.games == []

@@ -24,7 +24,9 @@ def test_a_match_in_the_crawford_game_round_trips() -> None:
 
 def test_money_with_agreed_rules_round_trips() -> None:
     loser = Position.from_points({1: 1, 20: -2}, off=(14, 13))
-    money = Session.money("cady", stake=3, backgammon=4, scoring="stranded3", stranded_multiply=True)
+    money = Session.money(
+        "cady", stake=3, backgammon=4, scoring="stranded3", stranded_multiply=True
+    )
     money.record(WHITE, Result.SINGLE, cube=2, position=loser)
     again = Session.from_json(money.to_json())
     assert again == money

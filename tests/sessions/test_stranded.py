@@ -9,9 +9,7 @@ from kiosk.rules.stranded import StrandedError, Zone, stranded_count
 
 # White has borne off all but the men he is about to bear off; black (the loser) has borne
 # off none and has men on the bar and in every zone: a backgammon under Parker's rule.
-BEFORE = Position.from_points(
-    {1: 1, 2: 1, 4: -2, 11: -3, 15: -4, 22: -5}, bar=(0, 1), off=(13, 0)
-)
+BEFORE = Position.from_points({1: 1, 2: 1, 4: -2, 11: -3, 15: -4, 22: -5}, bar=(0, 1), off=(13, 0))
 
 
 def final_position() -> tuple[Position, Result]:
@@ -78,4 +76,3 @@ def test_options_outside_the_leaflet_are_refused() -> None:
         stranded_count(Position.standard(), BLACK, 4)
     with pytest.raises(StrandedError):
         stranded_count(Position.standard(), BLACK, 1, result="triple")
-
