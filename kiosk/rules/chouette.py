@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from kiosk.rules import WHITE, Colour, Result, RuleProfile, get_profile
-from kiosk.rules.profiles import Scoring as GameScoring
+from kiosk.rules.session import game_count
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -276,15 +276,7 @@ class Chouette:
         example Parker's stranded-men count).
         """
         if points is None:
-            result = Result(result)
-            if self.profile.scoring == GameScoring.AMERICAN:
-                points = 1
-            else:
-                points = {
-                    Result.SINGLE: 1,
-                    Result.GAMMON: 2,
-                    Result.BACKGAMMON: self.profile.backgammon_value,
-                }[result]
+            points = game_count(self.profile, result)
         if not isinstance(points, int) or points < 0:
             raise ChouetteError(f"a game counts a whole number of points, not {points!r}")
         return points * self.stake_now

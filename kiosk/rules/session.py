@@ -98,11 +98,30 @@ class Scoring(StrEnum):
 TARGETS = {Kind.RUBBER: 2, Kind.SET: 3}  # games needed to win a rubber or a set
 
 
+def game_count(profile: RuleProfile, result: Result | str) -> int:
+    """What a game won this way counts under the profile before any stake or double.
+
+    English scoring: single 1, gammon 2, backgammon 3 (or 4 by agreement); American: 1.
+
+    >>> from kiosk.rules import get_profile
+    >>> game_count(get_profile('hoffmann').replace(backgammon_value=4), 'backgammon')
+    4
+    """
+    if profile.scoring == GameScoring.AMERICAN:
+        return 1
+    return {Result.SINGLE: 1, Result.GAMMON: 2, Result.BACKGAMMON: profile.backgammon_value}[
+        Result(result)
+    ]
+
+
 @dataclass(frozen=True)
 class GamePlan:
     """How the next game is played, decided before its first throw.
 
-    ``starter`` is who throws first (``None``: both throw for it). ``gammon_matters`` and
+    ``starter`` is who throws first (``None``: both throw for it). ``automatic_doubles``:
+    whether a tied opening throw doubles the cube (a money custom, never used in a match;
+    not Parker's "automatic doubles", which are his name for the gammon and backgammon
+    multipliers). ``gammon_matters`` and
     ``backgammon_matters`` say, for white and black, whether winning that way (with the cube
     in the middle) would count for more than a single game.
     """
@@ -329,15 +348,9 @@ class Session:
     def _game_points(self, result: Result, cube: int) -> int:
         if self.kind == Kind.SET and not self.gammons_count:
             return cube
-        if self.profile.scoring == GameScoring.AMERICAN:
-            base = 1
-        else:
-            base = {
-                Result.SINGLE: 1,
-                Result.GAMMON: 2,
-                Result.BACKGAMMON: self.profile.backgammon_value,
-            }[result]
-        return base * cube * (self.stake if self.kind == Kind.MONEY else 1)
+        return (
+            game_count(self.profile, result) * cube * (self.stake if self.kind == Kind.MONEY else 1)
+        )
 
     def count_stranded(self, position: Position, loser: Colour, result: Result) -> StrandedCount:
         """Parker's count of the loser's stranded men under this session's option."""
@@ -350,7 +363,7 @@ class Session:
 
     def record(
         self,
-        winner: Colour,
+        winner: Colour | str,
         result: Result | str = Result.SINGLE,
         cube: int = 1,
         *,
@@ -461,6 +474,7 @@ class Session:
 
 
 __all__ = [
+    "game_count",
     "GamePlan",
     "GameRecord",
     "Kind",
