@@ -171,6 +171,22 @@ class Chouette:
             self.tally.setdefault(name, 0)
         if not self.shares:
             self.shares = dict.fromkeys(self.partners, 1)
+        if set(self.tally) != set(self.players) or not set(self.shares) <= set(self.partners):
+            raise ChouetteError("the tallies or shares name someone who is not playing")
+        shares = list(self.shares.values())
+        if sum(shares) != len(self.partners) or min(shares) < 1 or self.captain not in self.shares:
+            raise ChouetteError("the partners' shares do not add up to one each")
+        if (
+            self.cube < 1
+            or self.cube & (self.cube - 1)
+            or self.cube_owner
+            not in (
+                None,
+                "box",
+                "partners",
+            )
+        ):
+            raise ChouetteError(f"the cube cannot be at {self.cube} with {self.cube_owner!r}")
 
     @classmethod
     def seated(cls, throw_off: ThrowOff, **options: object) -> Chouette:

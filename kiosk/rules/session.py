@@ -175,6 +175,8 @@ class Session:
         self.kind = Kind(self.kind)
         self.scoring = Scoring(self.scoring)
         self.profile = get_profile(self.profile)
+        if len(self.players) != 2 or not all(isinstance(p, str) and p for p in self.players):
+            raise SessionError(f"a session has two players with names, not {self.players!r}")
         if self.kind == Kind.MATCH:
             if not isinstance(self.length, int) or isinstance(self.length, bool):
                 raise SessionError(f"a match is played to a number of points, not {self.length!r}")

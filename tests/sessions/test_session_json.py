@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.rules import BLACK, WHITE, Position, Result
+from kiosk.rules.chouette import Chouette, ChouetteError
 from kiosk.rules.session import Session, SessionError
 
 
@@ -56,3 +59,41 @@ def test_rubbers_and_sets_round_trip(make) -> None:
 def test_a_damaged_saved_session_gives_one_clear_error(text: str) -> None:
     with pytest.raises(SessionError):
         Session.from_json(text)
+
+
+def seated() -> Chouette:
+    game = Chouette(["Ann", "Bob", "Cy", "Dee"])
+    game.box_doubles(declines=["Dee"])
+    return game
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(sorted(Session.match(3).to_dict())),
+    json_values,
+)
+def test_a_saved_session_with_any_field_damaged_is_refused_or_read(key: str, value) -> None:
+    saved = Session.match(3).record(WHITE, Result.GAMMON).to_dict()
+    saved[key] = value
+    try:
+        Session.from_json(json.dumps(saved))
+    except SessionError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(json.loads(seated().to_json()))), json_values)
+def test_a_saved_chouette_with_any_field_damaged_is_refused_or_read(key: str, value) -> None:
+    saved = json.loads(seated().to_json())
+    saved[key] = value
+    try:
+        Chouette.from_json(json.dumps(saved))
+    except ChouetteError:
+        pass
