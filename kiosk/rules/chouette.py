@@ -225,6 +225,26 @@ class Chouette:
         """One share's value in this game so far: the agreed value times the cube."""
         return self.stake * self.cube
 
+    def seating(self) -> list[str]:
+        """The order in words, for the screen: the box, the captain, then the partners.
+
+        >>> Chouette(["Ann", "Bob", "Cy"]).seating()
+        ['In the box: Ann (0)', 'Playing opponent: Bob (0)', 'Partner: Cy (0)']
+        """
+        roles = ["In the box", "Playing opponent"] + ["Partner"] * (len(self.order) - 2)
+        return [
+            f"{role}: {name} ({self.tally[name]:+d})".replace("(+0)", "(0)")
+            for role, name in zip(roles, self.order, strict=True)
+        ]
+
+    def who_plays(self) -> str:
+        """What speech says before a game: who plays against whom.
+
+        >>> Chouette(["Ann", "Bob", "Cy"]).who_plays()
+        'Bob plays for the partnership against Ann in the box.'
+        """
+        return f"{self.captain} plays for the partnership against {self.box} in the box."
+
     def consult(self, views: Mapping[str, T]) -> T:
         """The partnership's decision: each partner's view, the captain's where they differ."""
         strangers = [name for name in views if name not in self.partners]

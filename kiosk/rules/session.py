@@ -345,6 +345,62 @@ class Session:
         white = table.equity(self.away(WHITE), self.away(BLACK), post_crawford=self.post_crawford)
         return white, 1.0 - white
 
+    def notes(self) -> list[str]:
+        """What the screen and the coach say before the next game, in words.
+
+        >>> from kiosk.rules import WHITE, Result
+        >>> match = Session.match(3, players=("Ann", "Bob")).record(WHITE, Result.GAMMON)
+        >>> for line in match.notes():
+        ...     print(line)
+        Match to 3: Ann 2, Bob 0.
+        Crawford game: no doubling in this game.
+        A gammon cannot help Ann: a single game wins the match.
+        Chances to win the match: Ann 75%, Bob 25% (Kazaross XG2 table).
+        """
+        names = dict(zip((WHITE, BLACK), self.players, strict=True))
+        white, black = self.score
+        if self.kind == Kind.MONEY:
+            net = self.tally
+            head = (
+                f"Money at {self.stake} a game: "
+                f"{names[WHITE]} {net[0]:+d}, {names[BLACK]} {net[1]:+d}."
+            )
+        else:
+            what = {Kind.MATCH: f"Match to {self.length}", Kind.RUBBER: "Rubber", Kind.SET: "Set"}
+            head = f"{what[self.kind]}: {names[WHITE]} {white}, {names[BLACK]} {black}."
+        lines = [head]
+        if self.over:
+            lines.append(f"{names[self.winner]} has won the {self.kind.value}.")
+            return lines
+        plan = self.next_game()
+        if plan.crawford:
+            lines.append("Crawford game: no doubling in this game.")
+        elif plan.post_crawford:
+            lines.append("After the Crawford game: the cube is back in play.")
+        single = self._game_points(Result.SINGLE, 1)
+        if self.kind != Kind.MONEY and self._game_points(Result.GAMMON, 1) > single:
+            won = "match" if self.kind == Kind.MATCH else self.kind.value
+            for colour in (WHITE, BLACK):
+                if self.away(colour) <= single:
+                    lines.append(
+                        f"A gammon cannot help {names[colour]}: a single game wins the {won}."
+                    )
+        if self.kind == Kind.MATCH:
+            w, b = self.equity()
+            lines.append(
+                f"Chances to win the match: {names[WHITE]} {w:.0%}, {names[BLACK]} {b:.0%} "
+                f"({kazaross_xg2().name.split(' 25')[0]} table)."
+            )
+        return lines
+
+    def game_over_fields(self) -> dict:
+        """The fields a ``game-over`` event carries after :meth:`record`: the session's
+        ``score`` as ``[white, black]`` and, in a match, ``match_over``."""
+        fields: dict = {"score": list(self.score)}
+        if self.kind == Kind.MATCH:
+            fields["match_over"] = self.over
+        return fields
+
     # -- after a game --------------------------------------------------------------------
 
     def _game_points(self, result: Result, cube: int) -> int:

@@ -106,3 +106,15 @@ def test_stranded_count_and_round_trip_mid_game() -> None:
         Chouette.from_json('{"format": 1}')
     with pytest.raises(ChouetteError):
         Chouette.from_json("not json")
+
+
+def test_the_order_and_tallies_in_words() -> None:
+    game = seated_four()
+    game.finish(WHITE, Result.GAMMON)
+    assert game.seating() == [
+        "In the box: Bob (+6)",
+        "Playing opponent: Ann (-2)",
+        "Partner: Dee (-2)",
+        "Partner: Player 3 (-2)",
+    ]
+    assert game.who_plays() == "Ann plays for the partnership against Bob in the box."

@@ -135,3 +135,26 @@ def test_the_shipped_table_is_gnubgs() -> None:
     assert table.name == root.find("info/name").text
     assert "Copyright (C) 2011 Neil Kazaross" in GNUBG_MET.read_text()
     assert table.copyright.startswith("Copyright (C) 2011 Neil Kazaross")
+
+
+def test_what_the_screen_and_coach_say() -> None:
+    match = Session.match(3, players=("Ann", "Bob"))
+    assert match.notes() == [
+        "Match to 3: Ann 0, Bob 0.",
+        "Chances to win the match: Ann 50%, Bob 50% (Kazaross XG2 table).",
+    ]
+    assert match.game_over_fields() == {"score": [0, 0], "match_over": False}
+    match.record(BLACK, Result.GAMMON).record(WHITE, Result.SINGLE)  # 1-2 after the Crawford
+    notes = match.notes()
+    assert notes[1] == "After the Crawford game: the cube is back in play."
+    assert notes[2] == "A gammon cannot help Bob: a single game wins the match."
+    assert len(notes) == 4  # Ann needs two: her gammon would count
+    match.record(BLACK, Result.SINGLE)
+    assert match.notes() == ["Match to 3: Ann 1, Bob 3.", "Bob has won the match."]
+    assert match.game_over_fields() == {"score": [1, 3], "match_over": True}
+    money = Session.money(stake=2, players=("Ann", "Bob")).record(WHITE, Result.GAMMON)
+    assert money.notes() == ["Money at 2 a game: Ann +4, Bob -4."]
+    assert money.game_over_fields() == {"score": [4, 0]}
+    rubber = Session.rubber(players=("Ann", "Bob")).record(BLACK)
+    assert rubber.notes()[1] == "A gammon cannot help Bob: a single game wins the rubber."
+    assert Session.set().record(BLACK).notes() == ["Set: white 0, black 1."]
