@@ -426,11 +426,14 @@ class Session:
         cube: int = 1,
         *,
         position: Position | None = None,
+        passed: bool = False,
     ) -> Session:
         """Count one finished game: who won, how, and the cube's value (returns ``self``).
 
         Under stranded-men scoring, ``position`` is the final position (the loser's men are
-        counted). A double passed ends the game as a single at the cube's value before it.
+        counted). ``passed``: the loser declined a double, and the game is scored "as it
+        stands" (Parker, *Optional Doubling*), read as the stake at the cube's value before
+        the double, a single game, with no stranded count (CATALOGUE §1.12's first reading).
         """
         if self.over:
             raise SessionError(f"the {self.kind.value} is over: {self.winner} has won it")
@@ -446,8 +449,10 @@ class Session:
         crawford = self.crawford
         if crawford and cube != 1:
             raise SessionError("there is no doubling in the Crawford game")
+        if passed and result != Result.SINGLE:
+            raise SessionError("a game ended by a declined double is a single game")
         stranded = None
-        if self.scoring == Scoring.GAMES:
+        if self.scoring == Scoring.GAMES or passed:
             points = self._game_points(result, cube)
         else:
             if position is None:

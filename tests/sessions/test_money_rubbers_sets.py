@@ -109,3 +109,11 @@ def test_stranded_scoring_in_a_money_session() -> None:
     assert combined.games[0].stranded == 38 and combined.gammon_matters(WHITE)
     with pytest.raises(SessionError, match="position"):
         combined.record(WHITE, Result.GAMMON)
+
+
+def test_a_declined_double_under_stranded_scoring_scores_the_stake() -> None:
+    money = Session.money("parker", stake=3, scoring="stranded3")
+    money.record(BLACK, Result.SINGLE, cube=4, passed=True)
+    assert money.games[0].points == 12 and money.games[0].stranded is None
+    with pytest.raises(SessionError, match="single"):
+        money.record(BLACK, Result.GAMMON, passed=True)
