@@ -89,6 +89,17 @@ CREATE TABLE lessons (
 );
 """
 
+# A session of several games (match, money, rubber, set, chouette): its state as one JSON
+# row, rewritten after each game. Added to older files of the same version when opened.
+_SESSIONS = """
+CREATE TABLE IF NOT EXISTS sessions (
+    match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+    kind TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    state TEXT NOT NULL
+)
+"""
+
 
 class StoreError(ValueError):
     """The records cannot be read or written as asked (the message says why, in words)."""
@@ -212,6 +223,9 @@ class Store:
                     if statement.strip():
                         db.execute(statement)
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").fetchone():
+            with self._transaction():
+                db.execute(_SESSIONS)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -247,6 +261,36 @@ class Store:
                 (_now(), length, name),
             )
         return int(cursor.lastrowid)
+
+    def save_session(self, match_id: int, kind: str, state: str) -> None:
+        """Keep a session's state (JSON text) with its match, replacing what was kept before."""
+        try:
+            if not isinstance(json.loads(state), dict):
+                raise ValueError("not a JSON object")
+        except (TypeError, ValueError) as err:
+            raise StoreError(f"a session's state is kept as a JSON object: {err}") from None
+        with self._transaction() as db:
+            if not db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone():
+                raise StoreError(f"there is no match {match_id} in {self.path}")
+            db.execute(
+                "INSERT INTO sessions (match_id, kind, updated, state) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET kind = excluded.kind, "
+                "updated = excluded.updated, state = excluded.state",
+                (match_id, str(kind), _now(), state),
+            )
+
+    def session(self, match_id: int) -> tuple[str, str] | None:
+        """The kind and JSON state kept for a match's session, if any."""
+        rows = self._read("SELECT kind, state FROM sessions WHERE match_id = ?", (match_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def last_session(self) -> tuple[int, str, str] | None:
+        """The most recently saved session: its match id, kind and JSON state."""
+        rows = self._read(
+            "SELECT match_id, kind, state FROM sessions "
+            "ORDER BY updated DESC, match_id DESC LIMIT 1"
+        )
+        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
     def start_game(
         self,
