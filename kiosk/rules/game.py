@@ -184,11 +184,17 @@ class Game:
     cube: Cube = field(default_factory=Cube)
     phase: Phase = Phase.OPENING
     dice: tuple[int, int] | None = None
-    turns: list[Turn] = field(default_factory=list)
     result: tuple[Colour, Result, int] | None = None
+    _turns: list[Turn] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.profile = get_profile(self.profile)
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns played so far, oldest first (changed by :meth:`play`, :meth:`take_back`
+        and the like, never from outside)."""
+        return tuple(self._turns)
 
     @property
     def turn(self) -> Colour:
@@ -256,7 +262,7 @@ class Game:
             play = self.position.parse_play(*self.dice, play, profile=self.profile)
         elif play not in plays:
             raise IllegalPlayError(f"{play} is not a legal play for {self.dice[0]}-{self.dice[1]}")
-        self.turns.append(Turn(self.turn, self.dice, play, self.position))
+        self._turns.append(Turn(self.turn, self.dice, play, self.position))
         self._played(play.result)
         return self.position
 
@@ -271,9 +277,9 @@ class Game:
         >>> str(game.take_back().play), game.dice, game.phase.value, len(game.turns)
         ('8/5 6/5', (3, 1), 'play', 0)
         """
-        if not self.turns:
+        if not self._turns:
             raise GameError("there is no play to take back")
-        turn = self.turns.pop()
+        turn = self._turns.pop()
         self.position = turn.before
         self.dice = turn.dice
         self.result = None
@@ -297,7 +303,7 @@ class Game:
         mover = self.turn
         after = after.with_turn(mover.other)
         turn = Turn(mover, self.dice, Play((), after), self.position)
-        self.turns.append(turn)
+        self._turns.append(turn)
         self._played(after)
         return turn
 
@@ -320,7 +326,7 @@ class Game:
     def record_play(self, mover: Colour, dice: tuple[int, int], play: Play) -> None:
         """A recorded turn: ``mover`` played ``play`` (its ``result`` is the position after)."""
         before = self.position.with_turn(mover)
-        self.turns.append(Turn(mover, dice, play, before))
+        self._turns.append(Turn(mover, dice, play, before))
         self._played(play.result)
 
     def record_cube(self, action: CubeAction, player: Colour) -> None:
