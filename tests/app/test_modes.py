@@ -148,7 +148,7 @@ def test_what_is_missing_is_said_once_on_the_screen(harness) -> None:
     assert h.app.view.menu_title == "Please note"
     assert h.app.view.menu == (
         "Games are not being saved: no database.",
-        "database is locked",
+        "The installer's 'kiosk doctor' says why.",
         "The installer's PIN is still the default.",
     )
     button(h, "menu")  # the notice goes, and Menu does what it does
