@@ -285,8 +285,9 @@ class App:
             lines.append("A simulated table: drag the men with the mouse.")
         if self.store is None:
             lines.append("Games are not being saved: no database.")
-            if self.store_problem:
-                lines.append(self.store_problem)
+            if self.store_problem:  # the whole reason is on stderr and from kiosk doctor
+                log.warning("no database: %s", self.store_problem)
+                lines.append("The installer's 'kiosk doctor' says why.")
         speaker = self.speaker
         if speaker is not None and self.config.speech.enabled and speaker.problem:
             lines.append(f"No speech: {speaker.problem.split(' (')[0]}.")

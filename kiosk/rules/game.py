@@ -181,14 +181,35 @@ class Game:
 
     profile: RuleProfile = field(default_factory=lambda: get_profile(None))
     position: Position = field(default_factory=Position.standard)
-    cube: Cube = field(default_factory=Cube)
     phase: Phase = Phase.OPENING
-    dice: tuple[int, int] | None = None
-    turns: list[Turn] = field(default_factory=list)
-    result: tuple[Colour, Result, int] | None = None
+    _cube: Cube = field(default_factory=Cube, init=False, repr=False)
+    _dice: tuple[int, int] | None = field(default=None, init=False, repr=False)
+    _result: tuple[Colour, Result, int] | None = field(default=None, init=False, repr=False)
+    _turns: list[Turn] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.profile = get_profile(self.profile)
+
+    @property
+    def cube(self) -> Cube:
+        """The doubling cube (changed by :meth:`take` and the like, never from outside)."""
+        return self._cube
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """The dice to play, once thrown (changed by :meth:`roll` and the like)."""
+        return self._dice
+
+    @property
+    def result(self) -> tuple[Colour, Result, int] | None:
+        """Who won, how, for how many points; None while the game is on."""
+        return self._result
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns played so far, oldest first (changed by :meth:`play`, :meth:`take_back`
+        and the like, never from outside)."""
+        return tuple(self._turns)
 
     @property
     def turn(self) -> Colour:
@@ -207,10 +228,10 @@ class Game:
         if outcome.dice is None:
             self.phase = Phase.ROLL
         elif outcome.option:
-            self.dice = outcome.dice
+            self._dice = outcome.dice
             self.phase = Phase.OPENING_OPTION
         else:
-            self.dice = outcome.dice
+            self._dice = outcome.dice
             self.phase = Phase.PLAY
         return outcome
 
@@ -220,7 +241,7 @@ class Game:
         if play_it:
             self.phase = Phase.PLAY
         else:
-            self.dice = None
+            self._dice = None
             self.phase = Phase.ROLL
 
     def start_with(self, starter: Colour) -> None:
@@ -237,7 +258,7 @@ class Game:
         for d in (d1, d2):
             if not isinstance(d, int) or not 1 <= d <= 6:
                 raise GameError(f"a die shows 1 to 6, not {d!r}")
-        self.dice = (d1, d2)
+        self._dice = (d1, d2)
         self.phase = Phase.PLAY
         return self.legal_plays()
 
@@ -256,7 +277,7 @@ class Game:
             play = self.position.parse_play(*self.dice, play, profile=self.profile)
         elif play not in plays:
             raise IllegalPlayError(f"{play} is not a legal play for {self.dice[0]}-{self.dice[1]}")
-        self.turns.append(Turn(self.turn, self.dice, play, self.position))
+        self._turns.append(Turn(self.turn, self.dice, play, self.position))
         self._played(play.result)
         return self.position
 
@@ -271,12 +292,12 @@ class Game:
         >>> str(game.take_back().play), game.dice, game.phase.value, len(game.turns)
         ('8/5 6/5', (3, 1), 'play', 0)
         """
-        if not self.turns:
+        if not self._turns:
             raise GameError("there is no play to take back")
-        turn = self.turns.pop()
+        turn = self._turns.pop()
         self.position = turn.before
-        self.dice = turn.dice
-        self.result = None
+        self._dice = turn.dice
+        self._result = None
         self.phase = Phase.PLAY
         return turn
 
@@ -297,14 +318,14 @@ class Game:
         mover = self.turn
         after = after.with_turn(mover.other)
         turn = Turn(mover, self.dice, Play((), after), self.position)
-        self.turns.append(turn)
+        self._turns.append(turn)
         self._played(after)
         return turn
 
     def _played(self, after: Position) -> None:
         self.position = after
-        self.dice = None
-        self.result = score_game(after, self.profile, self.cube.value)
+        self._dice = None
+        self._result = score_game(after, self.profile, self.cube.value)
         self.phase = Phase.OVER if self.result else Phase.ROLL
 
     # -- replaying a record (a stored game read back) ------------------------------------
@@ -314,13 +335,13 @@ class Game:
         if self.phase == Phase.OVER:
             raise GameError("the game is over")
         self.position = self.position.with_turn(mover)
-        self.dice = dice
+        self._dice = dice
         self.phase = Phase.PLAY
 
     def record_play(self, mover: Colour, dice: tuple[int, int], play: Play) -> None:
         """A recorded turn: ``mover`` played ``play`` (its ``result`` is the position after)."""
         before = self.position.with_turn(mover)
-        self.turns.append(Turn(mover, dice, play, before))
+        self._turns.append(Turn(mover, dice, play, before))
         self._played(play.result)
 
     def record_cube(self, action: CubeAction, player: Colour) -> None:
@@ -331,17 +352,17 @@ class Game:
             self.position = self.position.with_turn(player)
             self.phase = Phase.DOUBLE_OFFERED
         elif action == CubeAction.TAKE:
-            self.cube = Cube(self.cube.value * 2, player)
+            self._cube = Cube(self.cube.value * 2, player)
             self.position = self.position.with_turn(player.other)
             self.phase = Phase.ROLL
         else:
-            self.result = (player.other, Result.SINGLE, self.cube.value)
+            self._result = (player.other, Result.SINGLE, self.cube.value)
             self.phase = Phase.OVER
 
     def record_result(self, winner: Colour, result: Result, points: int) -> None:
         """A recorded end of the game."""
-        self.result = (winner, result, points)
-        self.dice = None
+        self._result = (winner, result, points)
+        self._dice = None
         self.phase = Phase.OVER
 
     # -- the cube ----------------------------------------------------------------------
@@ -365,13 +386,13 @@ class Game:
     def take(self) -> None:
         """The adversary accepts the double and owns the cube; the doubler then throws."""
         self._need(Phase.DOUBLE_OFFERED)
-        self.cube = self.cube.doubled(self.turn.other)
+        self._cube = self.cube.doubled(self.turn.other)
         self.phase = Phase.ROLL
 
     def pass_(self) -> None:
         """The adversary declines the double and loses the game at the stake before it."""
         self._need(Phase.DOUBLE_OFFERED)
-        self.result = (self.turn, Result.SINGLE, self.cube.value)
+        self._result = (self.turn, Result.SINGLE, self.cube.value)
         self.phase = Phase.OVER
 
     def _cube_refusal(self) -> str:

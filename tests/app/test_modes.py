@@ -148,7 +148,7 @@ def test_what_is_missing_is_said_once_on_the_screen(harness) -> None:
     assert h.app.view.menu_title == "Please note"
     assert h.app.view.menu == (
         "Games are not being saved: no database.",
-        "database is locked",
+        "The installer's 'kiosk doctor' says why.",
         "The installer's PIN is still the default.",
     )
     button(h, "menu")  # the notice goes, and Menu does what it does
@@ -211,16 +211,31 @@ def test_quit_from_the_menu_in_a_window(harness) -> None:
     assert not h.app.running
 
 
-def test_dropping_a_man_on_a_blot_sends_the_blot_to_the_bar(harness) -> None:
+def test_dropping_a_man_on_a_blot_hits_it_and_done_ends_the_turn(harness) -> None:
     h = ready(harness)
     h.app.simulator = h.sim
     h.app.calibration = cal = Calibration.default(1280, 720)
-    h.sim.move("12", "20", "black")  # a black blot on white's 20 point (black's 5)
+    throw(h, 3, 1)  # white: 8/5 6/5
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
     h.wait(300)
-    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cal.slot_xy("24", 1)))
-    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=cal.slot_xy("20", 0)))
-    assert [m.name for m in h.sim.men("20")] == ["WHITE"]
+    button(h, "done", "white")
+    throw(h, 6, 4)  # black: 24/14, a blot on white's 11 point
+    h.sim.move("1", "11")
+    h.wait(300)
+    button(h, "done", "black")
+    assert h.last("play")["move"] == "24/14"
+    throw(h, 2, 1)  # white hits it with the mouse: 13/11*, then 6/5
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cal.slot_xy("13", 4)))
+    h.app.input(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=cal.slot_xy("11", 0)))
+    assert [m.name for m in h.sim.men("11")] == ["WHITE"]
     assert [m.name for m in h.sim.men("bar-black")] == ["BLACK"]
+    h.sim.move("6", "5")
+    h.wait(300)
+    assert "press Done" in h.app.view.messages["white"].text
+    button(h, "done", "white")
+    assert h.last("play")["move"] == "13/11* 6/5"
+    assert "put the man down" not in str(h.events)
 
 
 def test_nothing_is_drawn_while_nothing_changes(harness) -> None:

@@ -144,7 +144,7 @@ def test_the_coach_rates_a_bad_play_and_back_takes_it_back(harness, tmp_path: Pa
     assert (taken["player"], taken["move"], taken["dice"]) == ("white", "13/6", [6, 1])
     game = h.app.referee.game
     assert game.position == Position.standard() and game.dice == (6, 1)
-    assert game.phase == Phase.PLAY and game.turns == []
+    assert game.phase == Phase.PLAY and game.turns == ()
     assert h.app.view.position == Position.standard() and h.app.view.dice == (6, 1)
     h.wait(300)
     assert h.app.setting_up and h.last("setup")["corrections"]
