@@ -305,6 +305,8 @@ def main() -> None:
             made = runner.events[before:]
             tally.false_alarms += _false_alarms(made)
             runner.events.clear()
+            if tally.games % 25 == 0:
+                print(f"{tally.games} games, {time.monotonic() - started:.0f} s", file=sys.stderr)
     figures = {
         "sensing": args.sensing,
         "games": tally.games,
