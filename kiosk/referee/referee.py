@@ -130,6 +130,7 @@ class Referee:
         self._choices: list[Play] = []
         self._wrong: Position | None = None
         self._dice_armed = True  # the next faces to rest are a new throw
+        self._wells_read = False
         self._faces: tuple[int, int] | None = None  # the faces both wells show, if they do
         self._faces_since = 0
         self._noticed: set[object] = set()  # notices given once until their cause goes
@@ -224,6 +225,9 @@ class Referee:
                     )
         faces = (wells[0].face, wells[1].face)
         showing = None if None in faces else (faces[0], faces[1])
+        if not self._wells_read:  # dice already lying in the wells are no throw of this game
+            self._wells_read = True
+            self._dice_armed = showing is None
         if showing == self._faces:
             self._settle_dice(now)
             return
