@@ -708,6 +708,7 @@ class Referee:
             if report == self._lift_reported:
                 return
             self._lift_reported = report
+            carrying = bool(self._lifted)  # a man already in the hand: two are carried
             self._lifted.add(src)
             dests = self._tree.destinations(base, src)
             self._emit(
@@ -721,7 +722,7 @@ class Referee:
             stuck = all(
                 not self._tree.destinations(b, point_of(mover, w)) for _, w, b, _ in options
             )
-            if not dests and not moved_here and stuck:
+            if not dests and not moved_here and stuck and not carrying:
                 assert self.game.dice is not None
                 # said once the hand has settled with the man still lifted
                 self._lift_verdict = (key(board), diagnosis.cannot_move(base, src, self.game.dice))
