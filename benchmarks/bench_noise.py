@@ -82,6 +82,9 @@ class Tally:
     false_alarms: int = 0
     missed_illegal: int = 0
     dice_misread: int = 0
+    misjudged: int = 0  # a play taken as another one
+    not_taken: int = 0  # a whole legal play the referee did not take at Done
+    choices: int = 0  # plays the switches could not tell apart, named by the player
     throws: int = 0
     verdict_ms: list[float] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
@@ -254,7 +257,12 @@ def _play(runner: NoisyRunner, rng: random.Random, tally: Tally, play: Play) -> 
         _play_step(runner, rng, tally, position, step)
         now = apply_step(now, step)
         i += 1
+    start = len(runner.events)
     runner.action("press done")
+    for event in runner.events[start:]:
+        if event["event"] == "choose" and str(play) in event["options"]:
+            tally.choices += 1  # the switches cannot tell: the player says which play it was
+            runner.action(f"choose {event['options'].index(str(play)) + 1}")
 
 
 def play_game(runner: NoisyRunner, rng: random.Random, tally: Tally) -> None:
@@ -274,10 +282,21 @@ def play_game(runner: NoisyRunner, rng: random.Random, tally: Tally) -> None:
             tally.examples.append(f"dice {d1}-{d2} read as {read}")
         if game.phase != Phase.PLAY:
             continue  # no legal play: the turn passed by itself
-        plays = game.legal_plays()
-        _play(runner, rng, tally, rng.choice(plays))
+        play = rng.choice(game.legal_plays())
+        try:
+            _play(runner, rng, tally, play)
+        except ValueError as err:  # the table no longer holds the men the game says
+            tally.misjudged += 1
+            tally.examples.append(f"table and game differ: {err}")
+            break
+        taken = [e["move"] for e in runner.events[start:] if e["event"] == "play"]
         if game.phase == Phase.PLAY:  # the play was not taken: say why and give up the game
-            tally.examples.append(f"stuck: {[e for e in runner.events[start:]][-3:]}")
+            tally.not_taken += 1
+            tally.examples.append(f"not taken: {play} {runner.events[start:][-2:]}")
+            break
+        if taken != [str(play)]:
+            tally.misjudged += 1
+            tally.examples.append(f"played {play}, judged {taken}")
             break
     tally.games += 1
 
@@ -305,6 +324,8 @@ def main() -> None:
             made = runner.events[before:]
             tally.false_alarms += _false_alarms(made)
             runner.events.clear()
+            if tally.games % 25 == 0:
+                print(f"{tally.games} games, {time.monotonic() - started:.0f} s", file=sys.stderr)
     figures = {
         "sensing": args.sensing,
         "games": tally.games,
@@ -315,6 +336,9 @@ def main() -> None:
         "false_alarms": tally.false_alarms,
         "missed_illegal": tally.missed_illegal,
         "dice_misread": tally.dice_misread,
+        "misjudged_plays": tally.misjudged,
+        "plays_not_taken": tally.not_taken,
+        "choices_asked": tally.choices,
         "p99_verdict_ms": round(_percentile(tally.verdict_ms, 0.99), 3),
         "worst_verdict_ms": round(max(tally.verdict_ms, default=0.0), 3),
         "seconds": round(time.monotonic() - started, 1),

@@ -20,6 +20,11 @@ Where the counts alone cannot tell two situations apart, the referee does this:
   elsewhere (then ``wrong-checker``, as with colour sensing);
 - an adversary's man put on the mover's own point reads as one of the mover's men
   there: the verdict names the count ("one man too many"), not the colour;
+- two plays with hits may read alike (with 4-3 and blots on 22, 21, 17 and 16,
+  ``bar/21* 20/17*`` and ``bar/22* 20/16*`` both leave one man on each of those points
+  and two on the bar): the referee follows every
+  partial play the counts may show and, at Done, asks which play was made (``choose``),
+  as it does where full points hide a man;
 - while setting up, a man of the wrong colour on a point is not seen: the set-up is
   checked by counts, and the first play shows any mistake.
 
@@ -117,6 +122,7 @@ class Referee:
         self._board: Sensed | None = None
         self._counts: Occupancy | None = None  # the last board of an occupancy-sensing table
         self._coloured_against: tuple | None = None  # what the counts were last coloured by
+        self._readings: list[Sensed] = []  # every colouring of the counts worth judging
         self._changed_at = 0
         self._judged: tuple | None = None
         self._target: Position | None = None  # set while the board is being set up or restored
@@ -130,6 +136,7 @@ class Referee:
         self._choices: list[Play] = []
         self._wrong: Position | None = None
         self._dice_armed = True  # the next faces to rest are a new throw
+        self._wells_read = False
         self._faces: tuple[int, int] | None = None  # the faces both wells show, if they do
         self._faces_since = 0
         self._noticed: set[object] = set()  # notices given once until their cause goes
@@ -182,12 +189,14 @@ class Referee:
         mover = self.game.turn
         board, unsure = colour_in(counts, reference, mover)
         plays = self._plays
+        self._readings = [board]
         if not unsure or plays is None or self._target is not None:
             return board
         options = [board]
         for n in range(1, len(unsure) + 1):
             for hit in combinations(unsure, n):
                 options.append(colour_in(counts, reference, mover, hit)[0])
+        self._readings = options
         tests = (
             plays.shows_partial,
             plays.in_motion,
@@ -224,6 +233,9 @@ class Referee:
                     )
         faces = (wells[0].face, wells[1].face)
         showing = None if None in faces else (faces[0], faces[1])
+        if not self._wells_read:  # dice already lying in the wells are no throw of this game
+            self._wells_read = True
+            self._dice_armed = showing is None
         if showing == self._faces:
             self._settle_dice(now)
             return
@@ -519,6 +531,9 @@ class Referee:
         board = self._masked(board)
         self._odd = None
         found = plays.partials(board)
+        if found and self._counts is not None:  # every partial play the counts may show
+            for reading in self._readings:
+                found += [p for p in plays.partials(reading) if p not in found]
         if found:
             self._progress(found, now)
             return
@@ -693,6 +708,7 @@ class Referee:
             if report == self._lift_reported:
                 return
             self._lift_reported = report
+            carrying = bool(self._lifted)  # a man already in the hand: two are carried
             self._lifted.add(src)
             dests = self._tree.destinations(base, src)
             self._emit(
@@ -706,7 +722,7 @@ class Referee:
             stuck = all(
                 not self._tree.destinations(b, point_of(mover, w)) for _, w, b, _ in options
             )
-            if not dests and not moved_here and stuck:
+            if not dests and not moved_here and stuck and not carrying:
                 assert self.game.dice is not None
                 # said once the hand has settled with the man still lifted
                 self._lift_verdict = (key(board), diagnosis.cannot_move(base, src, self.game.dice))

@@ -32,7 +32,7 @@ from typing import TextIO
 
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
-from kiosk.referee.stepped import STEP_MS, SteppedTable
+from kiosk.referee.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.table import Sensed, location, true_counts
 
@@ -312,8 +312,11 @@ class ScenarioRunner:
 
     def _await_link(self, connected: bool) -> None:
         """Wait (in real time: the link's reconnection runs on its own clock) for the link."""
-        deadline = time.monotonic() + 10
-        while self.link.connected != connected and time.monotonic() < deadline:
+        deadline = time.monotonic() + 2 * self.table.timeout
+        while self.link.connected != connected:
+            if time.monotonic() > deadline:
+                state = "connect again" if connected else "notice the cable pulled"
+                raise TableTimeout(f"the link did not {state} in time")
             if connected:
                 self.sim.advance(STEP_MS)  # the dump after a reconnect needs a settled scan
             time.sleep(0.01)

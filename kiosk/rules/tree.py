@@ -83,6 +83,7 @@ class PlayTree:
         edges: dict[tuple, dict[tuple, tuple]] = {}
         left_seen: dict[tuple, set] = {}
         splits = _splits(self.dice)  # dice left -> (die to play, dice left after it)
+        steps: dict[tuple, Step] = {}  # each step made once, however often it is met
 
         def explore(key: tuple, left: tuple[int, ...]) -> bool:
             """Whether a legal play is in reach from here (``key``: ``me`` and ``op`` now)."""
@@ -91,14 +92,20 @@ class PlayTree:
             if known is not None:
                 return known
             ok = key in finals
+            found = edges.get(key)
             for die, rest in splits[left]:
-                for s, t, hit in step_moves(me, op, die):
-                    _apply(me, op, s, t, hit)
+                for move in step_moves(me, op, die):
+                    _apply(me, op, *move)
                     child = (*me, *op)
                     if explore(child, rest):
                         ok = True
-                        edges.setdefault(key, {})[(s, t, hit)] = (Step(s, t, die, hit), child)
-                    _undo(me, op, s, t, hit)
+                        if found is None:
+                            found = edges[key] = {}
+                        step = steps.get((move, die))
+                        if step is None:
+                            step = steps[move, die] = Step(*move[:2], die, move[2])
+                        found[move] = (step, child)
+                    _undo(me, op, *move)
             memo[memo_key] = ok
             if ok:
                 left_seen.setdefault(key, set()).add(left)

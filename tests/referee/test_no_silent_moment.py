@@ -71,3 +71,12 @@ def test_a_new_game_on_an_unchanged_board_is_judged_at_once():
     assert [e["dice"] for e in kinds(events, "dice")] == [[5, 5]]
     [play] = kinds(events, "play")
     assert play["move"] == ""  # closed out: the turn passes by itself
+
+
+def test_dice_left_in_the_wells_are_no_throw_of_the_next_game():
+    events = run(
+        ["setup standard", "dice 3 1", "lift 8", "place 5", "lift 6", "place 5", "press done",
+         "setup standard", "wait 1000"]
+    )
+    assert [e["dice"] for e in kinds(events, "dice")] == [[3, 1]]
+    assert kinds(events, "opening") == [] and notices(events, "setup-first") == []

@@ -36,3 +36,20 @@ def test_a_blot_point_reading_one_man_is_unsure():
     assert unsure == ["20"] and board["20"] == (0, 1)  # read first as the blot
     board, _ = colour_in(counts, reference, HIT.turn, hit=["20"])
     assert board["20"] == (1, 0)  # or as the man that hit it
+
+
+def test_two_plays_the_counts_cannot_tell_apart_are_asked_about(sensing):
+    position = Position.from_points(
+        {20: 1, 6: 13, 22: -1, 21: -1, 17: -1, 16: -1, 1: -11}, bar=(1, 0)
+    )
+    play = ["lift bar", "place 21", "lift 21 black", "place bar black",
+            "lift 20", "place 17", "lift 17 black", "place bar black", "wait 400", "press done"]
+    events = run([f"setup {position.position_id()}", "dice 4 3", *play])
+    if sensing == "polarity":
+        assert [p["move"] for p in kinds(events, "play")] == ["bar/21* 20/17*"]
+        return
+    [choose] = kinds(events, "choose")
+    assert set(choose["options"]) >= {"bar/21* 20/17*", "bar/22* 20/16*"}
+    index = choose["options"].index("bar/21* 20/17*") + 1
+    events = run([f"setup {position.position_id()}", "dice 4 3", *play, f"choose {index}"])
+    assert [p["move"] for p in kinds(events, "play")] == ["bar/21* 20/17*"]
