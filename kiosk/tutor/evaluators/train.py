@@ -78,13 +78,16 @@ def label(samples: list[tuple[Position, int, int]], top: int = TOP):
     the mean of the two (which cancels most of 1-ply's odd-even swing, as GNU Backgammon's
     deeper looks do), and the others are moved by the same mean shift.
     """
-    xs, ys, starts = [], [], []
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    starts: list[int] = []
+    count = 0
     for position, d1, d2 in samples:
         results = [p.result for p in position.legal_plays(d1, d2)]
         results = [r for r in results if r.winner() is None]
         if len(results) < 2:
             continue
-        starts.append(len(xs))
+        starts.append(count)
         chances = np.array([mover_chances(after) for after in results])
         if top:
             order = np.argsort(-(chances @ EQUITY_WEIGHTS))[:top]
@@ -93,9 +96,10 @@ def label(samples: list[tuple[Position, int, int]], top: int = TOP):
             shift = (blended - chances[order]).mean(axis=0)
             chances = np.clip(chances + shift, 0.0, 1.0)
             chances[order] = blended
-        xs.extend(encode(after) for after in results)
-        ys.extend(chances.tolist())
-    return np.array(xs, np.float32), np.array(ys, np.float32), np.array(starts)
+        xs.append(np.array([encode(after) for after in results], np.float32))
+        ys.append(chances.astype(np.float32))
+        count += len(results)
+    return np.vstack(xs), np.vstack(ys), np.array(starts)
 
 
 def _init(rng: np.random.Generator, x: np.ndarray) -> dict[str, np.ndarray]:
