@@ -130,7 +130,7 @@ def test_the_coach_rates_a_bad_play_and_back_takes_it_back(harness, tmp_path: Pa
     game_id = h.app.game_id
     _bad_opening(h)
     coach = h.last("coach")
-    assert coach["to"] == "white" and coach["rating"] == "bad" and coach["best"] == "13/7 8/7"
+    assert coach["to"] == "white" and coach["rating"] == "very bad" and coach["best"] == "13/7 8/7"
     assert coach["evaluator"] == "builtin" and coach["take_back"] is True and coach["turn"] == 1
     shown = h.app.view.messages["white"]
     assert shown.text == coach["text"] and "13/7 8/7" in shown.text
@@ -267,4 +267,4 @@ def test_the_coach_follows_the_tutor_section(harness, tmp_path: Path) -> None:
     assert isinstance(h.app, App) and h.app.coach is not None
     assert h.app.coach.evaluator == "builtin" and h.app.coach.teaching
     _bad_opening(h)
-    assert h.last("coach")["rating"] == "very bad"  # 0.087 lost is very bad at 0.05
+    assert h.last("coach")["rating"] == "very bad"  # 0.15 lost is very bad at 0.05
