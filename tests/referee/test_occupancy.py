@@ -36,3 +36,20 @@ def test_a_blot_point_reading_one_man_is_unsure():
     assert unsure == ["20"] and board["20"] == (0, 1)  # read first as the blot
     board, _ = colour_in(counts, reference, HIT.turn, hit=["20"])
     assert board["20"] == (1, 0)  # or as the man that hit it
+
+
+def test_a_runner_for_an_occupancy_table_reads_occupancy_frames():
+    from kiosk.referee.scenario import ScenarioRunner
+    from kiosk.table.layout import SlotState
+
+    events: list[dict] = []
+    with ScenarioRunner(events.append, sensing="occupancy") as runner:
+        runner.sim.set_position({"6": ("white", 5), "19": ("black", 5)})
+        runner.wait(200)
+        frame = runner.listener.last
+        assert runner.sim.layout.sensing == "occupancy"
+        assert frame is not None
+        for where in ("6", "19"):  # no colour on the wire, only men
+            assert frame.slots[where].count(SlotState.OCCUPIED) == 5
+            assert SlotState.WHITE not in frame.slots[where]
+            assert SlotState.BLACK not in frame.slots[where]
