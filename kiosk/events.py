@@ -283,6 +283,25 @@ class TableStatus(Event):
     name: ClassVar[str] = "table"
     status: str
     message: str = _opt()
+    runtime: str = _opt()  # on connecting: the interpreter running the firmware
+
+
+@dataclass(frozen=True, kw_only=True)
+class Notice(Event):
+    """A plain word from the referee that is no verdict: why nothing happens yet, or what
+    to do next; ``about`` names its cause (``"dice-settling"``, ``"switch-fault"``...)."""
+
+    name: ClassVar[str] = "notice"
+    about: str
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sensing(Event):
+    """How the table senses its men: ``"colour"`` (polarity) or ``"occupancy"``."""
+
+    name: ClassVar[str] = "sensing"
+    mode: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -469,6 +488,8 @@ EVENTS: dict[str, type[Event]] = {
         Illegal,
         Legal,
         TableStatus,
+        Notice,
+        Sensing,
         Message,
         NewGame,
         Resume,

@@ -13,9 +13,10 @@ functions too) and holds the code to this, and to having no import circle.
   table);
 - ``tutor`` (coach and lessons, which host a referee) and ``store`` (SQLite);
 - ``display`` (the view model and the drawing of it);
-- ``app`` (the loop joining them all), then the commands: ``app_cli`` and each package's
-  ``cli`` module (a command, registered by ``kiosk/cli.py``, may use any package: ``kiosk
-  simtable`` lays out a simulated table over the link), then ``cli`` and ``__main__``.
+- ``app`` (the loop joining them all), then the commands: ``app_cli``, ``commission_cli``
+  and each package's ``cli`` module (a command, registered by ``kiosk/cli.py``, may use any
+  package: ``kiosk simtable`` lays out a simulated table over the link), then ``cli`` and
+  ``__main__``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"tutor", "store"}),
     frozenset({"display"}),
     frozenset({"app"}),
-    frozenset({"app_cli", "commands"}),
+    frozenset({"app_cli", "commission_cli", "commands"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),
 )

@@ -82,7 +82,7 @@ from kiosk.events import (
     TableStatus,
     WrongMove,
 )
-from kiosk.link import LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
+from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
 from kiosk.table.sensing import key, project, true_counts
@@ -473,11 +473,11 @@ class App:
             lesson = self.lesson
             if lesson is not None:  # the lesson throws its own dice: the wells are ignored
                 if lesson.referee is not None:
-                    lesson.referee.board(sensed, now)
+                    self._judge(lesson.referee, frame, now)
             elif self.referee is not None and self.replay is None:
                 if self.dice_source == "wells":
                     self.referee.dice(frame.dice, now)
-                self.referee.board(sensed, now)
+                self._judge(self.referee, frame, now)
         self.modes.tick(now)
         if self.lesson is None and self.referee is not None and self.replay is None:
             self.referee.tick(now)
@@ -486,6 +486,15 @@ class App:
         if now - self.idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
             self.modes.push(AttractMode())
         self.bus.dispatch()
+
+    def _judge(self, referee: Referee, frame: BoardFrame, now: int) -> None:
+        """One frame to a referee as the table senses it (its identify's ``sense=``): the
+        colour of each man, or only where men are (the referee colours them)."""
+        info = self.link.info
+        if info is not None and info.layout.sensing == "occupancy":
+            referee.occupancy(frame.occupancy(), now)
+        else:
+            referee.board(frame.sensed(), now)
 
     def _woken(self) -> None:
         """Somebody is at the table (a button, a man moved): the attract screen goes."""

@@ -20,8 +20,10 @@ from kiosk.referee.stepped import STEP_MS, SteppedTable
 class SteppedApp:
     """An App wired to a stepped simulated table: ``make_app(link=..., listener=...)``."""
 
-    def __init__(self, make_app: Callable[..., App], config: Config) -> None:
-        self.table = SteppedTable(table_layout(config))
+    def __init__(
+        self, make_app: Callable[..., App], config: Config, sensing: str | None = None
+    ) -> None:
+        self.table = SteppedTable(table_layout(config), sensing=sensing)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         self.events: list[dict] = []  # every event so far, as JSON (what tests read)
         self.app = make_app(link=self.link, listener=self.listener)

@@ -38,6 +38,7 @@ from kiosk.events import (
     Message,
     ModeChanged,
     NewGame,
+    Notice,
     Opening,
     Played,
     PositionShown,
@@ -215,6 +216,8 @@ class TableView:
             case TableStatus(status=status, message=message):
                 self.connected = status == "connected"
                 self.connection_message = message or ""
+            case Notice(message=message):  # the referee waits on the player on turn
+                self.say(self.turn, message)
             case Message(to=to, text=text, detail=detail, warning=warning, complete=complete):
                 if complete:  # a whole play is on the board: nothing is lifted
                     self.lifted, self.targets = None, ()

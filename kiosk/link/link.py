@@ -16,7 +16,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
 
@@ -52,10 +52,6 @@ from kiosk.table.layout import TableLayout
 log = logging.getLogger(__name__)
 
 BAUD = 115200  # ignored by USB CDC and ptys, but pyserial needs one
-_SENSING_WORDS = {
-    "polarity": "the colour of each man (two reeds per slot)",
-    "occupancy": "only where men are (one reed per slot)",
-}
 LOG_INTERVAL = 1.0  # seconds between two warnings of one kind
 FLOOD_PER_S = 20  # table error messages a second that count as a flood
 DUMP_INTERVAL = 0.05  # seconds between two dumps asked for because of gaps
@@ -423,7 +419,7 @@ class TableLink:
             self._emit(LinkStatus.INCOMPATIBLE, problem, info=self._info)
             return problem, False, True
         with self._lock:
-            self._layout = self.expected_layout or self._info.layout
+            self._layout = self._judged(self._info) or self._info.layout
             self._counts["connects"] += 1
         self._connected_event.set()
         info = self._info
@@ -463,6 +459,14 @@ class TableLink:
             self._counts["disconnects"] += 1
         return self._lost_reason or "stopped", True, False
 
+    def _judged(self, info: TableInfo) -> TableLayout | None:
+        """The kiosk's layout sensing as the table says it senses (the identify's
+        ``sense=``): the kiosk judges either kind, so the table decides."""
+        expected = self.expected_layout
+        if expected is None or expected.sensing == info.layout.sensing:
+            return expected
+        return replace(expected, sensing=info.layout.sensing)
+
     def _incompatibility(self, info: TableInfo) -> str | None:
         if info.protocol != PROTOCOL_VERSION:
             return (
@@ -470,13 +474,7 @@ class TableLink:
                 f"{info.protocol}, this kiosk speaks protocol {PROTOCOL_VERSION}; "
                 "update the firmware (see firmware/README.md)"
             )
-        expected = self.expected_layout
-        if expected is not None and info.layout.sensing != expected.sensing:
-            return (
-                f"the table senses {_SENSING_WORDS[info.layout.sensing]}, but the kiosk is "
-                f"set up for a table that senses {_SENSING_WORDS[expected.sensing]}; "
-                "set the table's sensing in the configuration"
-            )
+        expected = self._judged(info)
         if expected is not None and info.layout != expected.physical():
             return (
                 f"table layout {info.layout.wire()} differs from the kiosk's "
@@ -632,7 +630,7 @@ class TableLink:
                 return
             with self._lock:
                 self._info = info
-                self._layout = self.expected_layout or info.layout
+                self._layout = self._judged(info) or info.layout
             self._emit(
                 LinkStatus.CONNECTED, f"table restarted (reset cause: {info.reset_cause})", info
             )

@@ -63,7 +63,7 @@ class ScenarioRunner:
         self.mode = Mode.TEACHING
         self.turn = WHITE
         self._setup: tuple[str, Position] | None = None
-        self.table = SteppedTable(self.layout, firmware=firmware)
+        self.table = SteppedTable(self.layout, firmware=firmware, sensing=self.sensing)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         # When the dice last came down (until they rest), and whether a wait followed: the
         # next throw then shows faces of the same tumble. Any other action waits for rest.

@@ -48,11 +48,13 @@ class SteppedTable:
         layout: TableLayout | None = None,
         timeout: float = WAIT_S,
         firmware: str = "cpython",
+        sensing: str | None = None,
     ) -> None:
         self.layout = layout or TableLayout()
         self.timeout = timeout
         self.now = 0
-        self.sim = SimulatedTable(self.layout, firmware=firmware)
+        # the table may sense otherwise than the kiosk's layout says: the link takes its word
+        self.sim = SimulatedTable(self.layout, firmware=firmware, sensing=sensing)
         self.listener = WatchingListener()
         self.link = TableLink(
             self.sim.port_name, layout=self.layout, listener=self.listener, silence_timeout=None

@@ -169,8 +169,9 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
     ]
     assert lines[0].startswith("OK      configuration: read from")
     assert lines[4].startswith("PROBLEM display: no screen")
-    assert lines[-3].startswith("OK      database:")
-    assert lines[-2].startswith("PROBLEM installer PIN: still the default 1234")
+    assert lines[-4].startswith("OK      database:")
+    assert lines[-3].startswith("PROBLEM installer PIN: still the default 1234")
+    assert lines[-2].startswith("PROBLEM commissioning: not done: run kiosk commission")
     assert lines[-1].endswith("problems found.")
 
 

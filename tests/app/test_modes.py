@@ -42,7 +42,7 @@ def throw(h, d1: int, d2: int) -> None:
     h.sim.clear_dice()
     h.wait(80)
     h.sim.set_dice(d1, d2)
-    h.wait(300)
+    h.wait(400)  # the dice count once they have rested (the referee's dice_rest_ms)
 
 
 def legend(h, player: str) -> dict[str, str]:

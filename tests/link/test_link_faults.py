@@ -147,11 +147,21 @@ def test_a_missing_port_is_reported_once_and_retried() -> None:
             listener.events.get(timeout=0.2)
 
 
-def test_a_table_sensing_otherwise_is_refused_in_words(raw_pty: tuple[int, str]) -> None:
+def test_a_table_sensing_otherwise_is_taken_at_its_word(raw_pty: tuple[int, str]) -> None:
+    master, port = raw_pty
+    listener = QueueListener()
+    with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)) as link:
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy")
+        event = listener.events.get(timeout=WAIT)
+        assert event.status is LinkStatus.CONNECTED
+        assert link.info is not None and link.info.layout.sensing == "occupancy"
+
+
+def test_a_table_of_other_slot_counts_is_still_refused(raw_pty: tuple[int, str]) -> None:
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=5,4,15 sense=occupancy")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
-        assert "one reed per slot" in event.message and "configuration" in event.message
+        assert "differs" in event.message and "configuration" in event.message

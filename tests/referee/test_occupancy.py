@@ -53,3 +53,20 @@ def test_two_plays_the_counts_cannot_tell_apart_are_asked_about(sensing):
     index = choose["options"].index("bar/21* 20/17*") + 1
     events = run([f"setup {position.position_id()}", "dice 4 3", *play, f"choose {index}"])
     assert [p["move"] for p in kinds(events, "play")] == ["bar/21* 20/17*"]
+
+
+def test_a_runner_for_an_occupancy_table_reads_occupancy_frames():
+    from kiosk.referee.scenario import ScenarioRunner
+    from kiosk.table.layout import SlotState
+
+    events: list[dict] = []
+    with ScenarioRunner(events.append, sensing="occupancy") as runner:
+        runner.sim.set_position({"6": ("white", 5), "19": ("black", 5)})
+        runner.wait(200)
+        frame = runner.listener.last
+        assert runner.sim.layout.sensing == "occupancy"
+        assert frame is not None
+        for where in ("6", "19"):  # no colour on the wire, only men
+            assert frame.slots[where].count(SlotState.OCCUPIED) == 5
+            assert SlotState.WHITE not in frame.slots[where]
+            assert SlotState.BLACK not in frame.slots[where]
