@@ -22,8 +22,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+
+def _books_dir() -> Path:
+    """``$BACKGAMMON_BOOKS``, else ``shared/books`` beside the checkout, else the team's copy."""
+    if os.environ.get("BACKGAMMON_BOOKS"):
+        return Path(os.environ["BACKGAMMON_BOOKS"])
+    beside = Path(__file__).resolve().parents[2].parent / "shared" / "books"
+    return beside if beside.is_dir() else Path("/work/shared/books")
+
+
 #: Where the transcriptions are looked for (the product does not ship them).
-BOOKS_DIR = Path(os.environ.get("BACKGAMMON_BOOKS", "/work/shared/books"))
+BOOKS_DIR = _books_dir()
 
 
 @dataclass(frozen=True)
