@@ -209,7 +209,7 @@ class ScenarioRunner:
         if self._setup and self._setup[0] not in ("standard", "empty") and not self.game.turns:
             self._do_setup([self._setup[0]])
         elif self.game.phase in (Phase.OPENING, Phase.ROLL) and not self.game.turns:
-            self.game.position = self.game.position.with_turn(self.turn)
+            self.game.set_turn(self.turn)
 
     def _do_opening(self, args: list[str]) -> None:
         white, black = _dice(args)

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from kiosk.rules.moves import Play
@@ -175,20 +175,46 @@ class Turn:
     before: Position
 
 
-@dataclass
 class Game:
-    """One game under a rule profile: phases, turns, cube and result."""
+    """One game under a rule profile: phases, turns, cube and result.
 
-    profile: RuleProfile = field(default_factory=lambda: get_profile(None))
-    position: Position = field(default_factory=Position.standard)
-    phase: Phase = Phase.OPENING
-    _cube: Cube = field(default_factory=Cube, init=False, repr=False)
-    _dice: tuple[int, int] | None = field(default=None, init=False, repr=False)
-    _result: tuple[Colour, Result, int] | None = field(default=None, init=False, repr=False)
-    _turns: list[Turn] = field(default_factory=list, init=False, repr=False)
+    Its state changes only through its methods (python-chess's ``push``/``pop`` are the
+    model): :meth:`play` and :meth:`take_back`, :meth:`set_turn` before the first play,
+    :meth:`let_stand`, the ``record_*`` methods; every field is read-only outside.
 
-    def __post_init__(self) -> None:
-        self.profile = get_profile(self.profile)
+    >>> game = Game("modern")
+    >>> game.position = game.position  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    AttributeError: property 'position' of 'Game' object has no setter
+    """
+
+    def __init__(
+        self,
+        profile: RuleProfile | str | None = None,
+        position: Position | None = None,
+        phase: Phase = Phase.OPENING,
+    ) -> None:
+        self.profile: RuleProfile = get_profile(profile)
+        self._position = position if position is not None else Position.standard()
+        self._phase = phase
+        self._cube = Cube()
+        self._dice: tuple[int, int] | None = None
+        self._result: tuple[Colour, Result, int] | None = None
+        self._turns: list[Turn] = []
+
+    def __repr__(self) -> str:
+        profile, position = self.profile.name, self.position
+        return f"Game(profile={profile!r}, position={position!r}, phase={self.phase})"
+
+    @property
+    def position(self) -> Position:
+        """The position on the board (changed by :meth:`play` and the like, never from outside)."""
+        return self._position
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game stands: opening, roll, play, double offered, over."""
+        return self._phase
 
     @property
     def cube(self) -> Cube:
@@ -224,31 +250,48 @@ class Game:
         outcome = decide_opening(self.profile, white, black)
         if outcome.starter is None:
             return outcome
-        self.position = self.position.with_turn(outcome.starter)
+        self._position = self.position.with_turn(outcome.starter)
         if outcome.dice is None:
-            self.phase = Phase.ROLL
+            self._phase = Phase.ROLL
         elif outcome.option:
             self._dice = outcome.dice
-            self.phase = Phase.OPENING_OPTION
+            self._phase = Phase.OPENING_OPTION
         else:
             self._dice = outcome.dice
-            self.phase = Phase.PLAY
+            self._phase = Phase.PLAY
         return outcome
 
     def choose_opening(self, play_it: bool) -> None:
         """The starter's choice where the book allows it: play the cast, or throw afresh."""
         self._need(Phase.OPENING_OPTION)
         if play_it:
-            self.phase = Phase.PLAY
+            self._phase = Phase.PLAY
         else:
             self._dice = None
-            self.phase = Phase.ROLL
+            self._phase = Phase.ROLL
 
     def start_with(self, starter: Colour) -> None:
         """Skip the starting cast: ``starter`` throws first (the next-game rules)."""
         self._need(Phase.OPENING)
-        self.position = self.position.with_turn(starter)
-        self.phase = Phase.ROLL
+        self._position = self.position.with_turn(starter)
+        self._phase = Phase.ROLL
+
+    def set_turn(self, player: Colour) -> None:
+        """Put ``player`` on roll in a game not yet started (no play, no dice thrown).
+
+        >>> game = Game("modern", phase=Phase.ROLL)
+        >>> game.set_turn(Colour.BLACK); str(game.turn)
+        'black'
+        """
+        if self._turns or self._phase not in (Phase.OPENING, Phase.ROLL):
+            raise GameError("the side on roll can only be set before the game starts")
+        self._position = self._position.with_turn(player)
+
+    def close(self) -> None:
+        """End the game with no result, so that nothing more is played or judged (a
+        lesson's free table, where men are moved at will)."""
+        self._dice = None
+        self._phase = Phase.OVER
 
     # -- turns -----------------------------------------------------------------------
 
@@ -259,7 +302,7 @@ class Game:
             if not isinstance(d, int) or not 1 <= d <= 6:
                 raise GameError(f"a die shows 1 to 6, not {d!r}")
         self._dice = (d1, d2)
-        self.phase = Phase.PLAY
+        self._phase = Phase.PLAY
         return self.legal_plays()
 
     def legal_plays(self) -> list[Play]:
@@ -295,10 +338,10 @@ class Game:
         if not self._turns:
             raise GameError("there is no play to take back")
         turn = self._turns.pop()
-        self.position = turn.before
+        self._position = turn.before
         self._dice = turn.dice
         self._result = None
-        self.phase = Phase.PLAY
+        self._phase = Phase.PLAY
         return turn
 
     def let_stand(self, after: Position) -> Turn:
@@ -323,10 +366,10 @@ class Game:
         return turn
 
     def _played(self, after: Position) -> None:
-        self.position = after
+        self._position = after
         self._dice = None
         self._result = score_game(after, self.profile, self.cube.value)
-        self.phase = Phase.OVER if self.result else Phase.ROLL
+        self._phase = Phase.OVER if self.result else Phase.ROLL
 
     # -- replaying a record (a stored game read back) ------------------------------------
 
@@ -334,9 +377,9 @@ class Game:
         """A recorded throw: ``mover`` on roll with ``dice`` to play, whatever came before."""
         if self.phase == Phase.OVER:
             raise GameError("the game is over")
-        self.position = self.position.with_turn(mover)
+        self._position = self.position.with_turn(mover)
         self._dice = dice
-        self.phase = Phase.PLAY
+        self._phase = Phase.PLAY
 
     def record_play(self, mover: Colour, dice: tuple[int, int], play: Play) -> None:
         """A recorded turn: ``mover`` played ``play`` (its ``result`` is the position after)."""
@@ -349,21 +392,21 @@ class Game:
         if self.phase == Phase.OVER:
             raise GameError("the game is over")
         if action == CubeAction.DOUBLE:
-            self.position = self.position.with_turn(player)
-            self.phase = Phase.DOUBLE_OFFERED
+            self._position = self.position.with_turn(player)
+            self._phase = Phase.DOUBLE_OFFERED
         elif action == CubeAction.TAKE:
             self._cube = Cube(self.cube.value * 2, player)
-            self.position = self.position.with_turn(player.other)
-            self.phase = Phase.ROLL
+            self._position = self.position.with_turn(player.other)
+            self._phase = Phase.ROLL
         else:
             self._result = (player.other, Result.SINGLE, self.cube.value)
-            self.phase = Phase.OVER
+            self._phase = Phase.OVER
 
     def record_result(self, winner: Colour, result: Result, points: int) -> None:
         """A recorded end of the game."""
         self._result = (winner, result, points)
         self._dice = None
-        self.phase = Phase.OVER
+        self._phase = Phase.OVER
 
     # -- the cube ----------------------------------------------------------------------
 
@@ -381,19 +424,19 @@ class Game:
         """The side on roll offers to double the stake."""
         if CubeAction.DOUBLE not in self.legal_cube_actions():
             raise GameError(self._cube_refusal())
-        self.phase = Phase.DOUBLE_OFFERED
+        self._phase = Phase.DOUBLE_OFFERED
 
     def take(self) -> None:
         """The adversary accepts the double and owns the cube; the doubler then throws."""
         self._need(Phase.DOUBLE_OFFERED)
         self._cube = self.cube.doubled(self.turn.other)
-        self.phase = Phase.ROLL
+        self._phase = Phase.ROLL
 
     def pass_(self) -> None:
         """The adversary declines the double and loses the game at the stake before it."""
         self._need(Phase.DOUBLE_OFFERED)
         self._result = (self.turn, Result.SINGLE, self.cube.value)
-        self.phase = Phase.OVER
+        self._phase = Phase.OVER
 
     def _cube_refusal(self) -> str:
         if not self.profile.doubling:

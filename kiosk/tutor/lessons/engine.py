@@ -39,7 +39,6 @@ from kiosk.rules import (
     WHITE,
     Colour,
     Game,
-    Phase,
     Position,
     shots,
     shots_by_attacker,
@@ -313,7 +312,7 @@ class LessonEngine:
     def _free_table(self) -> None:
         """A referee with no game on: the learner moves men freely and nothing is judged."""
         game = Game(self.lesson.profile, self._board_position() or Position.standard())
-        game.phase = Phase.OVER
+        game.close()
         self.referee = self.host.new_referee(game)
 
     def _shows(self, position: Position) -> bool:
