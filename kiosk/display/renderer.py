@@ -369,10 +369,12 @@ class Renderer:
 
     def _band_panel(self, view: TableView, colour: str, key: tuple | None):
         message = view.messages.get(colour)
-        mine = view.turn == colour
+        mine = view.turn == colour and view.winner is None
         state = (
             colour,
             mine,
+            view.winner,
+            view.hide_pips,
             view.dice if mine else None,
             view.cocked if mine else (),
             (message.text, bool(message.detail), message.warning, message.rating, message.take_back)
@@ -643,7 +645,7 @@ class BandPainter:
     def paint(self, view: TableView, message: PlayerText | None) -> pygame.Surface:
         """The band's surface: turn and dice, message, pips and score, connection."""
         w, h = self.width, self.height
-        mine = view.turn == self.colour
+        mine = view.turn == self.colour and view.winner is None
         surface = pygame.Surface((w, h))
         surface.fill(BAND_TURN if mine else BAND)
         if mine:
@@ -662,7 +664,11 @@ class BandPainter:
         label_size = max(12, int(h * 0.2))
         die = int(h * 0.5)
         width = max(2 * die + 3 * pad, self.text.font(label_size).size("YOUR TURN")[0] + 2 * pad)
-        if mine:
+        if view.winner is not None:
+            won = view.winner == self.colour
+            words, colour = ("YOU WON", ACCENT) if won else ("Game over", DIM)
+            label = self.text.render(words, label_size, colour)
+        elif mine:
             label = self.text.render("YOUR TURN", label_size, ACCENT)
         else:
             label = self.text.render("Their turn", label_size, DIM)
@@ -710,7 +716,7 @@ class BandPainter:
         pips = view.pips[me]
         big = max(14, int(h * 0.34))
         small = max(11, int(h * 0.17))
-        pip_label = self.text.render(f"{pips}", big, TEXT)
+        pip_label = self.text.render("?" if view.hide_pips else f"{pips}", big, TEXT)
         pip_word = self.text.render("pips", small, DIM)
         mine, theirs = view.score[me], view.score[1 - me]
         score = f"Score {mine}-{theirs}"

@@ -105,6 +105,9 @@ class TableView:
     banner: str = ""  # a short line both players see (mode, lesson title)
     choices: tuple[str, ...] = ()  # plays to choose between
     pips: tuple[int, int] = (167, 167)
+    hide_pips: bool = False  # a lesson asks for a count: the answer is not shown beside it
+    preview: bool = False  # the arrows show a lesson's preview of the book's play
+    winner: str | None = None  # the game is over: who won ("YOUR TURN" is shown to nobody)
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
     busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
@@ -205,6 +208,8 @@ class TableView:
                 text = "The board is restored. Play on." if restored else "The board is set."
                 self.say("both", text if restored else f"{text} Throw to start.")
             case GameOver(winner=winner, result=result, points=points):
+                self.winner = str(winner)
+                self.dice, self.lifted, self.targets, self.illegal = None, None, (), None
                 white, black = self.score
                 won = winner == Colour.WHITE
                 self.score = (white + points, black) if won else (white, black + points)
@@ -270,6 +275,7 @@ class TableView:
                 self.say("both", event.text, event.detail or "")
             return
         self.last_play, self.last_move = (), ""
+        self.winner = None
         self.cube = (int(event.cube[0]), event.cube[1])
         self._lesson({"event": "lesson-end"})
         if isinstance(event, NewGame):
@@ -278,14 +284,12 @@ class TableView:
     def _lesson(self, event: Mapping[str, Any]) -> None:
         """A lesson's step, result, chart or end: what it says, lights, asks and charts."""
         kind = event["event"]
+        if kind == "lesson":
+            self._lesson_board(event)
         if kind in ("lesson", "lesson-result", "lesson-end"):
             wrong = kind == "lesson-result" and not event["correct"]
-            self.say(
-                str(event.get("to", "both")),
-                str(event.get("text", "")),
-                str(event.get("detail", "")),
-                bool(event.get("warning", wrong)),
-            )
+            text, detail = str(event.get("text", "")), str(event.get("detail", ""))
+            self.say(str(event.get("to", "both")), text, detail, bool(event.get("warning", wrong)))
         if kind == "lesson":
             self.lights = tuple(event.get("light", ()))
             self.lesson_result = None
@@ -301,6 +305,24 @@ class TableView:
             self.chart = {k: _plain(v) for k, v in event.items()}
         elif kind in ("lesson-end", "lesson-exit"):
             self.lights, self.lesson_result, self.answers, self.chart = (), None, (), None
+            if self.preview:
+                self.last_play, self.last_move = (), ""
+            self.hide_pips, self.preview = False, False
+
+    def _lesson_board(self, event: Mapping[str, Any]) -> None:
+        """A lesson step's pip counts (hidden while it asks for one) and its preview of the
+        book's play: arrows from each man to its destination (the step's text names it)."""
+        self.hide_pips = bool(event.get("hide_pips", False))
+        pips = event.get("pips")
+        if isinstance(pips, Mapping):
+            self.pips = (int(pips["white"]), int(pips["black"]))
+        preview = event.get("preview")
+        if isinstance(preview, Mapping):
+            self.last_play = tuple((str(a), str(b)) for a, b in preview.get("arrows", ()))
+            self.last_move = str(preview.get("move", ""))
+            self.preview = True
+        elif self.preview:
+            self.last_play, self.last_move, self.preview = (), "", False
 
     def _played(self, event: Played) -> None:
         """A play: the position after it, and arrows for the play's steps."""

@@ -8,6 +8,8 @@ from functools import cache
 
 import pytest
 
+from kiosk.display.view import TableView
+from kiosk.events import LessonEvent
 from kiosk.rules import WHITE, Position
 from kiosk.tutor.lessons import State, catalogue, load_lesson
 from kiosk.tutor.lessons.headless import Learner, TableSession, _illegal_move, lay_out
@@ -189,6 +191,9 @@ def test_pips_follow_the_table_and_are_hidden_while_asked() -> None:
         e for e in session.events if e["event"] == "lesson-result" and "needs 167" in e["text"]
     )
     assert answered["pips"] == {"white": 167, "black": 167}
+    view = TableView()  # the display folds the engine's own events
+    view.apply(LessonEvent(data=asked[0]))
+    assert view.hide_pips
 
 
 def test_a_wrong_move_the_step_asks_for_is_not_a_mistake(tmp_path) -> None:
@@ -229,5 +234,9 @@ def test_crawleys_games_show_the_books_play_first_and_can_be_skipped() -> None:
         shown = [e for e in s.events if e["event"] == "lesson" and e.get("preview")]
         assert shown[-1]["preview"]["move"] == step.accept[0]
         assert shown[-1]["preview"]["arrows"] and "Crawley plays" in shown[-1]["text"]
+        view = TableView()
+        view.apply(LessonEvent(data=shown[-1]))
+        arrows = tuple(tuple(a) for a in shown[-1]["preview"]["arrows"])
+        assert view.last_play == arrows and view.last_move == step.accept[0]
         s.act("button select")  # skip the rest of these turns
         assert isinstance(s.engine.current_step, QuestionStep)
