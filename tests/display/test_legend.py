@@ -93,8 +93,10 @@ def test_the_readme_the_hardware_guide_and_the_screen_name_the_same_buttons() ->
     readme = (root / "README.md").read_text()
     section = readme[readme.index("## The buttons") : readme.index("## What the table shows")]
     pins = (root / "hardware" / "README.md").read_text()
+    install = (root / "deploy" / "INSTALL.md").read_text()
     for name in BUTTON_NAMES.values():
         assert f"**{name}**" in section and f"**{name}**" in pins
+        assert f"button: **{name}**" in install  # the wiring table labels the same buttons
     for key in WINDOW_KEYS.values():
         assert f"`{key}`" in section
     for shot in ("set-up", "lifted-with", "wrong-placement", "press-done", "coach", "game-end"):
