@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.app.main import NOTICE_MS, App
+from kiosk.app.main import App
 from kiosk.app.stepped import SteppedApp
+from kiosk.app.transitions import NOTICE_MS
 from kiosk.config import Config
 from kiosk.display import Calibration, Display
 from kiosk.link import TableLayout

@@ -43,13 +43,9 @@ from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menu import MenuMode
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
-from kiosk.app.modes.attract import IDLE_MS, AttractMode, NoticeMode
-from kiosk.app.modes.entry import DiceEntryMode, PinEntryMode, PinLock
+from kiosk.app.modes.entry import PinEntryMode, PinLock
 from kiosk.app.modes.game import (
-    DoubleOfferMode,
-    GameEndMode,
     GameMode,
-    TakeBackOfferMode,
     cube_json,
     offer_double,
 )
@@ -57,30 +53,24 @@ from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.mouse import lift_at, put_down
 from kiosk.app.replay import Replay
+from kiosk.app.transitions import Transitions
 from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView
 from kiosk.events import (
     MISSING,
     Board,
     Button,
-    Choose,
-    CoachVerdict,
-    CubeMoved,
-    Dice,
     Event,
-    GameOver,
     LessonEvent,
     MenuShown,
     Message,
     ModeChanged,
     NewGame,
-    Opening,
     Played,
     PositionShown,
     Resume,
     SetupOk,
     TableStatus,
-    WrongMove,
 )
 from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
@@ -97,8 +87,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LAPSES_OFFER = (Dice, Opening, Played, NewGame, Resume, PositionShown, CubeMoved)
-NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
 
 
 def table_layout(config: Config) -> TableLayout:
@@ -160,6 +148,7 @@ class App:
         self.bus = EventBus()
         self.view = TableView()
         self.modes = ModeStack(self.bus.publish, GameMode(self))
+        self.transitions = Transitions(self, self.modes)
         self.menus = TableMenus(self)
         self.pin_lock = PinLock()
         self.dice_source = resolve_source(config.dice.source, simulator is not None)
@@ -235,7 +224,7 @@ class App:
 
     def open_menu(self, player: str | None) -> None:
         """The main menu, facing whoever pressed Menu."""
-        self.modes.push(MenuMode(self.menus.main, player))
+        self.transitions.menu(self.menus.main, player)
 
     def say(self, to: str, text: str, warning: bool = False) -> None:
         """A message to one player or ``"both"``."""
@@ -276,7 +265,7 @@ class App:
         """Both an unfinished game and a position to start were given: ask which."""
         log.info("an unfinished game was resumed; the players are asked about --position")
         menu = self.menus.start_choice(lambda: self.new_game(position))
-        self.modes.push(MenuMode(menu))
+        self.transitions.menu(menu)
 
     def _notices(self) -> None:
         """What is missing, said on screen once."""
@@ -294,7 +283,7 @@ class App:
         if self.config.installer.pin == DEFAULT_PIN:
             lines.append("The installer's PIN is still the default.")
         if lines:
-            self.modes.push(NoticeMode(lines, NOTICE_MS))
+            self.transitions.notice(lines)
 
     def new_game(self, position: Position | None = None, tutor: bool | None = None) -> None:
         """Start a game from ``position`` (the standard one by default): set up, then throw."""
@@ -311,7 +300,7 @@ class App:
         game = Game(profile, position)
         self.referee = self.make_referee(game)
         self.game_id = None
-        self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode)
+        self.transitions.new_game()
         self._game_started(game)
         if self.store is not None:
             try:
@@ -483,8 +472,7 @@ class App:
             self.referee.tick(now)
         self.bus.dispatch()
         self._say_when_complete()
-        if now - self.idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
-            self.modes.push(AttractMode())
+        self.transitions.tick(now, self.idle_since)
         self.bus.dispatch()
 
     def _judge(self, referee: Referee, frame: BoardFrame, now: int) -> None:
@@ -499,9 +487,7 @@ class App:
     def _woken(self) -> None:
         """Somebody is at the table (a button, a man moved): the attract screen goes."""
         self.idle_since = self.now
-        attract = self.modes.find(AttractMode)
-        if attract is not None:
-            self.modes.pop(attract)
+        self.transitions.woken()
 
     def _say_when_complete(self) -> None:
         """The men show a whole play: tell the player to press Done (once per board)."""
@@ -607,11 +593,11 @@ class App:
             self._store_failed = True
             text = f"Games are not being saved: {err}"
             self.say("both", text, warning=True)
-            self.modes.push(NoticeMode([text], NOTICE_MS))
+            self.transitions.notice([text])
 
     def _react(self, event: Event) -> None:
-        if isinstance(event, LAPSES_OFFER):
-            self.modes.drop(TakeBackOfferMode)
+        """What the application does about an event (the modes' changes: ``transitions``)."""
+        self.transitions.on_event(event)
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
@@ -621,20 +607,8 @@ class App:
                     mode.on_event(event)
             case Played(accepted=accepted) if self.tutor and not accepted:
                 self._rate(event)
-            case CoachVerdict():
-                self._coached(event)
             case SetupOk():
                 self.setting_up = False
-            case Choose(options=options):
-                assert self.referee is not None
-                self.modes.push(MenuMode(self.menus.choose(list(options), self.referee.choose)))
-            case WrongMove(player=player):
-                assert self.referee is not None
-                title = f"{str(player).capitalize()} made a wrong move"
-                self.modes.push(MenuMode(self.menus.wrong_move(title, self.referee.accept)))
-            case GameOver():
-                self.modes.drop(DoubleOfferMode)
-                self.modes.push(GameEndMode(self))
 
     # -- buttons ---------------------------------------------------------------------------
 
@@ -665,7 +639,7 @@ class App:
             if self.dice_source == "digital":
                 referee.throw(*digital_throw(), self.now)
             elif self.dice_source == "buttons":
-                self.modes.push(DiceEntryMode(lambda d1, d2: referee.throw(d1, d2, self.now)))
+                self.transitions.dice_entry(lambda d1, d2: referee.throw(d1, d2, self.now))
             else:
                 self.say("both", "Throw both dice into the dice wells.")
         elif game.phase == Phase.PLAY:
@@ -673,12 +647,12 @@ class App:
 
     def ask_pin(self) -> None:
         """The installer's PIN, then the settings."""
-        self.modes.push(
+        self.transitions.pin(
             PinEntryMode(
                 self.config.installer.pin,
                 self.pin_lock,
                 lambda: self.now,
-                lambda: self.modes.push(MenuMode(self.menus.settings)),
+                lambda: self.transitions.menu(self.menus.settings),
                 lambda text: None,
             )
         )
@@ -699,8 +673,7 @@ class App:
 
     def start_replay(self, replay: Replay) -> None:
         """Show a game turn by turn: Done for the next turn, Select for the one before."""
-        self.modes.drop(ReplayMode, TakeBackOfferMode)
-        self.modes.push(ReplayMode(self, replay))
+        self.transitions.replay(replay)
 
     def restore_game(self) -> None:
         """Back to the game after a replay or a lesson: the players lay its men out again."""
@@ -731,16 +704,6 @@ class App:
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )
-
-    def _coached(self, event: CoachVerdict) -> None:
-        """A verdict on the last turn, in teaching mode with a bad play: the offer to take it
-        back goes on screen if the game is (not under a menu), until the game goes on."""
-        if self.referee is None or not event.take_back:
-            return
-        game = self.referee.game
-        current = event.turn == len(game.turns) and game.phase == Phase.ROLL
-        if current and isinstance(self.modes.top, GameMode):
-            self.modes.push(TakeBackOfferMode(self, event))
 
     # -- the cube --------------------------------------------------------------------------
 

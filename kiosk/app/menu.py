@@ -81,7 +81,7 @@ class MenuMode(Mode):
         elif button == "up":
             self.cursor = (self.cursor - 1) % max(1, len(items))
         elif button == "back":
-            self.stack.pop(self)
+            self.leave()
             if self.menu.on_back is not None:
                 self.menu.on_back()
         elif button == "select" and items:
@@ -98,11 +98,11 @@ class MenuMode(Mode):
     def take(self, item: Item) -> None:
         """Run an item: open its submenu, or leave the menus and do its action."""
         if item.submenu is not None:
-            self.stack.push(MenuMode(item.submenu(), self.player))
+            self.open(MenuMode(item.submenu(), self.player))
         elif not item.keep_open:
             bottom = self
             while isinstance(below := self.stack.below(bottom), MenuMode):
                 bottom = below
-            self.stack.pop(bottom)
+            bottom.leave()
         if item.action is not None:
             item.action()

@@ -122,7 +122,7 @@ def test_the_opening_throw_shows_both_dice(harness) -> None:
 
 
 def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
-    monkeypatch.setattr("kiosk.app.main.IDLE_MS", 3000)
+    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
     h = ready(harness)
     h.wait(3200)
     assert h.app.modes.names() == ["game", "attract"]

@@ -96,6 +96,7 @@ class Host(Protocol):
     sensed: dict[str, tuple[int, int]] | None
     modes: ModeStack
     menus: Menus
+    transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
 
     def done(self, player: str | None) -> None: ...
     def done_meaning(self, player: str) -> str: ...
@@ -142,6 +143,14 @@ class Mode:
 
     def tick(self, now: int) -> None:
         """Time passes (the loop's clock, in ms) while this mode is on the stack."""
+
+    def leave(self) -> None:
+        """Take this mode (and anything above it) off the stack: Back, or its work done."""
+        self.stack.pop(self)
+
+    def open(self, mode: Mode) -> None:
+        """Open this mode's own sub-mode (a submenu) above it."""
+        self.stack.push(mode)
 
 
 class ModeStack:

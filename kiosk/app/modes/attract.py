@@ -33,7 +33,7 @@ class AttractMode(Mode):
         return Card("Backgammon Table", INVITATION, -1, "Press any button to start")
 
     def press(self, button: str, player: str | None) -> None:
-        self.stack.pop(self)  # the press wakes the table; it does nothing else
+        self.leave()  # the press wakes the table; it does nothing else
 
 
 class NoticeMode(Mode):
@@ -55,11 +55,11 @@ class NoticeMode(Mode):
         return Card("Please note", self.lines, -1, "Any button: carry on")
 
     def press(self, button: str, player: str | None) -> None:
-        self.stack.pop(self)
+        self.leave()
         self.stack.press(button, player)
 
     def tick(self, now: int) -> None:
         if self.until is None:
             self.until = now + self.show_ms
         elif now >= self.until:
-            self.stack.pop(self)
+            self.leave()

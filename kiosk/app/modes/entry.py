@@ -120,7 +120,7 @@ class PinEntryMode(Mode):
         now = self.clock()
         if button == "back":
             if not self.entry.back():
-                self.stack.pop(self)
+                self.leave()
             return
         if self.lock.wait_s(now):
             return
@@ -130,7 +130,7 @@ class PinEntryMode(Mode):
             right = self.entry.select()
             if right is True:
                 self.lock.right()
-                self.stack.pop(self)
+                self.leave()
                 self.opened()
             elif right is False:
                 wait = self.lock.wrong(now)
@@ -167,7 +167,7 @@ class DiceEntryMode(Mode):
         elif button == "select":
             dice = self.entry.select()
             if dice is not None:
-                self.stack.pop(self)
+                self.leave()
                 self.thrown(*dice)
         elif button == "back" and not self.entry.back():
-            self.stack.pop(self)
+            self.leave()

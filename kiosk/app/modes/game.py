@@ -54,7 +54,7 @@ class GameEndMode(Mode):
 
     def press(self, button: str, player: str | None) -> None:
         if button == "done":
-            self.stack.pop(self)
+            self.leave()
             self.app.new_game(tutor=self.app.tutor)
         elif button == "menu":
             self.app.open_menu(player)
@@ -77,8 +77,7 @@ def offer_double(app: Host, made: bool = False) -> None:
     taker = str(game.turn.other)
     stake = 2 * game.cube.value
     app.say(taker, f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.")
-    if app.modes.find(DoubleOfferMode) is None:
-        app.modes.insert(DoubleOfferMode(app, taker), GameMode)
+    app.transitions.double_offered(taker)
 
 
 class DoubleOfferMode(Mode):
@@ -97,7 +96,7 @@ class DoubleOfferMode(Mode):
 
     def press(self, button: str, player: str | None) -> None:
         if button in ("select", "back") and player in (None, self.taker):
-            self.stack.pop(self)
+            self.leave()
             self.answer(take=button == "select")
         elif button == "menu":
             self.app.open_menu(player)
@@ -143,7 +142,7 @@ class TakeBackOfferMode(Mode):
         return keys
 
     def press(self, button: str, player: str | None) -> None:
-        self.stack.pop(self)
+        self.leave()
         if button == "back":
             self.take_back()
         else:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from kiosk.app.lessons import LessonTable
-from kiosk.app.menu import MenuMode
 from kiosk.app.modes import Host, Legend, Mode
-from kiosk.app.modes.game import TakeBackOfferMode
-from kiosk.app.modes.replay import ReplayMode
 from kiosk.events import Choose, LessonEvent, ModeChanged, WrongMove
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons import LessonEngine, LessonError, State, load_lesson
@@ -61,16 +58,15 @@ class LessonMode(Mode):
         engine.on_event(event.to_json())
         match event.inner:
             case Choose(options=options):
-                app.modes.push(MenuMode(app.menus.choose(list(options), engine.answer)))
+                app.transitions.menu(app.menus.choose(list(options), engine.answer))
             case WrongMove() if engine.referee is not None:
                 menu = app.menus.wrong_move("That move breaks the rules", engine.referee.accept)
-                app.modes.push(MenuMode(menu))
+                app.transitions.menu(menu)
         if event.kind in ("lesson-exit", "lesson-end"):
-            app.modes.pop(self)
             app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
             menu = app.menus.lessons()
             menu.on_back = app.restore_game
-            app.modes.push(MenuMode(menu))
+            app.transitions.lesson_over(self, menu)
 
 
 def start_lesson(app: Host, lesson_id: str) -> None:
@@ -80,10 +76,9 @@ def start_lesson(app: Host, lesson_id: str) -> None:
     except LessonError as err:
         app.say("both", f"That lesson cannot be started: {err}", warning=True)
         return
-    app.modes.drop(ReplayMode, TakeBackOfferMode, LessonMode)
     host = LessonTable(lesson.id, app.bus.publish, app.make_referee, lambda: (app.sensed, app.now))
     engine = LessonEngine(lesson, host, app.progress(), app.config.tutor.player_slot)
-    app.modes.push(LessonMode(app, engine))
+    app.transitions.lesson(engine)
     app.bus.publish(
         ModeChanged(
             mode="lesson",

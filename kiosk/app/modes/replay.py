@@ -36,7 +36,7 @@ class ReplayMode(Mode):
             self.app.open_menu(player)
             return
         if button == "back" or (button == "done" and not replay.forward()):
-            self.stack.pop(self)
+            self.leave()
             self.app.restore_game()
             return
         if button in ("select", "up") and not replay.backward():

@@ -1,0 +1,151 @@
+"""The one place that decides when the table's modes change.
+
+A button goes to the mode on top of the :class:`~kiosk.app.modes.ModeStack`, and that
+mode says what the button means; the only change a mode makes to the stack by itself is
+to leave it (:meth:`~kiosk.app.modes.Mode.leave`: Back, or its work done) or to open its
+own submenu (:meth:`~kiosk.app.modes.Mode.open`). Every other change is decided here,
+and ``tests/app/test_transitions.py`` holds the code to that:
+
+==========================================  =============================================
+what happens                                what the modes do
+==========================================  =============================================
+start-up with something missing            a notice goes on top (any button clears it)
+the store fails                             a notice goes on top, once
+Menu in the game, a game's end, an offer    the main menu goes on top, facing the presser
+the referee asks which play was meant       the choice menu goes on top
+a wrong move stands unclaimed (laws mode)   the "wrong move" menu goes on top
+the coach offers a take-back (the game on   the take-back offer goes on top, until the
+top, the verdict about the latest turn)     game goes on (dice, a play, a new game...)
+a double is offered (or resumed on offer)   the offer goes just above the game
+the game is over                            a double on offer lapses; the game's end goes
+                                            on top until a button
+a new game starts                           a replay, a game's end and offers lapse
+the installer's PIN is asked for            PIN entry, then the settings menu
+Done with button dice                       the dice entry goes on top
+a replay starts                             it replaces any replay or take-back offer
+a lesson starts                             it replaces any lesson, replay or offer
+a lesson ends or is left                    the Lessons menu (Back from it: the game)
+nobody at the table for ``IDLE_MS``         the attract screen goes on top
+a button pressed or a man moved             the attract screen goes
+==========================================  =============================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kiosk.app.menu import Menu, MenuMode
+from kiosk.app.modes.attract import IDLE_MS, AttractMode, NoticeMode
+from kiosk.app.modes.entry import DiceEntryMode, PinEntryMode
+from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBackOfferMode
+from kiosk.app.modes.lesson import LessonMode
+from kiosk.app.modes.replay import ReplayMode
+from kiosk.events import (
+    Choose,
+    CoachVerdict,
+    CubeMoved,
+    Dice,
+    Event,
+    GameOver,
+    NewGame,
+    Opening,
+    Played,
+    PositionShown,
+    Resume,
+    WrongMove,
+)
+from kiosk.rules import Phase
+
+if TYPE_CHECKING:
+    from kiosk.app.modes import Host, ModeStack
+    from kiosk.app.replay import Replay
+    from kiosk.tutor.lessons import LessonEngine
+
+LAPSES_OFFER = (Dice, Opening, Played, NewGame, Resume, PositionShown, CubeMoved)
+NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
+
+
+class Transitions:
+    """The table's mode changes (see the module docstring), for one application."""
+
+    def __init__(self, app: Host, modes: ModeStack) -> None:
+        self.app = app
+        self.modes = modes
+
+    # -- what happens in the game ------------------------------------------------------------
+
+    def on_event(self, event: Event) -> None:
+        """An event of the table: the modes it opens or makes lapse."""
+        app = self.app
+        if isinstance(event, LAPSES_OFFER):
+            self.modes.drop(TakeBackOfferMode)
+        match event:
+            case Choose(options=options) if app.referee is not None:
+                self.menu(app.menus.choose(list(options), app.referee.choose))
+            case WrongMove(player=player) if app.referee is not None:
+                title = f"{str(player).capitalize()} made a wrong move"
+                self.menu(app.menus.wrong_move(title, app.referee.accept))
+            case GameOver():
+                self.modes.drop(DoubleOfferMode)
+                self.modes.push(GameEndMode(app))
+            case CoachVerdict(take_back=True) if app.referee is not None:
+                game = app.referee.game
+                current = event.turn == len(game.turns) and game.phase == Phase.ROLL
+                if current and isinstance(self.modes.top, GameMode):
+                    self.modes.push(TakeBackOfferMode(app, event))
+
+    def new_game(self) -> None:
+        """A game starts (or is resumed): what belonged to the last one lapses."""
+        self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode)
+
+    def double_offered(self, taker: str) -> None:
+        """A double is on offer to ``taker``: the offer waits just above the game."""
+        if self.modes.find(DoubleOfferMode) is None:
+            self.modes.insert(DoubleOfferMode(self.app, taker), GameMode)
+
+    # -- what the players ask for ----------------------------------------------------------
+
+    def menu(self, menu: Menu, player: str | None = None) -> None:
+        """A menu on top, facing ``player`` (both players with None)."""
+        self.modes.push(MenuMode(menu, player))
+
+    def dice_entry(self, throw: Callable[[int, int], None]) -> None:
+        """The players enter the dice they threw with the buttons."""
+        self.modes.push(DiceEntryMode(throw))
+
+    def pin(self, entry: PinEntryMode) -> None:
+        """The installer's PIN is asked for."""
+        self.modes.push(entry)
+
+    def replay(self, replay: Replay) -> None:
+        """A stored game is shown turn by turn, replacing any replay before it."""
+        self.modes.drop(ReplayMode, TakeBackOfferMode)
+        self.modes.push(ReplayMode(self.app, replay))
+
+    def lesson(self, engine: LessonEngine) -> None:
+        """A lesson takes the table over, replacing any lesson, replay or offer."""
+        self.modes.drop(ReplayMode, TakeBackOfferMode, LessonMode)
+        self.modes.push(LessonMode(self.app, engine))
+
+    def lesson_over(self, mode: LessonMode, menu: Menu) -> None:
+        """A lesson ended or was left: the Lessons menu (Back from it restores the game)."""
+        self.modes.pop(mode)
+        self.menu(menu)
+
+    # -- the table's own ---------------------------------------------------------------------
+
+    def notice(self, lines: list[str], show_ms: int = NOTICE_MS) -> None:
+        """Something the players should know (what is missing), until a button."""
+        self.modes.push(NoticeMode(lines, show_ms))
+
+    def tick(self, now: int, idle_since: int) -> None:
+        """Time passes: after ``IDLE_MS`` with nobody at the table, the attract screen."""
+        if now - idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
+            self.modes.push(AttractMode())
+
+    def woken(self) -> None:
+        """Somebody is at the table (a button, a man moved): the attract screen goes."""
+        attract = self.modes.find(AttractMode)
+        if attract is not None:
+            self.modes.pop(attract)
