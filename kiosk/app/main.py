@@ -36,11 +36,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kiosk.app.coaching import GameCoach
-from kiosk.app.controls import key_event
-from kiosk.app.dice import digital_throw, resolve_source
+from kiosk.app.complete import CompletePlay
+from kiosk.app.dice import resolve_source
 from kiosk.app.events import EventBus
 from kiosk.app.lessons import GuardedProgress
-from kiosk.app.menu import MenuMode
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
 from kiosk.app.modes.entry import PinEntryMode, PinLock
@@ -51,9 +50,9 @@ from kiosk.app.modes.game import (
 )
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
-from kiosk.app.mouse import lift_at, put_down
 from kiosk.app.replay import Replay
 from kiosk.app.transitions import Transitions
+from kiosk.app.window import Window
 from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView
 from kiosk.events import (
@@ -74,8 +73,8 @@ from kiosk.events import (
 )
 from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
-from kiosk.rules import Colour, CubeAction, Game, Phase, Position, get_profile
-from kiosk.table.sensing import key, project, true_counts
+from kiosk.rules import Game, Phase, Position, get_profile
+from kiosk.table.sensing import true_counts
 from kiosk.tutor.lessons import LessonEngine
 
 if TYPE_CHECKING:
@@ -86,7 +85,6 @@ if TYPE_CHECKING:
     from kiosk.store import Store
 
 log = logging.getLogger(__name__)
-
 
 
 def table_layout(config: Config) -> TableLayout:
@@ -158,7 +156,6 @@ class App:
         self.game_serial = 0  # counts the games played or resumed since the start
         self.coach: GameCoach | None = None
         self.setting_up = False
-        self.drag: tuple[str, str] | None = None  # simulator: (location lifted from, colour)
         self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
         self.running = True
         self.now = 0
@@ -166,8 +163,14 @@ class App:
         self._store_failed = False
         self._connected_before = False
         self._detail_to: str | None = None  # the latest player given a full explanation
-        self._complete: tuple[tuple, frozenset] | None = None  # (position, dice) -> boards
-        self._complete_said: tuple | None = None
+        self.complete = CompletePlay(self.layout, self.bus.publish)
+        self.window = Window(
+            self.bus.publish,
+            self.modes,
+            self.view,
+            self.quit,
+            lambda: (self.simulator, self.calibration),
+        )
         self._drawn = -1  # the view's changes when it was last drawn
         self.changes = 0  # counts the events folded into the view
         self.bus.subscribe(self._show)
@@ -195,24 +198,6 @@ class App:
         """The game being replayed, if one is."""
         mode = self.modes.find(ReplayMode)
         return mode.replay if isinstance(mode, ReplayMode) else None
-
-    def done_meaning(self, player: str) -> str:
-        """What ``player``'s Done button does in the game now ("" for nothing)."""
-        referee = self.referee
-        if referee is None or self.setting_up:
-            return ""
-        game = referee.game
-        if game.phase == Phase.OVER:
-            return "new game"
-        if game.phase == Phase.PLAY:
-            return "end your turn" if player == str(game.turn) else ""
-        if game.phase == Phase.ROLL and player != str(game.turn):
-            return ""
-        if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
-            return {"digital": "throw the dice", "buttons": "enter your throw"}.get(
-                self.dice_source, ""
-            )
-        return ""
 
     def detail_player(self, player: str | None = None) -> str | None:
         """Whose full explanation Select opens: ``player``'s, else the latest one given."""
@@ -494,26 +479,8 @@ class App:
         referee = self.referee
         if referee is None or self.setting_up or self.sensed is None or self.view.illegal:
             return
-        game = referee.game
-        if game.phase != Phase.PLAY or game.dice is None or self.lesson or self.replay:
-            return
-        board = key(self.sensed)
-        if board == self._complete_said:
-            return
-        turn = (game.position, game.dice)
-        if self._complete is None or self._complete[0] != turn:
-            plays = game.legal_plays()
-            done = frozenset(key(project(p.result, self.layout)) for p in plays if p.steps)
-            self._complete = (turn, done)
-        if board in self._complete[1]:
-            self._complete_said = board
-            self.bus.publish(
-                Message(
-                    to=str(game.turn),
-                    text="Your play is complete: press Done to end your turn.",
-                    complete=True,
-                )
-            )
+        if self.lesson is None and self.replay is None:
+            self.complete.check(referee.game, self.sensed)
 
     def frame(self, now: int) -> None:
         """Draw the view if it changed (or moves), and act on the window's keys and mouse."""
@@ -533,34 +500,7 @@ class App:
 
     def input(self, event: Any) -> None:
         """A pygame event from the window: quit, a key, or the mouse on the simulated table."""
-        import pygame
-
-        if event.type == pygame.QUIT:
-            self.running = False
-        elif event.type == pygame.KEYDOWN:
-            pressed = key_event(event.key, self.view.turn)
-            top = self.modes.top
-            if pressed is not None:
-                self.bus.publish(pressed)
-            elif isinstance(top, MenuMode) and pygame.K_1 <= event.key <= pygame.K_9:
-                top.pick(event.key - pygame.K_1)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.grab(event.pos)
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            self.drop(event.pos)
-
-    # -- the simulated table under the mouse ----------------------------------------------
-
-    def grab(self, pos: tuple[int, int]) -> None:
-        """Mouse down on the simulated table: lift the top man there."""
-        if self.simulator is not None and self.calibration is not None:
-            self.drag = lift_at(self.simulator, self.calibration, pos)
-
-    def drop(self, pos: tuple[int, int]) -> None:
-        """Mouse up: put the lifted man down there (a blot there is hit, as a hand would)."""
-        if self.simulator is not None and self.calibration is not None and self.drag:
-            put_down(self.simulator, self.calibration, self.drag, pos)
-        self.drag = None
+        self.window.input(event)
 
     # -- subscribers ----------------------------------------------------------------------
 
@@ -616,34 +556,6 @@ class App:
         """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
         self._woken()
         self.modes.press(name, player)
-
-    def done(self, player: str | None) -> None:
-        """Done in the game: throw (digital or button dice), finish the play, or start again."""
-        referee = self.referee
-        if referee is None:
-            return
-        game = referee.game
-        if game.phase == Phase.OVER:
-            self.new_game(tutor=self.tutor)
-            return
-        if self.setting_up:
-            self.say("both", "Lay the men out as shown first.")
-            return
-        if game.phase == Phase.DOUBLE_OFFERED:
-            offer_double(self)
-            return
-        who = Colour.parse(player) if player else None
-        if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
-            if game.phase == Phase.ROLL and who is not None and who != game.turn:
-                return  # not this player's throw: the legend shows whose it is
-            if self.dice_source == "digital":
-                referee.throw(*digital_throw(), self.now)
-            elif self.dice_source == "buttons":
-                self.transitions.dice_entry(lambda d1, d2: referee.throw(d1, d2, self.now))
-            else:
-                self.say("both", "Throw both dice into the dice wells.")
-        elif game.phase == Phase.PLAY:
-            referee.press_done(who, self.now)
 
     def ask_pin(self) -> None:
         """The installer's PIN, then the settings."""
@@ -706,23 +618,6 @@ class App:
         )
 
     # -- the cube --------------------------------------------------------------------------
-
-    def double(self) -> None:
-        """The player on roll offers a double (from the menu)."""
-        if not self.may_double():
-            self.say("both", "A double cannot be offered now.")
-            return
-        offer_double(self, made=True)
-
-    def may_double(self) -> bool:
-        """Whether the player on roll may offer a double now."""
-        return (
-            self.referee is not None
-            and self.lesson is None
-            and self.replay is None
-            and not self.setting_up
-            and CubeAction.DOUBLE in self.referee.game.legal_cube_actions()
-        )
 
 
 def _json_lines(out: TextIO) -> Callable[[Event], None]:

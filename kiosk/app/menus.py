@@ -11,6 +11,7 @@ from kiosk.app.dice import resolve_source
 from kiosk.app.lessons import lesson_label
 from kiosk.app.menu import Item, Menu
 from kiosk.app.modes import Host
+from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
 from kiosk.events import ModeChanged
@@ -30,7 +31,7 @@ class TableMenus:
             "Backgammon Table",
             [
                 Item("Back to the game"),
-                Item(self._double_label, app.double, shown=self._may_double),
+                Item(self._double_label, lambda: double(app), shown=lambda: may_double(app)),
                 Item("New game with the tutor", lambda: app.new_game(tutor=True)),
                 Item("New game without the tutor", lambda: app.new_game(tutor=False)),
                 Item("Lessons", submenu=self.lessons),
@@ -58,9 +59,6 @@ class TableMenus:
         )
 
     # -- the main menu -------------------------------------------------------------------
-
-    def _may_double(self) -> bool:
-        return self.app.may_double()
 
     def _double_label(self) -> str:
         referee = self.app.referee

@@ -166,7 +166,7 @@ def test_the_mouse_drags_a_man_on_the_simulated_table(harness) -> None:
     h.wait(400)
     cal = h.app.calibration
     h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cal.slot_xy("13", 4)))
-    assert h.app.drag == ("13", "white")
+    assert h.app.window.drag == ("13", "white")
     h.app.input(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=cal.slot_xy("10", 0)))
     assert len(h.sim.men("13")) == 4 and len(h.sim.men("10")) == 1
     h.wait(400)
@@ -174,7 +174,7 @@ def test_the_mouse_drags_a_man_on_the_simulated_table(harness) -> None:
     assert h.app.view.simulated  # the display draws the men of a simulated table
     assert h.last("illegal")["reason"] == "throw-first"
     h.app.input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(3, 3)))
-    assert h.app.drag is None  # nothing there
+    assert h.app.window.drag is None  # nothing there
 
 
 def test_dice_sources_and_button_entry() -> None:

@@ -3,9 +3,10 @@ game, a double on offer and the coach's offer to take a play back."""
 
 from __future__ import annotations
 
+from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Host, Legend, Mode
 from kiosk.events import CoachVerdict, CubeMoved, Detail, GameOver, PositionShown, TakeBack
-from kiosk.rules import Game, Phase
+from kiosk.rules import Colour, CubeAction, Game, Phase
 
 
 class GameMode(Mode):
@@ -20,7 +21,7 @@ class GameMode(Mode):
     def legend(self, player: str) -> Legend:
         app = self.app
         keys: list[tuple[str, str]] = []
-        done = app.done_meaning(player)
+        done = done_meaning(app, player)
         if done:
             keys.append(("done", done))
         keys.append(("menu", "menu"))
@@ -34,7 +35,7 @@ class GameMode(Mode):
         if button == "menu":
             app.open_menu(player)
         elif button == "done":
-            app.done(player)
+            press_done(app, player)
         elif button == "select":
             who = app.detail_player(player)
             if who is not None:
@@ -178,3 +179,68 @@ class TakeBackOfferMode(Mode):
             )
         )
         app.set_up(turn.before, restoring=True)
+
+
+def done_meaning(app: Host, player: str) -> str:
+    """What ``player``'s Done button does in the game now ("" for nothing)."""
+    referee = app.referee
+    if referee is None or app.setting_up:
+        return ""
+    game = referee.game
+    if game.phase == Phase.OVER:
+        return "new game"
+    if game.phase == Phase.PLAY:
+        return "end your turn" if player == str(game.turn) else ""
+    if game.phase == Phase.ROLL and player != str(game.turn):
+        return ""
+    if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
+        return {"digital": "throw the dice", "buttons": "enter your throw"}.get(app.dice_source, "")
+    return ""
+
+
+def press_done(app: Host, player: str | None) -> None:
+    """Done in the game: throw (digital or button dice), finish the play, or start again."""
+    referee = app.referee
+    if referee is None:
+        return
+    game = referee.game
+    if game.phase == Phase.OVER:
+        app.new_game(tutor=app.tutor)
+        return
+    if app.setting_up:
+        app.say("both", "Lay the men out as shown first.")
+        return
+    if game.phase == Phase.DOUBLE_OFFERED:
+        offer_double(app)
+        return
+    who = Colour.parse(player) if player else None
+    if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
+        if game.phase == Phase.ROLL and who is not None and who != game.turn:
+            return  # not this player's throw: the legend shows whose it is
+        if app.dice_source == "digital":
+            referee.throw(*digital_throw(), app.now)
+        elif app.dice_source == "buttons":
+            app.transitions.dice_entry(lambda d1, d2: referee.throw(d1, d2, app.now))
+        else:
+            app.say("both", "Throw both dice into the dice wells.")
+    elif game.phase == Phase.PLAY:
+        referee.press_done(who, app.now)
+
+
+def may_double(app: Host) -> bool:
+    """Whether the player on roll may offer a double now."""
+    return (
+        app.referee is not None
+        and app.lesson is None
+        and app.replay is None
+        and not app.setting_up
+        and CubeAction.DOUBLE in app.referee.game.legal_cube_actions()
+    )
+
+
+def double(app: Host) -> None:
+    """The player on roll offers a double (from the menu)."""
+    if not may_double(app):
+        app.say("both", "A double cannot be offered now.")
+        return
+    offer_double(app, made=True)
