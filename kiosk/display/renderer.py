@@ -369,11 +369,12 @@ class Renderer:
 
     def _band_panel(self, view: TableView, colour: str, key: tuple | None):
         message = view.messages.get(colour)
-        mine = view.turn == colour and view.winner is None
+        mine = view.turn == colour and view.winner is None and not view.opening
         state = (
             colour,
             mine,
             view.winner,
+            view.opening,
             view.hide_pips,
             view.dice if mine else None,
             view.cocked if mine else (),
@@ -645,7 +646,7 @@ class BandPainter:
     def paint(self, view: TableView, message: PlayerText | None) -> pygame.Surface:
         """The band's surface: turn and dice, message, pips and score, connection."""
         w, h = self.width, self.height
-        mine = view.turn == self.colour and view.winner is None
+        mine = view.turn == self.colour and view.winner is None and not view.opening
         surface = pygame.Surface((w, h))
         surface.fill(BAND_TURN if mine else BAND)
         if mine:
@@ -663,8 +664,11 @@ class BandPainter:
         h = self.height
         label_size = max(12, int(h * 0.2))
         die = int(h * 0.5)
-        width = max(2 * die + 3 * pad, self.text.font(label_size).size("YOUR TURN")[0] + 2 * pad)
-        if view.winner is not None:
+        font = self.text.font(label_size)
+        width = max(2 * die + 3 * pad, font.size("FIRST THROW")[0] + 2 * pad)
+        if view.opening:
+            label = self.text.render("FIRST THROW", label_size, ACCENT)
+        elif view.winner is not None:
             won = view.winner == self.colour
             words, colour = ("YOU WON", ACCENT) if won else ("Game over", DIM)
             label = self.text.render(words, label_size, colour)

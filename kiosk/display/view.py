@@ -108,6 +108,7 @@ class TableView:
     hide_pips: bool = False  # a lesson asks for a count: the answer is not shown beside it
     preview: bool = False  # the arrows show a lesson's preview of the book's play
     winner: str | None = None  # the game is over: who won ("YOUR TURN" is shown to nobody)
+    opening: bool = False  # before the first throw: both players throw, nobody's turn yet
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
     busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
@@ -164,7 +165,7 @@ class TableView:
             event = from_json(event)
         match event:
             case Dice(player=player, dice=(d1, d2)):
-                self.dice = (d1, d2)
+                self.dice, self.opening = (d1, d2), False
                 self.turn = str(player)
                 self.cocked = ()
                 self.illegal = None
@@ -197,11 +198,14 @@ class TableView:
                 self.cocked = (*self.cocked, well)
                 self.say("both", message, law or "", warning=True)
             case Opening(starter=starter, dice=dice, message=message):
+                self.say("both", message[:1].upper() + message[1:])
                 if starter is not None:
+                    self.opening = False
                     self.turn = str(starter)
                     if dice and len(dice) == 2 and all(isinstance(d, int) for d in dice):
                         self.dice = (dice[0], dice[1])  # each side's die, drawn together
-                self.say("both", message[:1].upper() + message[1:])
+                        if message.endswith(f"plays {dice[0]}-{dice[1]}."):
+                            self._first_play(str(starter), dice[0], dice[1])
             case Setup(message=message, law=law):
                 self.say("both", message, law or "", warning=True)
             case SetupOk(restored=restored):
@@ -276,10 +280,22 @@ class TableView:
             return
         self.last_play, self.last_move = (), ""
         self.winner = None
+        self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
         self._lesson({"event": "lesson-end"})
         if isinstance(event, NewGame):
             self.banner = "Tutor on" if event.tutor else "Tutor off"
+
+    def _first_play(self, starter: str, white: int, black: int) -> None:
+        """The opening throw decided who starts with those two dice: say it to each."""
+        mine, theirs = (white, black) if starter == "white" else (black, white)
+        other = "black" if starter == "white" else "white"
+        self.say(
+            starter,
+            f"You start: you threw {mine}, {other} threw {theirs}. "
+            f"Play {white}-{black}: move your men, then press Done.",
+        )
+        self.say(other, f"{starter.capitalize()} starts and plays {white}-{black}.")
 
     def _lesson(self, event: Mapping[str, Any]) -> None:
         """A lesson's step, result, chart or end: what it says, lights, asks and charts."""

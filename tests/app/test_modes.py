@@ -115,10 +115,16 @@ def test_the_end_of_a_game_stays_until_a_button(harness, tmp_path: Path) -> None
 
 def test_the_opening_throw_shows_both_dice(harness) -> None:
     h = ready(harness)
+    assert h.app.view.opening  # both bands say "FIRST THROW": nobody's turn yet
     throw(h, 2, 5)
     assert h.last("opening")["starter"] == "black"
     assert h.app.view.dice == (2, 5) and h.app.view.turn == "black"
-    assert h.app.view.messages["black"].text.startswith("Black plays 2-5")
+    assert not h.app.view.opening
+    said = h.app.view.messages
+    assert said["black"].text == (
+        "You start: you threw 5, white threw 2. Play 2-5: move your men, then press Done."
+    )
+    assert said["white"].text == "Black starts and plays 2-5."
 
 
 def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:

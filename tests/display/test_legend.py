@@ -75,7 +75,7 @@ def test_the_opening_throw_draws_both_dice(renderer: Renderer, view: TableView) 
         {"event": "opening", "starter": "black", "dice": [2, 5], "message": "black plays 2-5."}
     )
     assert view.dice == (2, 5) and view.turn == "black"
-    assert view.messages["black"].text == "Black plays 2-5."
+    assert view.messages["black"].text.startswith("You start: you threw 5, white threw 2.")
     renderer.draw(view, 0)
     with_dice = renderer.surface.copy()
     view.dice = None
