@@ -375,6 +375,7 @@ class Renderer:
             mine,
             view.winner,
             view.opening,
+            view.mode,
             view.hide_pips,
             view.dice if mine else None,
             view.cocked if mine else (),
@@ -666,7 +667,9 @@ class BandPainter:
         die = int(h * 0.5)
         font = self.text.font(label_size)
         width = max(2 * die + 3 * pad, font.size("FIRST THROW")[0] + 2 * pad)
-        if view.opening:
+        if view.mode in ("lesson", "replay"):
+            label = self.text.render(view.mode.upper(), label_size, ACCENT)
+        elif view.opening:
             label = self.text.render("FIRST THROW", label_size, ACCENT)
         elif view.winner is not None:
             won = view.winner == self.colour

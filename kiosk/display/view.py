@@ -109,6 +109,7 @@ class TableView:
     preview: bool = False  # the arrows show a lesson's preview of the book's play
     winner: str | None = None  # the game is over: who won ("YOUR TURN" is shown to nobody)
     opening: bool = False  # before the first throw: both players throw, nobody's turn yet
+    mode: str = "game"  # "game", "lesson", "replay": the turn label is the game's only
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
     busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
@@ -254,8 +255,8 @@ class TableView:
                 self.board = dict(board)
                 if self.lifted is not None and _men(self.board) > self._men_down:
                     self.lifted, self.targets = None, ()  # the lifted man is down again
-            case ModeChanged(banner=banner):
-                self.banner = banner
+            case ModeChanged(mode=mode, banner=banner):
+                self.banner, self.mode = banner, mode
             case Detail(player=player):
                 who = str(player)
                 self.show_detail[who] = not self.show_detail.get(who, False)

@@ -30,6 +30,8 @@ def _band(renderer, colour: str) -> pygame.Rect:
 
 def test_a_count_question_hides_the_pip_counts(renderer, tmp_path) -> None:
     shown, hidden = TableView(), TableView()
+    hidden.apply({"event": "mode", "mode": "lesson", "lesson": "the-board", "banner": "Lesson 1"})
+    assert hidden.mode == "lesson"  # the bands say LESSON, not the game's turn
     hidden.apply(LessonEvent(data=COUNT_STEP))
     assert hidden.hide_pips and not shown.hide_pips
     band = _band(renderer, "white")
