@@ -257,6 +257,9 @@ class TableView:
                     self.lifted, self.targets = None, ()  # the lifted man is down again
             case ModeChanged(mode=mode, banner=banner):
                 self.banner, self.mode = banner, mode
+                if mode != "game":  # the waiting game's marks and dice are not the lesson's
+                    self.illegal, self.lifted, self.targets, self.choices = None, None, (), ()
+                    self.dice, self.cocked = None, ()
             case Detail(player=player):
                 who = str(player)
                 self.show_detail[who] = not self.show_detail.get(who, False)

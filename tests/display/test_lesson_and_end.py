@@ -30,8 +30,12 @@ def _band(renderer, colour: str) -> pygame.Rect:
 
 def test_a_count_question_hides_the_pip_counts(renderer, tmp_path) -> None:
     shown, hidden = TableView(), TableView()
+    hidden.apply({"event": "dice", "player": "black", "dice": [2, 4]})
+    hidden.apply({"event": "illegal", "reason": "not-your-turn", "message": "It is black's turn.",
+                  "law": "", "player": "black", "table": None})  # fmt: skip
     hidden.apply({"event": "mode", "mode": "lesson", "lesson": "the-board", "banner": "Lesson 1"})
     assert hidden.mode == "lesson"  # the bands say LESSON, not the game's turn
+    assert hidden.illegal is None and hidden.dice is None  # the waiting game's marks go
     hidden.apply(LessonEvent(data=COUNT_STEP))
     assert hidden.hide_pips and not shown.hide_pips
     band = _band(renderer, "white")
