@@ -116,6 +116,9 @@ class RefereeSection:
         0, "0 (players press Done) or 200-60000 milliseconds", _between(0, 60000)
     )
     mode: str = _setting("teaching", "teaching, laws", _choice("teaching", "laws"))
+    dice_rest_ms: int = _setting(
+        300, "an integer 200-3000 (milliseconds the dice must rest)", _between(200, 3000)
+    )
 
 
 @dataclass

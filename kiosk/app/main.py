@@ -342,7 +342,10 @@ class App:
         """A referee for ``game`` as ``[referee]`` configures it, reporting to ``emit``."""
         r = self.config.referee
         config = RefereeConfig(
-            settle_ms=r.settle_ms, auto_done_ms=r.auto_done_ms or None, mode=Mode(r.mode)
+            settle_ms=r.settle_ms,
+            auto_done_ms=r.auto_done_ms or None,
+            mode=Mode(r.mode),
+            dice_rest_ms=r.dice_rest_ms,
         )
         return Referee(game, self.layout, config, emit=emit or self.bus.publish)
 

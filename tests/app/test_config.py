@@ -36,6 +36,7 @@ def test_defaults_work_with_the_simulated_table(monkeypatch: pytest.MonkeyPatch)
         ("[dice]\nsource = 6", "[dice] source: 6 is not a string; allowed: auto, wells"),
         ('[referee]\nsettle_ms = "300"', '[referee] settle_ms: "300" is not an integer'),
         ("[referee]\nsettle_ms = 10", "[referee] settle_ms: 10 is out of range; allowed: an "),
+        ("[referee]\ndice_rest_ms = 100", "[referee] dice_rest_ms: 100 is out of range; allowed"),
         ("[speech]\nenabled = 1", "[speech] enabled: 1 is not true or false; allowed: true"),
         ("[speech]\nvolume = true", "[speech] volume: true is not an integer"),
         ('[rules]\nprofile = "chess"', "[rules] profile: 'chess' is not a rule profile; allowed: "),

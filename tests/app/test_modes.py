@@ -11,7 +11,7 @@ import pytest
 from kiosk.app.doctor import store_path
 from kiosk.app.modes.attract import NoticeMode
 from kiosk.app.modes.entry import PinLock
-from kiosk.config import Config
+from kiosk.config import Config, load_config_text
 from kiosk.display import Calibration, Display
 from kiosk.display.screen import SETTLING_FRAMES
 from kiosk.events import CoachVerdict
@@ -271,3 +271,9 @@ def test_a_wrong_players_done_or_select_keeps_the_coachs_verdict(harness, presse
     h.wait(40)
     button(h, pressed, "white")  # W (black is on roll) or Select (opens the explanation)
     assert h.app.view.messages["white"].text == "Good play: 13/7 8/7."
+
+
+def test_the_dice_rest_time_is_a_setting(harness) -> None:
+    config = load_config_text("[referee]\ndice_rest_ms = 800\n")
+    h = ready(harness, config)
+    assert h.app.referee is not None and h.app.referee.config.dice_rest == 800
