@@ -5,11 +5,14 @@ about one move of twenty.
 Each game runs through the scenario layer (stepped simulated table, pseudo-terminal, link,
 referee), its hands written as script actions with short waits:
 
-- clumsy hands: a man slid across the points on its way, a man bouncing where it lands,
-  two men carried at once, a hand resting on a man before it moves;
-- tumbling dice: faces shown for a moment (60 ms) before the dice rest;
-- chatter: reeds bouncing as men land and leave (``SimulatorFaults``, the one place
-  where the simulator's own fault switches plug in).
+- clumsy hands: a man slid across the points on its way (the simulator's ``slide``), a
+  man bouncing where it lands, two men carried at once, a hand resting on a man before it
+  moves, a man pushed off his reed for a moment (``push_off_centre``, then ``recentre``);
+- tumbling dice: the simulator's ``tumble`` (random faces for a moment before the dice
+  rest on the faces thrown);
+- chatter: every reed bouncing as men land and leave (the simulator's ``chatter`` switch).
+
+``SimulatorFaults`` is the one place where the simulator's own fault switches plug in.
 
 It counts ``false_alarms`` (an ``illegal`` event for a placement that was legal),
 ``missed_illegal`` (a deliberate wrong placement with no ``illegal`` event before it is put
@@ -35,41 +38,37 @@ from kiosk.referee.stepped import STEP_MS
 from kiosk.rules import BAR, OFF, Colour, Phase, Play, Position, Step
 from kiosk.rules.moves import apply_step
 from kiosk.simtable import SimulatedTable
-from kiosk.table import location, project
+from kiosk.table import LOCATIONS, location, project
 
 SETTLE_MS = 300
 WRONG_EVERY = 20  # one deliberate wrong placement in this many moves
 
 
-class SimulatorFaults:
-    """The simulator's own fault switches, in one place.
+CHATTER_FLIPS = 2  # the simulator's chatter: each reed flips this often as a man lands or leaves
 
-    Today the simulated table can make a reed chatter as a man lands or leaves
-    (``bounce``). The switches being added to :mod:`kiosk.simtable` (sliding men,
-    tumbling dice, dead or welded reeds, a pulled cable) plug in here: ``switch_on`` is
-    called once per table and ``lift``/``place`` carry every hand movement of the soak.
-    """
+
+class SimulatorFaults:
+    """The simulator's own fault switches, in one place: ``switch_on`` sets them on a table
+    (chatter on every reed), and the hands and dice of the soak use the simulator's own
+    ``slide``, ``tumble`` and ``push_off_centre``."""
 
     def __init__(self, rng: random.Random, chatter: bool = True) -> None:
         self.rng = rng
         self.chatter = chatter
-        self.chattered = 0
+        self.used: dict[str, int] = {"chatter": 0, "slide": 0, "tumble": 0, "off-centre": 0}
 
     def switch_on(self, sim: SimulatedTable) -> list[str]:
         """Switch the simulator's faults on for this table; returns their names."""
-        return ["chatter"] if self.chatter else []
-
-    def _bounces(self) -> int:
-        if self.chatter and self.rng.random() < 0.5:
-            self.chattered += 1
-            return self.rng.randint(1, 3)
-        return 0
+        sim.chatter = CHATTER_FLIPS if self.chatter else 0
+        return ["chatter", "slide", "tumble", "off-centre"] if self.chatter else []
 
     def lift(self, sim: SimulatedTable, where: str, colour: str) -> None:
-        sim.lift(where, colour, bounce=self._bounces())
+        sim.lift(where, colour)
+        self.used["chatter"] += bool(sim.chatter)
 
     def place(self, sim: SimulatedTable, where: str, colour: str) -> None:
-        sim.place(where, colour, bounce=self._bounces())
+        sim.place(where, colour)
+        self.used["chatter"] += bool(sim.chatter)
 
 
 @dataclass
@@ -138,22 +137,27 @@ def _where(mover: Colour, point: int, owner: Colour | None = None) -> str:
 
 
 def _throw(runner: NoisyRunner, rng: random.Random, tally: Tally) -> tuple[int, int]:
-    """Tumbling dice: a face or two for a moment, then the faces that rest."""
-    for _ in range(rng.choice((0, 1, 2))):
-        runner.action(f"dice {rng.randint(1, 6)} {rng.randint(1, 6)}")
-        runner.action("wait 60")
+    """Tumbling dice (the simulator's ``tumble``): other faces for a moment, then the faces
+    that rest."""
     d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-    runner.action(f"dice {d1} {d2}")
+    runner.action(f"tumble {d1} {d2}")  # the first throw starts the game (no opening cast)
+    runner.faults.used["tumble"] += 1
     tally.throws += 1
     return d1, d2
 
 
-def _wrong_target(plays: PlayIndex, now: Position, step: Step) -> int | None:
+def _wrong_target(plays: PlayIndex, now: Position, step: Step, sensing: str) -> int | None:
     """A point near the right one that the man of ``step`` may not be put on from the
     partial play ``now`` (no hit: the adversary has no man there), if there is one that
     the switches can tell from a legal board (a full point reads the same with one man
-    more, and a board may read as a legal one with a man in the hand)."""
+    more, a board may read as a legal one with a man in the hand, and on an occupancy
+    table a wrong board may leave the counts of a legal one: see the referee's docstring)."""
     mover = now.turn
+    legal_counts = (
+        {tuple(map(sum, zip(b[::2], b[1::2], strict=True))) for b in plays._boards}
+        if sensing == "occupancy"
+        else set()
+    )
     for dst in (step.dst - 1, step.dst + 1, step.dst - 2, step.dst + 2):
         if not 1 <= dst < step.src or now.count(mover.other, 25 - dst):
             continue
@@ -161,6 +165,8 @@ def _wrong_target(plays: PlayIndex, now: Position, step: Step) -> int | None:
         if plays.tree.is_partial(moved):
             continue
         seen = project(moved, plays.layout)
+        if tuple(sum(seen[w]) for w in LOCATIONS) in legal_counts:
+            continue  # the counts read as a legal play: no switch can tell
         if not plays.shows_partial(seen) and not plays.in_motion(seen):
             return dst
     return None
@@ -173,18 +179,25 @@ def _play_step(
     mover = position.turn
     adv = mover.other
     src, dst = _where(mover, step.src), _where(mover, step.dst)
-    kind = rng.choice(("plain", "slide", "bounce", "rest"))
-    runner.lift(src, mover)
-    if kind == "rest":
-        runner.wait(SETTLE_MS + 2 * STEP_MS)  # longer than the board takes to settle
+    kind = rng.choice(("plain", "slide", "bounce", "rest", "nudge"))
     if kind == "slide" and step.src != BAR and step.dst != OFF and step.src - step.dst >= 2:
-        mid = _where(mover, step.src - 1)
-        runner.place(mid, mover)
-        runner.lift(mid, mover)
-    runner.place(dst, mover)
-    if kind == "bounce":
-        runner.lift(dst, mover)
+        runner.sim.slide(src, dst, man=str(mover), hold=runner.wait)  # across the points
+        runner.faults.used["slide"] += 1
+        runner.wait(STEP_MS)
+    else:
+        runner.lift(src, mover)
+        if kind == "rest":
+            runner.wait(SETTLE_MS + 2 * STEP_MS)  # longer than the board takes to settle
         runner.place(dst, mover)
+        if kind == "bounce":
+            runner.lift(dst, mover)
+            runner.place(dst, mover)
+        if kind == "nudge" and step.dst != OFF and runner.sim.men(dst):
+            runner.sim.push_off_centre(dst)  # knocked off his reed for a moment
+            runner.faults.used["off-centre"] += 1
+            runner.wait(2 * STEP_MS)
+            runner.sim.recentre(dst)
+            runner.wait(STEP_MS)
     if step.hit:
         runner.lift(dst, adv)
         runner.place(_where(mover, BAR, adv), adv)
@@ -209,7 +222,7 @@ def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: St
     plays = runner.referee._plays
     if plays is None or step.src == BAR:
         return False
-    dst = _wrong_target(plays, now, step)
+    dst = _wrong_target(plays, now, step, runner.sensing)
     if dst is None:
         return False
     mover = now.turn
@@ -332,7 +345,7 @@ def main() -> None:
         "moves": tally.moves,
         "throws": tally.throws,
         "wrong_placements": tally.wrong_made,
-        "chattered": faults.chattered,
+        "faults_used": faults.used,
         "false_alarms": tally.false_alarms,
         "missed_illegal": tally.missed_illegal,
         "dice_misread": tally.dice_misread,

@@ -25,6 +25,10 @@ Where the counts alone cannot tell two situations apart, the referee does this:
   and two on the bar): the referee follows every
   partial play the counts may show and, at Done, asks which play was made (``choose``),
   as it does where full points hide a man;
+- a wrong placement can leave the same counts as a legal play: after ``18/12*`` with
+  6-1, a man put from 19 to 17 reads like ``19/13* 18/17`` (one man each on 17, 13 and
+  12, one on the bar); the referee takes the legal reading, as it must when the counts
+  are all it has (the soak in ``benchmarks/bench_noise.py`` does not count these);
 - while setting up, a man of the wrong colour on a point is not seen: the set-up is
   checked by counts, and the first play shows any mistake.
 
@@ -190,12 +194,22 @@ class Referee:
         board, unsure = colour_in(counts, reference, mover)
         plays = self._plays
         self._readings = [board]
-        if not unsure or plays is None or self._target is not None:
+        if plays is None or self._target is not None:
             return board
         options = [board]
-        for n in range(1, len(unsure) + 1):
-            for hit in combinations(unsure, n):
-                options.append(colour_in(counts, reference, mover, hit)[0])
+        # Every partial play still in the running is a reference: the counts may show a
+        # blot hit on one way to the board and untouched on another (19/13* or 19/18/12*).
+        for position in dict.fromkeys(c for c, _ in self._candidates):
+            other = project(position, self.layout)
+            start, unsure_there = colour_in(counts, other, mover)
+            found = [start] + [
+                colour_in(counts, other, mover, hit)[0]
+                for n in range(1, len(unsure_there) + 1)
+                for hit in combinations(unsure_there, n)
+            ]
+            options += [o for o in found if o not in options]
+        if len(options) == 1:
+            return board
         self._readings = options
         tests = (
             plays.shows_partial,
@@ -538,6 +552,8 @@ class Referee:
             self._progress(found, now)
             return
         odd = self._one_off(board)
+        if odd is not None and self._off_a_full_point(*odd):
+            odd = None  # a man moved from a point fuller than its slots: judged as a move
         if odd is not None:
             self._odd = (*odd, self._changed_at)
         if self._lift_verdict is not None and self._lift_verdict[0] == key(board):
@@ -604,6 +620,18 @@ class Referee:
                         return where, change
                     found.append((where, change))
         return found[0] if found else None
+
+    def _off_a_full_point(self, where: str, change: tuple[int, int]) -> bool:
+        """Whether one man of the mover more at ``where`` (``change`` takes him away) may
+        have come from a point holding more men than it has slots, whose reeds do not see
+        one lifted: then it is a man moved, not a switch misreading."""
+        mover = self.game.turn
+        if change[0 if mover == WHITE else 1] != -1:
+            return False
+        base = self._candidates[0][0]
+        return any(
+            base.count(mover, p) > self.layout.slots(location(mover, p)) for p in range(1, 26)
+        )
 
     def _watch_still(self, now: int) -> None:
         """A board one man off the game that stays so: a man off-centre is named after
