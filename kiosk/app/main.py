@@ -26,6 +26,7 @@ finishing the lesson returns to the Lessons menu; Back from there restores the g
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import queue
@@ -402,6 +403,8 @@ class App:
             signal.signal(sig, self._stop)
         try:
             self.start()
+            gc.collect()
+            gc.freeze()  # what start-up made lives all day: keep it out of the collections
             next_frame = time.monotonic()
             while self.running:
                 now = int(time.monotonic() * 1000)
