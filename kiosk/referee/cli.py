@@ -37,8 +37,21 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     try:
         with source:
-            run_script(source, sys.stdout, settle_ms=args.settle_ms, firmware=args.firmware)
+            run_script(
+                source,
+                sys.stdout,
+                settle_ms=args.settle_ms,
+                firmware=args.firmware,
+                opponents=_opponents,
+            )
     except TableTimeout as err:
         print(f"kiosk scenario: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+def _opponents(level: str) -> object:
+    """The table's player at ``level`` (its strongest evaluator on this machine)."""
+    from kiosk.tutor.opponent import Opponent
+
+    return Opponent(level)

@@ -94,6 +94,11 @@ REASONS: dict[str, Reason] = {
             "first throw (Cady law 1; Foster law 1).",
         ),
         Reason(
+            "not-the-tables-move",
+            "Playing against the table, the visitor moves the table's men for it, exactly "
+            "as the table shows its play; the rules of the game are the same as ever.",
+        ),
+        Reason(
             "unknown",
             "The men on the table match no legal play of this throw.",
         ),

@@ -149,6 +149,7 @@ class Referee:
         self._mask: dict[str, tuple[int, int]] = {}  # men to add where switches misread
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
+        self._expected: Play | None = None  # the table's own play, shown to be moved for it
         self._check_table = False  # after a reconnect: restore the table if it was disturbed
         self._last_guidance: list[dict] | None = None
 
@@ -479,21 +480,41 @@ class Referee:
         if self.game.phase == Phase.PLAY and len(plays) == 1 and not plays[0].steps:
             self._end_turn(plays[0])
 
-    def _build_tree(self) -> None:
+    def _build_tree(self, plays: list[Play] | None = None) -> None:
+        """The partial-play index of the roll: every legal play, or only ``plays``."""
         game = self.game
         assert game.dice is not None
         position = game.position
+        self._expected = None
         self._plays = PlayIndex(
             position,
             *game.dice,
             self.layout,
             larger_die=game.profile.larger_die,
-            plays=position.legal_plays(*game.dice, profile=game.profile),
+            plays=plays or position.legal_plays(*game.dice, profile=game.profile),
         )
         self._candidates = [(position, self._plays.tree.dice)]
         self._lifted = set()
         self._touched = None
         self._judged = None
+
+    def expect(self, play: Play) -> None:
+        """The table's own turn (a game against the table): ``play``, a legal play of the
+        dice thrown, is the only one right. Its men may be moved in any order (a hit man
+        to the bar as usual); any other placement is ``not-the-tables-move``, and the turn
+        ends by itself once the men stand as shown.
+
+        Raises :class:`GameError` if no play is awaited or ``play`` is not legal here.
+        """
+        game = self.game
+        if game.phase != Phase.PLAY or game.dice is None or self._plays is None:
+            raise GameError("the table's play is shown only while a play is awaited")
+        if play not in self._plays.tree.plays:
+            raise GameError(f"{play} is not a legal play of {game.dice[0]}-{game.dice[1]}")
+        self._build_tree([play])
+        self._expected = play
+        if self._board is not None:
+            self._judged = None  # the board as it stands is judged again against the play
 
     @property
     def _tree(self) -> PlayTree | None:
@@ -684,6 +705,8 @@ class Referee:
         self._clear_illegal()
         if any(tree.is_complete(c) for c, _ in reached):
             self._complete_since = now
+            if self._expected is not None:  # the table's play stands as shown: its turn ends
+                self._finish_if_complete()
 
     def _reach(self, start: Position, left: tuple[int, ...], targets: set[Position]) -> list:
         """The (position, dice left) in ``targets`` reached from ``start`` by steps of the dice
@@ -800,6 +823,7 @@ class Referee:
     def _after_turn(self) -> None:
         game = self.game
         self._plays = None
+        self._expected = None
         self._candidates = [(game.position, ())]
         self._illegal = None
         self._judged = None
@@ -868,6 +892,9 @@ class Referee:
     def _illegal_event(self, reason: str, message: str, again: bool = False) -> None:
         """One alarm per wrong placement; ``again``: answer a press with it once more."""
         self._complete_since = None
+        if self._expected is not None:
+            reason = "not-the-tables-move"
+            message = f"That is not the table's move: move its men as shown, {self._expected}."
         if self._illegal == (reason, message) and not again:
             return
         self._illegal = (reason, message)

@@ -12,6 +12,7 @@ A script has one action per line (``#`` starts a comment)::
     sensing occupancy | sensing polarity
     slide FROM TO | tumble D1 D2 | off-centre LOC | recentre LOC     (the table's faults)
     dead-reed LOC SLOT | welded-reed LOC SLOT [white|black] | chatter FLIPS
+    opponent white|black [beginner|intermediate|expert]          (play against the table)
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Thrown dice roll until they rest (the
@@ -20,6 +21,14 @@ other action first waits for the dice to rest, as a player would. ``wait`` takes
 most a minute; a line that cannot be run gets one ``error`` event. Time is a virtual
 clock: the table is stepped through its scans, so a script runs fast and always the
 same way.
+
+``opponent`` makes one side the table's own: on its turn, once the dice have rested,
+``{"event": "opponent-play", "player", "dice", "move", "position"}`` shows its play
+(``position``: the Position ID after it) and the script moves its men with ``lift`` and
+``place``; the referee confirms them (``play`` once they stand as shown; any other
+placement is ``illegal`` with ``not-the-tables-move``). The runner is handed the
+opponents by its maker (``opponents``: a level's name to an object whose
+``choose(position, dice)`` gives the play as ``.play``), as ``kiosk scenario`` does.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ import json
 import queue
 import time
 from collections.abc import Callable, Iterable
-from typing import TextIO
+from typing import Any, Protocol, TextIO
 
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
@@ -44,6 +53,17 @@ class ScriptError(ValueError):
     """A script line that cannot be run."""
 
 
+class TableOpponent(Protocol):
+    """The table's own player (:class:`kiosk.tutor.opponent.Opponent`)."""
+
+    def choose(self, position: Position, dice: tuple[int, int]) -> Any:
+        """Its play of ``dice`` in ``position``, as ``.play``."""
+        ...
+
+
+LEVELS = ("beginner", "intermediate", "expert")
+
+
 class ScenarioRunner:
     """Runs script actions against a stepped simulated table served on a pseudo-terminal."""
 
@@ -54,8 +74,12 @@ class ScenarioRunner:
         settle_ms: int = 300,
         sensing: str = "polarity",
         firmware: str = "cpython",
+        opponents: Callable[[str], TableOpponent] | None = None,
     ) -> None:
         self.emit = emit
+        self.opponents = opponents
+        self._opponent: tuple[Colour, TableOpponent] | None = None
+        self._shown: tuple[int, int] | None = None  # (game, turn) whose play the table showed
         self.layout = layout or TableLayout()
         self.settle_ms = settle_ms
         self.sensing = _sensing(sensing)
@@ -164,7 +188,31 @@ class ScenarioRunner:
             self._last = frame
             self._show(self.referee, frame, now)
         self.referee.tick(now)
+        self._opponent_turn()
 
+    def _opponent_turn(self) -> None:
+        """The table's turn, its dice thrown: show its play and have the referee expect it."""
+        if self._opponent is None:
+            return
+        colour, opponent = self._opponent
+        game = self.game
+        turn = (id(game), len(game.turns))
+        if game.phase != Phase.PLAY or game.turn != colour or game.dice is None:
+            return
+        if self._shown == turn:
+            return
+        self._shown = turn
+        play = opponent.choose(game.position, game.dice).play
+        self.referee.expect(play)
+        self.emit(
+            {
+                "event": "opponent-play",
+                "player": str(colour),
+                "dice": list(game.dice),
+                "move": str(play),
+                "position": play.result.position_id(),
+            }
+        )
     def _show(self, referee: Referee, frame: BoardFrame, now: int) -> None:
         """One frame to the referee, as this table senses it."""
         referee.dice(frame.dice, now)
@@ -283,6 +331,16 @@ class ScenarioRunner:
         if not flips.isdigit():
             raise ScriptError("chatter takes a number of flips, 0 to switch it off")
         self.sim.chatter = int(flips)
+
+    def _do_opponent(self, args: list[str]) -> None:
+        usage = "opponent white|black [beginner|intermediate|expert]"
+        if not 1 <= len(args) <= 2 or (len(args) == 2 and args[1] not in LEVELS):
+            raise ScriptError(usage)
+        if self.opponents is None:
+            raise ScriptError("this runner has no opponent to play: run it with kiosk scenario")
+        colour = Colour.parse(args[0])
+        self._opponent = (colour, self.opponents(args[1] if len(args) == 2 else LEVELS[0]))
+        self._shown = None
 
     def _do_wait(self, args: list[str]) -> None:
         ms = _number(_one(args, "wait MS"), f"wait takes 0 to {MAX_WAIT_MS} milliseconds")
@@ -420,11 +478,12 @@ def run_script(
     settle_ms: int = 300,
     sensing: str = "polarity",
     firmware: str = "cpython",
+    opponents: Callable[[str], TableOpponent] | None = None,
 ) -> list[dict]:
     """Run a script, writing one JSON object per event to ``out``; returns the events.
 
     ``firmware`` is the interpreter running the table's firmware (``cpython`` or
-    ``micropython``).
+    ``micropython``); ``opponents`` gives the table's player at a level (``opponent``).
     """
     events: list[dict] = []
 
@@ -433,6 +492,8 @@ def run_script(
         out.write(json.dumps(event) + "\n")
         out.flush()
 
-    with ScenarioRunner(emit, settle_ms=settle_ms, sensing=sensing, firmware=firmware) as runner:
+    with ScenarioRunner(
+        emit, settle_ms=settle_ms, sensing=sensing, firmware=firmware, opponents=opponents
+    ) as runner:
         runner.run(lines)
     return events
