@@ -161,6 +161,8 @@ class Referee:
         self._restoring = restoring
         self._judged = None
         self._last_guidance = None
+        if restoring and self.game.phase == Phase.PLAY and self.game.dice:
+            self._build_tree()  # men already moved for the throw are restored as they stand
 
     def board(self, board: Sensed, now: int) -> None:
         """A settled frame from the table's firmware (already debounced per switch)."""
@@ -497,6 +499,11 @@ class Referee:
         self._lifted = set()
         self._touched = None
         self._judged = None
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether the players are still laying out a position (a new game or a restore)."""
+        return self._target is not None
 
     def expect(self, play: Play) -> None:
         """The table's own turn (a game against the table): ``play``, a legal play of the

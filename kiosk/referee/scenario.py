@@ -13,6 +13,8 @@ A script has one action per line (``#`` starts a comment)::
     slide FROM TO | tumble D1 D2 | off-centre LOC | recentre LOC     (the table's faults)
     dead-reed LOC SLOT | welded-reed LOC SLOT [white|black] | chatter FLIPS
     opponent white|black [beginner|intermediate|expert]          (play against the table)
+    double | take | pass                           (the cube, when playing against the table)
+    restart                     (the kiosk restarts: the game as its store keeps it goes on)
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Thrown dice roll until they rest (the
@@ -26,9 +28,13 @@ same way.
 ``{"event": "opponent-play", "player", "dice", "move", "position"}`` shows its play
 (``position``: the Position ID after it) and the script moves its men with ``lift`` and
 ``place``; the referee confirms them (``play`` once they stand as shown; any other
-placement is ``illegal`` with ``not-the-tables-move``). The runner is handed the
-opponents by its maker (``opponents``: a level's name to an object whose
-``choose(position, dice)`` gives the play as ``.play``), as ``kiosk scenario`` does.
+placement is ``illegal`` with ``not-the-tables-move``). Before its throw the table may
+double (``{"event": "cube", "action": "double", ...}``), answered with ``take`` or
+``pass``; the visitor on roll doubles with ``double`` and the table takes or passes at
+once (``cube`` events; a pass ends the game, ``game-over`` with ``"passed": true``). The
+runner is handed the opponents by its maker (``opponents``: a level's name to an object
+with ``choose(position, dice)``, whose ``.play`` is the play, and ``cube_action`` and
+``answer_double``, whose ``.action`` is the cube decision), as ``kiosk scenario`` does.
 """
 
 from __future__ import annotations
@@ -42,7 +48,19 @@ from typing import Any, Protocol, TextIO
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
 from kiosk.referee.stepped import STEP_MS, SteppedTable, TableTimeout
-from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
+from kiosk.rules import (
+    BAR,
+    OFF,
+    WHITE,
+    Colour,
+    Cube,
+    CubeAction,
+    Game,
+    GameError,
+    Phase,
+    Position,
+    get_profile,
+)
 from kiosk.table import Sensed, location, true_counts
 
 SENSING = ("polarity", "occupancy")  # reeds that tell the colour, or one reed a slot
@@ -58,6 +76,14 @@ class TableOpponent(Protocol):
 
     def choose(self, position: Position, dice: tuple[int, int]) -> Any:
         """Its play of ``dice`` in ``position``, as ``.play``."""
+        ...
+
+    def cube_action(self, position: Position, cube: Cube) -> Any:
+        """Before its throw: ``.action`` is ``double``, ``no-double`` or ``too-good``."""
+        ...
+
+    def answer_double(self, position: Position, cube: Cube) -> Any:
+        """The visitor doubles: ``.action`` is ``take`` or ``pass``."""
         ...
 
 
@@ -80,6 +106,7 @@ class ScenarioRunner:
         self.opponents = opponents
         self._opponent: tuple[Colour, TableOpponent] | None = None
         self._shown: tuple[int, int] | None = None  # (game, turn) whose play the table showed
+        self._cube_asked: tuple[int, int] | None = None  # (game, turn) it thought of doubling
         self.layout = layout or TableLayout()
         self.settle_ms = settle_ms
         self.sensing = _sensing(sensing)
@@ -95,7 +122,8 @@ class ScenarioRunner:
         self._waited_on_dice = False
         self._last: BoardFrame | None = None
         self._was_connected = False
-        self.game = Game(self.profile)
+        self._start = Position.standard(self.turn)  # where the game began (for a restart)
+        self.game = Game(self.profile, self._start)
         self.referee = self._referee()
 
     def close(self) -> None:
@@ -197,7 +225,16 @@ class ScenarioRunner:
         colour, opponent = self._opponent
         game = self.game
         turn = (id(game), len(game.turns))
-        if game.phase != Phase.PLAY or game.turn != colour or game.dice is None:
+        if game.turn != colour or self.referee.setting_up:
+            return
+        if game.phase == Phase.ROLL and self._cube_asked != turn:
+            self._cube_asked = turn
+            if CubeAction.DOUBLE in game.legal_cube_actions():
+                if opponent.cube_action(game.position, game.cube).action == "double":
+                    game.double()
+                    self._cube_event("double", colour)
+            return
+        if game.phase != Phase.PLAY or game.dice is None:
             return
         if self._shown == turn:
             return
@@ -213,6 +250,7 @@ class ScenarioRunner:
                 "position": play.result.position_id(),
             }
         )
+
     def _show(self, referee: Referee, frame: BoardFrame, now: int) -> None:
         """One frame to the referee, as this table senses it."""
         referee.dice(frame.dice, now)
@@ -342,6 +380,76 @@ class ScenarioRunner:
         self._opponent = (colour, self.opponents(args[1] if len(args) == 2 else LEVELS[0]))
         self._shown = None
 
+    def _do_restart(self, args: list[str]) -> None:
+        """The kiosk restarts: the game is read back from its record (its turns, the dice
+        thrown), a new referee checks the table against it, and a game against the table
+        shows the table's pending play again (the same play: its choice is seeded)."""
+        game = self.game
+        restored = Game(self.profile, self._start)
+        for turn in game.turns:
+            restored.record_play(turn.colour, turn.dice, turn.play)
+        if game.phase == Phase.PLAY and game.dice is not None:
+            restored.record_throw(game.turn, game.dice)
+        self.game = restored
+        self.referee = self._referee()
+        self.referee.set_up(restored.position, restoring=True)
+        self._shown = None
+        self.wait(self.settle_ms + STEP_MS)
+
+    def _cube_event(self, action: str, player: Colour) -> None:
+        cube = self.game.cube
+        owner = None if cube.owner is None else str(cube.owner)
+        self.emit(
+            {"event": "cube", "action": action, "player": str(player), "cube": [cube.value, owner]}
+        )
+
+    def _table(self) -> tuple[Colour, TableOpponent]:
+        if self._opponent is None:
+            raise ScriptError("the cube actions are for a game against the table: opponent first")
+        return self._opponent
+
+    def _do_double(self, args: list[str]) -> None:
+        colour, opponent = self._table()
+        game = self.game
+        if game.turn == colour:
+            raise ScriptError("the table is on roll: only the visitor on roll doubles")
+        if game.phase == Phase.OPENING:
+            game.start_with(self.turn)  # a position set up: its side on roll throws first
+        try:
+            game.double()
+        except GameError as err:
+            raise ScriptError(f"no double now: {err}") from None
+        self._cube_event("double", game.turn)
+        answer = opponent.answer_double(game.position, game.cube).action
+        self._answer(take=answer == "take")
+
+    def _do_take(self, args: list[str]) -> None:
+        self._answer_table(take=True)
+
+    def _do_pass(self, args: list[str]) -> None:
+        self._answer_table(take=False)
+
+    def _answer_table(self, take: bool) -> None:
+        colour, _ = self._table()
+        if self.game.phase != Phase.DOUBLE_OFFERED or self.game.turn != colour:
+            raise ScriptError("the table has not doubled")
+        self._answer(take)
+
+    def _answer(self, take: bool) -> None:
+        """The side not on roll takes the double (and owns the cube) or passes (and loses)."""
+        game = self.game
+        doubler, taker = game.turn, game.turn.other
+        if take:
+            game.take()
+            self._cube_event("take", taker)
+            return
+        game.pass_()
+        self._cube_event("pass", taker)
+        self.emit(
+            {"event": "game-over", "winner": str(doubler), "result": "single",
+             "points": game.cube.value, "passed": True}
+        )  # fmt: skip
+
     def _do_wait(self, args: list[str]) -> None:
         ms = _number(_one(args, "wait MS"), f"wait takes 0 to {MAX_WAIT_MS} milliseconds")
         if ms > MAX_WAIT_MS:
@@ -404,7 +512,8 @@ class ScenarioRunner:
     # -- helpers ---------------------------------------------------------------------------
 
     def _new_game(self, position: Position | None = None) -> None:
-        self.game = Game(self.profile, position or Position.standard(self.turn))
+        self._start = position or Position.standard(self.turn)
+        self.game = Game(self.profile, self._start)
         self.referee = self._referee()
 
     def _throw(self, d1: int, d2: int) -> None:

@@ -82,6 +82,8 @@ def test_a_whole_game_against_the_table() -> None:
             game = runner.game
             if game.phase == Phase.OVER:
                 break
+            if game.phase == Phase.DOUBLE_OFFERED:  # the table doubles: the visitor takes
+                runner.run(["take"])
             start = len(events)
             runner.run([f"dice {rng.randint(1, 6)} {rng.randint(1, 6)}", "wait 400"])
             if game.phase != Phase.PLAY:
@@ -102,3 +104,59 @@ def test_a_whole_game_against_the_table() -> None:
     table_plays = kinds(events, "opponent-play")
     black_plays = [e for e in kinds(events, "play") if e["player"] == "black" and e["move"]]
     assert [e["move"] for e in table_plays if e["move"]] == [e["move"] for e in black_plays]
+
+
+# White (the visitor) to play 2-1 in a race that 5/4 5/3 leaves the table far ahead in.
+TABLE_DOUBLES = ["turn white", "setup 7v0DAAD27gcAAA", "opponent black intermediate",
+                 "dice 2 1", "lift 5", "place 4", "lift 5", "place 3", "wait 400",
+                 "press done", "wait 100"]  # fmt: skip
+
+
+def test_the_tables_double_taken_then_its_turn() -> None:
+    events = _run([*TABLE_DOUBLES, "take", "dice 3 1", "wait 400"])
+    assert [(c["action"], c["player"]) for c in kinds(events, "cube")] == [
+        ("double", "black"),
+        ("take", "white"),
+    ]
+    assert kinds(events, "cube")[-1]["cube"] == [2, "white"]
+    assert kinds(events, "opponent-play")[-1]["dice"] == [3, 1]
+
+
+def test_the_tables_double_passed_ends_the_game() -> None:
+    events = _run([*TABLE_DOUBLES, "pass"])
+    (over,) = kinds(events, "game-over")
+    assert over == {"event": "game-over", "winner": "black", "result": "single", "points": 1,
+                    "passed": True}  # fmt: skip
+
+
+def test_the_visitors_double_is_taken_or_passed_by_the_table() -> None:
+    # far behind the table takes... far ahead it passes (the built-in evaluator's view)
+    taken = _run(["turn white", "setup 7v0DAAD27gcAAA", "opponent black", "double"])
+    assert [c["action"] for c in kinds(taken, "cube")] == ["double", "take"]
+    passed = _run(["turn white", "setup c3NrAADvvgMAAA", "opponent black", "double"])
+    assert [c["action"] for c in kinds(passed, "cube")] == ["double", "pass"]
+    assert kinds(passed, "game-over")[0]["winner"] == "white"
+
+
+def test_no_cube_under_a_profile_without_doubling() -> None:
+    events = _run(["profile cady", *TABLE_DOUBLES])
+    assert kinds(events, "cube") == []
+    refused = _run(["profile cady", "turn white", "setup 7v0DAAD27gcAAA", "opponent black",
+                    "double"])  # fmt: skip
+    assert "no double now" in kinds(refused, "error")[0]["message"]
+
+
+@pytest.mark.parametrize("sensing", ["polarity", "occupancy"])
+def test_a_restart_in_the_middle_of_the_tables_turn_shows_its_play_again(sensing) -> None:
+    events = _run(OPENING)
+    move = kinds(events, "opponent-play")[0]["move"]
+    play = BLACK_TO_PLAY.parse_play(6, 5, move)
+    first = play_actions(play, BLACK)[:2]  # one man of the table's play moved
+    rest = play_actions(play, BLACK)[2:]
+    events = _run([*OPENING, *first, "wait 400", "restart", *rest, "wait 400"], sensing)
+    shown = kinds(events, "opponent-play")
+    assert len(shown) == 2 and shown[0] == shown[1]  # the pending play, shown again
+    restarted = [i for i, e in enumerate(events) if e["event"] == "opponent-play"][1]
+    assert any(e["event"] == "setup-ok" and e["restored"] for e in events[:restarted])
+    assert kinds(events, "illegal") == []
+    assert kinds(events, "play")[-1]["move"] == move
