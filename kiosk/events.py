@@ -470,6 +470,21 @@ class LessonEvent(_Carried):
         return str(self.data["lesson"])
 
 
+@dataclass(frozen=True, kw_only=True)
+class OpponentPlayShown(Event):
+    """The table's own play, shown for the visitor to move its men (a game against the
+    table): ``position`` is the Position ID after it; ``arrows`` the table locations
+    (from, to) of its steps, and ``text`` its words, where the application shows them."""
+
+    name: ClassVar[str] = "opponent-play"
+    player: Colour = _colour()
+    dice: tuple[int, int]
+    move: str
+    position: str
+    arrows: tuple = _opt()
+    text: str = _opt()
+
+
 EVENTS: dict[str, type[Event]] = {
     cls.name: cls
     for cls in (
@@ -501,6 +516,7 @@ EVENTS: dict[str, type[Event]] = {
         Button,
         Board,
         MenuShown,
+        OpponentPlayShown,
     )
 }
 

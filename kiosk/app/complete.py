@@ -1,4 +1,4 @@
-""""Press Done": the men show a whole legal play, so the player is told to end the turn.
+"""'Press Done': the men show a whole legal play, so the player is told to end the turn.
 
 The referee answers Done; this notices the moment before it, when the board on the table
 is the result of one of the legal plays of the dice, and says so once per board.

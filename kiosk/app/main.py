@@ -36,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from kiosk.app.against import TablePlayer, level_of
 from kiosk.app.coaching import GameCoach
 from kiosk.app.complete import CompletePlay
 from kiosk.app.dice import resolve_source
@@ -74,7 +75,7 @@ from kiosk.events import (
 )
 from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
-from kiosk.rules import Game, Phase, Position, get_profile
+from kiosk.rules import Colour, Game, Phase, Position, get_profile
 from kiosk.table.sensing import true_counts
 from kiosk.tutor.lessons import LessonEngine
 
@@ -156,8 +157,10 @@ class App:
         self.game_id: int | None = None
         self.game_serial = 0  # counts the games played or resumed since the start
         self.coach: GameCoach | None = None
+        self.table_player: TablePlayer | None = None  # the table's own side, if it plays
         self.setting_up = False
         self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
+        self.wells: Any = None  # the dice wells' latest reading
         self.running = True
         self.now = 0
         self.idle_since = 0  # the last button or man moved
@@ -185,6 +188,7 @@ class App:
         if events_out is not None:
             self.bus.subscribe(_json_lines(events_out))
         self.bus.subscribe(self._react)
+        self.bus.subscribe(self._table_turn)
 
     # -- what the modes ask ------------------------------------------------------------------
 
@@ -271,6 +275,20 @@ class App:
         if lines:
             self.transitions.notice(lines)
 
+    def play_the_table(self, colour: Colour, level: str) -> None:
+        """A new game against the table, which plays ``colour`` at ``level``."""
+        self.table_player = TablePlayer(self, colour, level)
+        self.new_game(tutor=self.tutor)
+
+    def play_friends(self, tutor: bool) -> None:
+        """A new game between two players at the table, the tutor watching or not."""
+        self.table_player = None
+        self.new_game(tutor=tutor)
+
+    def _table_turn(self, event: Event) -> None:
+        if self.table_player is not None:
+            self.table_player.follow(event)
+
     def new_game(self, position: Position | None = None, tutor: bool | None = None) -> None:
         """Start a game from ``position`` (the standard one by default): set up, then throw."""
         position = position or Position.standard()
@@ -290,10 +308,12 @@ class App:
         self._game_started(game)
         if self.store is not None:
             try:
+                players = self.table_player.players if self.table_player else ("white", "black")
                 self.game_id = self.store.start_game(
                     profile.name,
                     position.position_id(),
                     str(position.turn),
+                    players=players,
                     mode=self.config.referee.mode,
                 )
             except Exception as err:
@@ -312,6 +332,13 @@ class App:
         self.set_up(position, restoring=False)
 
     def _resume(self, game_id: int, game: Game) -> None:
+        self.table_player = None
+        if self.store is not None:  # a game against the table names the table a player
+            players = self.store.game(game_id).players
+            for colour, name in zip((Colour.WHITE, Colour.BLACK), players, strict=True):
+                level = level_of(name)
+                if level is not None:
+                    self.table_player = TablePlayer(self, colour, level)
         self.referee = self.make_referee(game)
         self.game_id = game_id
         self._game_started(game)
@@ -327,7 +354,7 @@ class App:
                 cube=cube_json(game),
             )
         )
-        self.set_up(game.position, restoring=True)
+        self.set_up(game.position, restoring=True, in_play=True)
         if game.phase == Phase.DOUBLE_OFFERED:
             offer_double(self)
 
@@ -366,13 +393,16 @@ class App:
                 self.coach.start_game(self.referee.game.profile.name, teaching)
         return self.coach
 
-    def set_up(self, position: Position, restoring: bool) -> None:
-        """Have the players lay ``position`` out (the referee guides them)."""
+    def set_up(self, position: Position, restoring: bool, in_play: bool = False) -> None:
+        """Have the players lay ``position`` out (the referee guides them); ``in_play``: a
+        game resumed in the middle of a turn, whose men moved so far may stay."""
         assert self.referee is not None
         self.setting_up = True
-        self.referee.set_up(position, restoring=restoring)
+        self.referee.set_up(position, restoring=restoring, in_play=in_play)
         if self.sensed is not None:  # a new referee starts from the table as it stands
             self.referee.board(self.sensed, self.now)
+        if self.wells is not None and self.dice_source == "wells":
+            self.referee.dice(self.wells, self.now)  # and knows whether dice lie in the wells
         if self.simulator is not None:
             self.simulator.set_position(simulator_layout(position))
 
@@ -449,6 +479,7 @@ class App:
             if sensed != self.sensed:
                 self._woken()
             self.sensed = sensed
+            self.wells = frame.dice
             self.bus.publish(Board(board=sensed))  # where the men are now
             lesson = self.lesson
             if lesson is not None:  # the lesson throws its own dice: the wells are ignored

@@ -15,6 +15,7 @@ from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
 from kiosk.events import ModeChanged
+from kiosk.rules import Colour
 from kiosk.rules.profiles import PROFILES
 from kiosk.tutor.lessons import LessonError, catalogue
 
@@ -32,8 +33,9 @@ class TableMenus:
             [
                 Item("Back to the game"),
                 Item(self._double_label, lambda: double(app), shown=lambda: may_double(app)),
-                Item("New game with the tutor", lambda: app.new_game(tutor=True)),
-                Item("New game without the tutor", lambda: app.new_game(tutor=False)),
+                Item("New game with the tutor", lambda: app.play_friends(tutor=True)),
+                Item("New game without the tutor", lambda: app.play_friends(tutor=False)),
+                Item("Play against the table", submenu=self.against),
                 Item("Lessons", submenu=self.lessons),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
@@ -59,6 +61,20 @@ class TableMenus:
         )
 
     # -- the main menu -------------------------------------------------------------------
+
+    def against(self) -> Menu:
+        """Which side the table plays, and how strongly (the friendly level first)."""
+        app = self.app
+        items = []
+        for level in ("intermediate", "beginner", "expert"):
+            for table in (Colour.BLACK, Colour.WHITE):
+                words = f"You play {table.other}, the table {table} ({level})"
+
+                def start(table: Colour = table, level: str = level) -> None:
+                    app.play_the_table(table, level)
+
+                items.append(Item(words, start))
+        return Menu("Play against the table", items)
 
     def _double_label(self) -> str:
         referee = self.app.referee

@@ -27,6 +27,7 @@ from kiosk.events import (
     LessonEvent,
     Message,
     Opening,
+    OpponentPlayShown,
     Setup,
     TableStatus,
     WrongMove,
@@ -53,6 +54,8 @@ def sentence(event: Event | Mapping[str, Any]) -> str | None:
             return "The table is not connected."
         case Message(text=text, speak=speak) if speak is not False:
             return text or None
+        case OpponentPlayShown(move=move, text=text):
+            return text or f"I play {move}."
         case LessonEvent(inner=inner) if inner is not None:
             return sentence(inner)
         case CoachVerdict(data=data) | LessonEvent(data=data):

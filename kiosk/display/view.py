@@ -40,6 +40,7 @@ from kiosk.events import (
     NewGame,
     Notice,
     Opening,
+    OpponentPlayShown,
     Played,
     PositionShown,
     Resume,
@@ -192,6 +193,10 @@ class TableView:
                 self.turn = str(player.other)
                 self.say(str(player), f"You played {move or 'nothing (no legal move)'}.")
                 self.say(self.turn, "Your turn: throw the dice.")
+            case OpponentPlayShown(move=move, arrows=arrows, text=text):
+                self.last_play = tuple((str(a), str(b)) for a, b in arrows or ())
+                self.last_move = move
+                self.say("both", text or f"I play {move}.")
             case Choose(player=player, options=options, message=message):
                 self.choices = tuple(options)
                 self.say(str(player), message)

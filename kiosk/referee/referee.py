@@ -155,14 +155,17 @@ class Referee:
 
     # -- inputs ------------------------------------------
 
-    def set_up(self, position: Position, restoring: bool = False) -> None:
-        """Guide the players to lay out ``position`` (a new game, a lesson, or a restore)."""
+    def set_up(self, position: Position, restoring: bool = False, in_play: bool = False) -> None:
+        """Guide the players to lay out ``position`` (a new game, a lesson, or a restore).
+
+        ``in_play``: a restart in the middle of a turn, whose men already moved for the
+        throw may stand as they are (a play taken back must be put back instead)."""
         self._target = position
         self._restoring = restoring
         self._judged = None
         self._last_guidance = None
-        if restoring and self.game.phase == Phase.PLAY and self.game.dice:
-            self._build_tree()  # men already moved for the throw are restored as they stand
+        if in_play and self.game.phase == Phase.PLAY and self.game.dice:
+            self._build_tree()
 
     def board(self, board: Sensed, now: int) -> None:
         """A settled frame from the table's firmware (already debounced per switch)."""

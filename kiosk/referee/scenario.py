@@ -392,7 +392,7 @@ class ScenarioRunner:
             restored.record_throw(game.turn, game.dice)
         self.game = restored
         self.referee = self._referee()
-        self.referee.set_up(restored.position, restoring=True)
+        self.referee.set_up(restored.position, restoring=True, in_play=True)
         self._shown = None
         self.wait(self.settle_ms + STEP_MS)
 

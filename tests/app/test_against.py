@@ -1,0 +1,69 @@
+"""Playing against the table in the application (issue 13): chosen from the menu, the
+table's play shown with arrows and words, its men moved by the visitor and confirmed, the
+game stored with the table named as a player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk.app.against import level_of
+from kiosk.rules import Colour
+from kiosk.store import Store
+from tests.app.test_modes import button, ready, throw
+
+
+def _against_the_table(h) -> None:
+    button(h, "menu", "white")
+    button(h, "menu", "white", times=3)  # down to "Play against the table"
+    button(h, "select", "white")
+    assert h.app.view.menu_title == "Play against the table"
+    assert h.app.view.menu[0] == "You play white, the table black (intermediate)"
+    button(h, "select", "white")
+    h.wait(400)
+
+
+def test_the_table_plays_black_from_the_menu(harness, tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    h = ready(harness, store=store)
+    _against_the_table(h)
+    player = h.app.table_player
+    assert player is not None and player.colour == Colour.BLACK and player.level == "intermediate"
+    assert h.last("setup-ok")
+    throw(h, 3, 1)  # the opening throw: white's 3 against black's 1
+    assert h.last("opening")["starter"] == "white"
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
+    h.wait(300)
+    button(h, "done", "white")
+    assert h.last("play")["move"] == "8/5 6/5"
+    throw(h, 6, 5)  # the visitor throws for the table
+    shown = h.last("opponent-play")
+    assert shown["player"] == "black" and shown["dice"] == [6, 5]
+    assert h.app.view.last_play == tuple(tuple(a) for a in shown["arrows"])
+    assert h.app.view.messages["white"].text.startswith(f"I play {shown['move']}.")
+    for src, dst in shown["arrows"]:  # the visitor moves the table's men as shown
+        h.sim.move(src, dst)
+        h.wait(100)
+    h.wait(400)  # no Done: the table's turn ends once its men stand as shown
+    played = h.last("play")
+    assert (played["player"], played["move"]) == ("black", shown["move"])
+    summary = store.game(h.app.game_id)
+    assert summary.players == ("visitor", "Table (intermediate)")
+    assert level_of(summary.players[1]) == "intermediate"
+
+
+def test_a_wrong_man_moved_for_the_table_is_flagged(harness) -> None:
+    h = ready(harness)
+    _against_the_table(h)
+    throw(h, 3, 1)
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
+    h.wait(300)
+    button(h, "done", "white")
+    throw(h, 6, 5)
+    h.sim.move("19", "24")  # black's 6 point to its 1 point: legal, but not the table's play
+    h.wait(400)
+    alarm = h.last("illegal")
+    assert alarm["reason"] == "not-the-tables-move" and h.last("opponent-play")["move"] in (
+        alarm["message"]
+    )
