@@ -9,7 +9,9 @@ from pathlib import Path
 from kiosk.app.against import level_of
 from kiosk.rules import Colour
 from kiosk.store import Store
+from kiosk.store.export import match_to_mat
 from tests.app.test_modes import button, ready, throw
+from tests.store.test_gnubg_import import GNUBG, gnubg_games, gnubg_turns, our_turns
 
 
 def _against_the_table(h) -> None:
@@ -50,6 +52,16 @@ def test_the_table_plays_black_from_the_menu(harness, tmp_path: Path) -> None:
     summary = store.game(h.app.game_id)
     assert summary.players == ("visitor", "Table (intermediate)")
     assert level_of(summary.players[1]) == "intermediate"
+    # exported like any game, the table named as a player; GNU Backgammon reads it back
+    text = match_to_mat(store, [h.app.game_id])
+    assert "Table_(intermediate)" in text
+    if Path(GNUBG).exists():
+        mat = tmp_path / "against.mat"
+        mat.write_text(text)
+        (read,) = gnubg_games(mat, 1, tmp_path)
+        ours = our_turns(store, h.app.game_id)
+        assert [t[1:] for t in gnubg_turns(read)] == [t[1:] for t in ours]
+        assert [t[0] for t in gnubg_turns(read)] == ["visitor", "Table_(intermediate)"]
 
 
 def test_a_wrong_man_moved_for_the_table_is_flagged(harness) -> None:
