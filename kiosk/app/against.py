@@ -25,6 +25,7 @@ from kiosk.events import (
     Event,
     GameOver,
     Message,
+    Opening,
     OpponentPlayShown,
     SetupOk,
 )
@@ -80,8 +81,10 @@ class TablePlayer:
             return
         game = referee.game
         match event:
-            case Dice(player=player) if player == self.colour and game.phase == Phase.PLAY:
-                self.show_play()
+            case Dice(player=player) | Opening(starter=player) if (
+                player == self.colour and game.phase == Phase.PLAY
+            ):
+                self.show_play()  # its throw, or the opening throw it won
             case SetupOk() if game.phase == Phase.PLAY and game.turn == self.colour:
                 self.show_play()  # a game resumed in the middle of the table's turn
             case CubeMoved(action="double", player=player) if player != self.colour:

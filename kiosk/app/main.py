@@ -582,8 +582,10 @@ class App:
                 mode = self.modes.find(LessonMode)
                 if isinstance(mode, LessonMode):
                     mode.on_event(event)
-            case Played(accepted=accepted) if self.tutor and not accepted:
-                self._rate(event)
+            case Played(accepted=accepted, player=player) if self.tutor and not accepted:
+                table = self.table_player
+                if table is None or player != table.colour:  # the visitor's plays only
+                    self._rate(event)
             case SetupOk():
                 self.setting_up = False
 

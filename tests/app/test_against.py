@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.app.against import level_of
-from kiosk.rules import Colour
+from kiosk.config import Config
+from kiosk.rules import Colour, Phase
 from kiosk.store import Store
 from kiosk.store.export import match_to_mat
+from kiosk.table import location
 from tests.app.test_modes import button, ready, throw
 from tests.store.test_gnubg_import import GNUBG, gnubg_games, gnubg_turns, our_turns
 
@@ -79,3 +81,37 @@ def test_a_wrong_man_moved_for_the_table_is_flagged(harness) -> None:
     assert alarm["reason"] == "not-the-tables-move" and h.last("opponent-play")["move"] in (
         alarm["message"]
     )
+
+
+def _follow(h, shown: dict) -> None:
+    for src, dst in shown["arrows"]:
+        h.sim.move(src, dst)
+        h.wait(100)
+    h.wait(400)
+
+
+def test_with_digital_dice_the_visitor_throws_for_the_table(harness) -> None:
+    config = Config()
+    config.dice.source = "digital"
+    h = ready(harness, config)
+    _against_the_table(h)
+    for _ in range(12):  # on to the table's throw, whoever wins the (random) opening
+        game = h.app.referee.game
+        if game.phase == Phase.ROLL and game.turn == Colour.BLACK:
+            break
+        if game.phase == Phase.PLAY and game.turn == Colour.BLACK:
+            _follow(h, h.last("opponent-play"))
+        elif game.phase == Phase.PLAY:
+            for step in game.legal_plays()[0].steps:
+                h.sim.move(location(Colour.WHITE, step.src), location(Colour.WHITE, step.dst))
+                h.wait(100)
+            h.wait(300)
+            button(h, "done", "white")
+        else:
+            button(h, "done", "white")  # the opening throw, or the visitor's own
+    assert (game.phase, game.turn) == (Phase.ROLL, Colour.BLACK)
+    assert dict(h.app.view.legend["white"])["done"] == "throw for the table"
+    shown_before = len([e for e in h.events if e["event"] == "opponent-play"])
+    button(h, "done", "white")  # the visitor's Done throws the table's dice
+    assert h.last("dice")["player"] == "black"
+    assert len([e for e in h.events if e["event"] == "opponent-play"]) == shown_before + 1

@@ -100,6 +100,7 @@ class Host(Protocol):
     transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
     lesson: LessonEngine | None  # the lesson on the table, if one is
     replay: Replay | None  # the game being replayed, if one is
+    table_player: Any  # kiosk.app.against.TablePlayer: the table's side, if it plays one
 
     def detail_player(self, player: str | None = None) -> str | None: ...
     def open_menu(self, player: str | None) -> None: ...

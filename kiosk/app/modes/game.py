@@ -192,6 +192,8 @@ def done_meaning(app: Host, player: str) -> str:
     if game.phase == Phase.PLAY:
         return "end your turn" if player == str(game.turn) else ""
     if game.phase == Phase.ROLL and player != str(game.turn):
+        if _throws_for_the_table(app, player) and app.dice_source in ("digital", "buttons"):
+            return "throw for the table"
         return ""
     if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
         return {"digital": "throw the dice", "buttons": "enter your throw"}.get(app.dice_source, "")
@@ -216,7 +218,8 @@ def press_done(app: Host, player: str | None) -> None:
     who = Colour.parse(player) if player else None
     if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
         if game.phase == Phase.ROLL and who is not None and who != game.turn:
-            return  # not this player's throw: the legend shows whose it is
+            if not _throws_for_the_table(app, str(who)):
+                return  # not this player's throw: the legend shows whose it is
         if app.dice_source == "digital":
             referee.throw(*digital_throw(), app.now)
         elif app.dice_source == "buttons":
@@ -225,6 +228,18 @@ def press_done(app: Host, player: str | None) -> None:
             app.say("both", "Throw both dice into the dice wells.")
     elif game.phase == Phase.PLAY:
         referee.press_done(who, app.now)
+
+
+def _throws_for_the_table(app: Host, player: str | None) -> bool:
+    """Whether ``player`` is the visitor, throwing for the table on its turn."""
+    table = app.table_player
+    referee = app.referee
+    return (
+        table is not None
+        and referee is not None
+        and referee.game.turn == table.colour
+        and player == str(table.colour.other)
+    )
 
 
 def may_double(app: Host) -> bool:
