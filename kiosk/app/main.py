@@ -275,10 +275,13 @@ class App:
         if lines:
             self.transitions.notice(lines)
 
-    def play_the_table(self, colour: Colour, level: str) -> None:
-        """A new game against the table, which plays ``colour`` at ``level``."""
+    def play_the_table(
+        self, colour: Colour, level: str, position: Position | None = None
+    ) -> None:
+        """A new game against the table, which plays ``colour`` at ``level`` (from
+        ``position``, the standard one by default)."""
         self.table_player = TablePlayer(self, colour, level)
-        self.new_game(tutor=self.tutor)
+        self.new_game(position, tutor=self.tutor)
 
     def play_friends(self, tutor: bool) -> None:
         """A new game between two players at the table, the tutor watching or not."""

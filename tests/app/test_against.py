@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.app.against import level_of
+from kiosk.app.main import simulator_layout
 from kiosk.config import Config
-from kiosk.rules import Colour, Phase
+from kiosk.rules import Colour, Phase, Position
 from kiosk.store import Store
 from kiosk.store.export import match_to_mat
 from kiosk.table import location
@@ -115,3 +116,22 @@ def test_with_digital_dice_the_visitor_throws_for_the_table(harness) -> None:
     button(h, "done", "white")  # the visitor's Done throws the table's dice
     assert h.last("dice")["player"] == "black"
     assert len([e for e in h.events if e["event"] == "opponent-play"]) == shown_before + 1
+
+
+def test_the_game_ends_with_a_review_of_the_visitors_plays(harness) -> None:
+    h = ready(harness)
+    # white, the visitor, has one man left on its ace point; black has all fifteen out
+    men = tuple(1 if p == 1 else 0 for p in range(1, 26))
+    black = tuple(5 if p in (19, 20, 21) else 0 for p in range(1, 26))
+    end = Position((men, black), (14, 0), Colour.WHITE)
+    h.sim.set_position(simulator_layout(end))
+    h.app.play_the_table(Colour.BLACK, "expert", end)
+    h.wait(400)
+    assert h.last("setup-ok")
+    throw(h, 3, 1)  # white's 3 against black's 1: white bears its last man off
+    h.sim.move("1", "off-white")
+    h.wait(300)
+    button(h, "done", "white")
+    assert h.last("game-over")["winner"] == "white"
+    review = h.app.view.messages["white"].text
+    assert review.startswith("Review") and "none of your plays gave anything away" in review
