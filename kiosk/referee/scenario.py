@@ -13,7 +13,9 @@ A script has one action per line (``#`` starts a comment)::
     slide FROM TO | tumble D1 D2 | off-centre LOC | recentre LOC     (the table's faults)
     dead-reed LOC SLOT | welded-reed LOC SLOT [white|black] | chatter FLIPS
     opponent white|black [beginner|intermediate|expert]          (play against the table)
-    double | take | pass                           (the cube, when playing against the table)
+    double | take | pass          (the cube: the side on roll doubles, the other answers)
+    match N | rubber | set | scoring games|stranded1|stranded2|stranded3
+    stranded-multiply on|off                                     (sessions of several games)
     restart                     (the kiosk restarts: the game as its store keeps it goes on)
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
@@ -45,8 +47,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TextIO
 
+from kiosk.events import Event
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
+from kiosk.referee.sessions import ScriptSession
 from kiosk.referee.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import (
     BAR,
@@ -61,6 +65,7 @@ from kiosk.rules import (
     Position,
     get_profile,
 )
+from kiosk.rules.session import SessionError
 from kiosk.table import Sensed, location, true_counts
 
 SENSING = ("polarity", "occupancy")  # reeds that tell the colour, or one reed a slot
@@ -104,6 +109,7 @@ class ScenarioRunner:
     ) -> None:
         self.emit = emit
         self.opponents = opponents
+        self.sessions = ScriptSession()
         self._opponent: tuple[Colour, TableOpponent] | None = None
         self._shown: tuple[int, int] | None = None  # (game, turn) whose play the table showed
         self._cube_asked: tuple[int, int] | None = None  # (game, turn) it thought of doubling
@@ -139,7 +145,7 @@ class ScenarioRunner:
     def _referee(self) -> Referee:
         """A referee for the current game, shown the table as it stands."""
         config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        referee = Referee(self.game, self.layout, config, emit=lambda e: self.emit(e.to_json()))
+        referee = Referee(self.game, self.layout, config, emit=self._from_referee)
         if self._last is not None:
             self._show(referee, self._last, self.now)
         return referee
@@ -409,30 +415,33 @@ class ScenarioRunner:
         return self._opponent
 
     def _do_double(self, args: list[str]) -> None:
-        colour, opponent = self._table()
         game = self.game
-        if game.turn == colour:
+        if self._opponent is not None and game.turn == self._opponent[0]:
             raise ScriptError("the table is on roll: only the visitor on roll doubles")
         if game.phase == Phase.OPENING:
             game.start_with(self.turn)  # a position set up: its side on roll throws first
         try:
             game.double()
         except GameError as err:
+            if self.sessions.crawford:
+                raise ScriptError(
+                    "no double now: the Crawford game is played without the cube"
+                ) from None
             raise ScriptError(f"no double now: {err}") from None
         self._cube_event("double", game.turn)
-        answer = opponent.answer_double(game.position, game.cube).action
-        self._answer(take=answer == "take")
+        if self._opponent is not None:  # the table answers at once
+            answer = self._opponent[1].answer_double(game.position, game.cube).action
+            self._answer(take=answer == "take")
 
     def _do_take(self, args: list[str]) -> None:
-        self._answer_table(take=True)
+        self._answer_double(take=True)
 
     def _do_pass(self, args: list[str]) -> None:
-        self._answer_table(take=False)
+        self._answer_double(take=False)
 
-    def _answer_table(self, take: bool) -> None:
-        colour, _ = self._table()
-        if self.game.phase != Phase.DOUBLE_OFFERED or self.game.turn != colour:
-            raise ScriptError("the table has not doubled")
+    def _answer_double(self, take: bool) -> None:
+        if self.game.phase != Phase.DOUBLE_OFFERED:
+            raise ScriptError("no double is on offer")
         self._answer(take)
 
     def _answer(self, take: bool) -> None:
@@ -445,10 +454,54 @@ class ScenarioRunner:
             return
         game.pass_()
         self._cube_event("pass", taker)
-        self.emit(
+        self._emit_game_over(
             {"event": "game-over", "winner": str(doubler), "result": "single",
              "points": game.cube.value, "passed": True}
         )  # fmt: skip
+
+    def _emit_game_over(self, event: dict) -> None:
+        """A ``game-over`` event, counted by the session being played (if any)."""
+        try:
+            event = self.sessions.game_over(event, self.game.position, self.game.cube.value)
+        except SessionError as err:
+            self.emit({"event": "error", "message": f"the session cannot count this game: {err}"})
+        self.emit(event)
+
+    def _from_referee(self, event: Event) -> None:
+        data = event.to_json()
+        if data["event"] == "game-over":
+            self._emit_game_over(data)
+        else:
+            self.emit(data)
+
+    # -- sessions ----------------------------------------------------------------------
+
+    def _do_match(self, args: list[str]) -> None:
+        length = _number(_one(args, "match N"), "match N: a number of points")
+        self._session(lambda: self.sessions.match(length, self.profile))
+
+    def _do_rubber(self, args: list[str]) -> None:
+        self._session(lambda: self.sessions.kind("rubber", self.profile))
+
+    def _do_set(self, args: list[str]) -> None:
+        self._session(lambda: self.sessions.kind("set", self.profile))
+
+    def _do_scoring(self, args: list[str]) -> None:
+        word = _one(args, "scoring games|stranded1|stranded2|stranded3")
+        self._session(lambda: self.sessions.set_scoring(word, self.profile))
+
+    def _do_stranded_multiply(self, args: list[str]) -> None:
+        word = _one(args, "stranded-multiply on|off")
+        if word not in ("on", "off"):
+            raise ScriptError("stranded-multiply on|off")
+        self.sessions.set_multiply(word == "on")
+
+    def _session(self, start: Callable[[], None]) -> None:
+        try:
+            start()
+        except SessionError as err:
+            raise ScriptError(str(err)) from None
+        self._new_game()
 
     def _do_wait(self, args: list[str]) -> None:
         ms = _number(_one(args, "wait MS"), f"wait takes 0 to {MAX_WAIT_MS} milliseconds")
@@ -512,8 +565,14 @@ class ScenarioRunner:
     # -- helpers ---------------------------------------------------------------------------
 
     def _new_game(self, position: Position | None = None) -> None:
+        rules, starter = self.sessions.next_game(self.profile)
+        if starter is not None:  # who throws first in a session's next game: the profile's
+            self.turn = starter
+            position = position.with_turn(starter) if position is not None else None
         self._start = position or Position.standard(self.turn)
-        self.game = Game(self.profile, self._start)
+        self.game = Game(rules, self._start)
+        if self.sessions.crawford:
+            self.emit({"event": "crawford"})
         self.referee = self._referee()
 
     def _throw(self, d1: int, d2: int) -> None:
