@@ -16,6 +16,7 @@ A script has one action per line (``#`` starts a comment)::
     double | take | pass          (the cube: the side on roll doubles, the other answers)
     match N | rubber | set | scoring games|stranded1|stranded2|stranded3
     stranded-multiply on|off                                     (sessions of several games)
+    chouette N | throw P D | decline P      (a chouette: the throw-off, a partner declining)
     restart                     (the kiosk restarts: the game as its store keeps it goes on)
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
@@ -448,6 +449,10 @@ class ScenarioRunner:
         """The side not on roll takes the double (and owns the cube) or passes (and loses)."""
         game = self.game
         doubler, taker = game.turn, game.turn.other
+        try:
+            self.sessions.cube_answered(doubler, take)
+        except SessionError as err:
+            raise ScriptError(str(err)) from None
         if take:
             game.take()
             self._cube_event("take", taker)
@@ -463,9 +468,11 @@ class ScenarioRunner:
         """A ``game-over`` event, counted by the session being played (if any)."""
         try:
             event = self.sessions.game_over(event, self.game.position, self.game.cube.value)
-        except SessionError as err:
+        except (SessionError, ValueError) as err:
             self.emit({"event": "error", "message": f"the session cannot count this game: {err}"})
         self.emit(event)
+        if self.sessions.chouette is not None:
+            self.emit(self.sessions.seating())  # the rotation after the game
 
     def _from_referee(self, event: Event) -> None:
         data = event.to_json()
@@ -489,6 +496,31 @@ class ScenarioRunner:
     def _do_scoring(self, args: list[str]) -> None:
         word = _one(args, "scoring games|stranded1|stranded2|stranded3")
         self._session(lambda: self.sessions.set_scoring(word, self.profile))
+
+    def _do_chouette(self, args: list[str]) -> None:
+        players = _number(_one(args, "chouette N"), "chouette N: 3 to 8 players")
+        self._session(lambda: self.sessions.start_chouette(players))
+
+    def _do_throw(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise ScriptError("throw P D: player P's die in the chouette's throw-off")
+        player = _number(args[0], "throw P D: P is a player's number")
+        die = _number(args[1], "throw P D: D is a die, 1 to 6")
+        try:
+            seated = self.sessions.throw(player, die, self.profile)
+        except SessionError as err:
+            raise ScriptError(str(err)) from None
+        if seated is not None:
+            self.emit(seated)
+
+    def _do_decline(self, args: list[str]) -> None:
+        player = _number(_one(args, "decline P"), "decline P: a partner's number")
+        if self.game.phase != Phase.DOUBLE_OFFERED:
+            raise ScriptError("no double is on offer")
+        try:
+            self.sessions.decline(player)
+        except SessionError as err:
+            raise ScriptError(str(err)) from None
 
     def _do_stranded_multiply(self, args: list[str]) -> None:
         word = _one(args, "stranded-multiply on|off")

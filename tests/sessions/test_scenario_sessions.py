@@ -86,3 +86,29 @@ def test_a_rubber_won_two_nil_by_a_gammon() -> None:
 def test_a_stranded_count_is_refused_for_a_match() -> None:
     events = run(["match 3", "scoring stranded2"])
     assert "counted in games" in kinds(events, "error")[0]["message"]
+
+
+def test_a_chouette_of_four_with_a_partner_declining_the_boxs_double() -> None:
+    throw_off = ["chouette 4", "throw 1 3", "throw 2 6", "throw 3 4", "throw 4 1"]
+    events = run(
+        [*throw_off,
+         # the box (white) doubles before its last throw; player 4 declines by himself,
+         # the captain takes for the rest; the box bears its last man off
+         *game("white", WHITE_SINGLE, "double", "decline 4", "take"),
+         # then the partnership (black) wins a single game
+         *game("black", BLACK_SINGLE)]
+    )  # fmt: skip
+    seatings = [(e["box"], e["captain"], e["order"]) for e in kinds(events, "chouette")]
+    assert seatings == [
+        ("Player 2", "Player 3", ["Player 2", "Player 3", "Player 1", "Player 4"]),
+        # the box won: it stays, the next partner captains, the beaten captain goes last
+        ("Player 2", "Player 1", ["Player 2", "Player 1", "Player 4", "Player 3"]),
+        # the box lost: the captain takes the box, the old box goes last
+        ("Player 1", "Player 4", ["Player 1", "Player 4", "Player 3", "Player 2"]),
+    ]
+    first, second = kinds(events, "game-over")
+    # player 4 paid the stake before the double (1) to the captain and left; at 2 a share,
+    # the captain pays two shares (4), player 1 one (2): box +6, captain 1 - 4, p1 -2, p4 -1
+    assert first["score"] == [-2, 6, -3, -1]
+    # the box pays each of the three partners 1
+    assert second["score"] == [-1, 3, -2, 0]
