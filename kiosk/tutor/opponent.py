@@ -29,15 +29,19 @@ The pending play can also be stored: :meth:`OpponentPlay.event` is the ``opponen
 event, and :meth:`OpponentPlay.from_event` rebuilds the play from it and the position
 before the play.
 
-The cube (money play) is judged on the cubeless equity of the side on roll, ``E``,
-gammons included, with a dead cube: the opponent doubles when ``E`` is at least
-:data:`DOUBLE_POINT` (0.4, about 70% of the games without gammons), unless it is too good
-(``E`` above :data:`TOO_GOOD`, 1.0: playing on for a gammon is worth more than the point
-the visitor would give up); it takes when its own ``E`` is at least :data:`TAKE_POINT`
-(-0.5: a take is then worth ``2E``, no worse than the point lost by a pass; 25% of the
-games without gammons). The same points hold for a redouble; the value of owning the cube
-is left out. No cube under a rule profile without doubling, and no double from the side
-that does not hold the cube.
+The cube (money play): where the evaluator has a net to ask for the chances (gnubg-nn,
+the built-in net), the opponent decides as the cube coach does (:class:`CubeCoach`,
+Janowski's model of the live cube): it doubles when both *double, take* and *double,
+pass* beat *no double*, plays on when it is too good, and takes when the take is worth
+more than the point it would give up. With GNU Backgammon over its socket, which gives
+equities only, it goes by the cubeless equity of the side on roll, ``E``, gammons
+included, with a dead cube: it doubles when ``E`` is at least :data:`DOUBLE_POINT` (0.4,
+about 70% of the games without gammons), unless it is too good (``E`` above
+:data:`TOO_GOOD`, 1.0: playing on for a gammon is worth more than the point the visitor
+would give up); it takes when its own ``E`` is at least :data:`TAKE_POINT` (-0.5: a take
+is then worth ``2E``, no worse than the point lost by a pass; 25% of the games without
+gammons). Either way, no cube under a rule profile without doubling, and no double from
+the side that does not hold the cube.
 
 The contract for the application (the later wave):
 
@@ -86,6 +90,7 @@ from dataclasses import dataclass, field
 
 from kiosk.rules import Cube, Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
+from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, chances_function, values
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
@@ -148,6 +153,15 @@ def make_evaluator(level: str | Level | None = None, evaluator: str = "auto") ->
     from kiosk.tutor.coach import CoachConfig, choose_evaluator
 
     return choose_evaluator(CoachConfig(evaluator=evaluator, plies=get_level(level).plies))
+
+
+def cube_coach_for(evaluator: Evaluator) -> CubeCoach | None:
+    """The cube coach judging by the chances of ``evaluator``'s net, where it has one to
+    ask (gnubg-nn, the built-in net); None for GNU Backgammon over its socket."""
+    if evaluator.name not in ("gnubg-nn", "builtin"):
+        return None
+    chances, name = chances_function(evaluator.name)
+    return CubeCoach(chances, name)
 
 
 def _dice(dice: Iterable[int]) -> tuple[int, int]:
@@ -263,6 +277,7 @@ class Opponent:
         self.fallback = fallback
         self.seed = seed
         self.profile = get_profile(profile)
+        self.cube_coach = cube_coach_for(self.evaluator)
 
     # -- plays -------------------------------------------------------------------------
 
@@ -312,6 +327,15 @@ class Opponent:
                 raise
             return self.fallback.equity(after), self.fallback.name
 
+    def _coach_decides(self, position: Position, cube: Cube) -> tuple[CubeDecision, float]:
+        """The cube coach's decision for the side on roll in ``position``, and that side's
+        cubeless equity (gammons counted) from the same chances."""
+        assert self.cube_coach is not None
+        state = CubeState(cube.value, cube.owner)
+        decision = self.cube_coach.decide(position, state)
+        p, w, l_ = values(decision.chances)
+        return decision, p * w - (1.0 - p) * l_
+
     def cube_action(self, position: Position, cube: Cube | None = None) -> CubeVerdict:
         """Before its throw (the table on roll in ``position``): double or not."""
         cube = cube or Cube()
@@ -319,6 +343,10 @@ class Opponent:
             return CubeVerdict("no-double", None, "rules", f"no doubling in {self.profile.name}")
         if not cube.may_double(position.turn):
             return CubeVerdict("no-double", None, "rules", "the cube is the visitor's")
+        if self.cube_coach is not None:
+            decision, mine = self._coach_decides(position, cube)
+            reason = "playing on for a gammon" if decision.action == "too-good" else ""
+            return CubeVerdict(decision.action, mine, decision.evaluator, reason)
         # equity() is for the side that just moved: here the visitor, about to wait.
         theirs, judge = self._cubeless(position)
         mine = -theirs
@@ -339,6 +367,9 @@ class Opponent:
             raise ValueError(f"there is no doubling under the {self.profile.name} rules")
         if not cube.may_double(position.turn):
             raise ValueError("the cube is the table's: the visitor may not double")
+        if self.cube_coach is not None:
+            decision, theirs = self._coach_decides(position, cube)
+            return CubeVerdict(decision.response, -theirs, decision.evaluator)
         mine, judge = self._cubeless(position)
         if mine >= TAKE_POINT:
             return CubeVerdict("take", mine, judge)
