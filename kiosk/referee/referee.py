@@ -38,7 +38,9 @@ Points in events are written from the mover's side (``"8"``, ``"bar"``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
@@ -71,6 +73,20 @@ from kiosk.table.sensing import (
 )
 
 Event = dict
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a roll's partial plays are indexed: building
+    them makes tens of thousands of small tuples, none in a cycle, whose collections were
+    the worst pauses of preparing a roll (``benchmarks/bench_referee.py``)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 Candidate = tuple[Position, tuple[int, ...]]
 
 
@@ -491,13 +507,14 @@ class Referee:
         assert game.dice is not None
         position = game.position
         self._expected = None
-        self._plays = PlayIndex(
-            position,
-            *game.dice,
-            self.layout,
-            larger_die=game.profile.larger_die,
-            plays=plays or position.legal_plays(*game.dice, profile=game.profile),
-        )
+        with _collector_paused():  # tens of thousands of small tuples, none in a cycle
+            self._plays = PlayIndex(
+                position,
+                *game.dice,
+                self.layout,
+                larger_die=game.profile.larger_die,
+                plays=plays or position.legal_plays(*game.dice, profile=game.profile),
+            )
         self._candidates = [(position, self._plays.tree.dice)]
         self._lifted = set()
         self._touched = None
