@@ -44,6 +44,7 @@ def test_the_table_plays_black_from_the_menu(harness, tmp_path: Path) -> None:
     throw(h, 6, 5)  # the visitor throws for the table
     shown = h.last("opponent-play")
     assert shown["player"] == "black" and shown["dice"] == [6, 5]
+    assert "done" not in dict(h.app.view.legend["black"])  # its turn ends by itself
     assert h.app.view.last_play == tuple(tuple(a) for a in shown["arrows"])
     assert h.app.view.messages["white"].text.startswith(f"I play {shown['move']}.")
     for src, dst in shown["arrows"]:  # the visitor moves the table's men as shown

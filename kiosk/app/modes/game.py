@@ -186,6 +186,8 @@ def done_meaning(app: Host, player: str) -> str:
     referee = app.referee
     if referee is None or app.setting_up:
         return ""
+    if app.table_player is not None and player == str(app.table_player.colour):
+        return ""  # the table's own side: nobody sits there, and its turn ends by itself
     game = referee.game
     if game.phase == Phase.OVER:
         return "new game"
