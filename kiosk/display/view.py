@@ -111,6 +111,7 @@ class TableView:
     winner: str | None = None  # the game is over: who won ("YOUR TURN" is shown to nobody)
     opening: bool = False  # before the first throw: both players throw, nobody's turn yet
     mode: str = "game"  # "game", "lesson", "replay": the turn label is the game's only
+    table: str | None = None  # the table's own colour in a game against it, once it has played
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
     busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
@@ -191,9 +192,11 @@ class TableView:
                 self.dice = None
                 self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
                 self.turn = str(player.other)
-                self.say(str(player), f"You played {move or 'nothing (no legal move)'}.")
+                who = "The table" if str(player) == self.table else "You"
+                self.say(str(player), f"{who} played {move or 'nothing (no legal move)'}.")
                 self.say(self.turn, "Your turn: throw the dice.")
-            case OpponentPlayShown(move=move, arrows=arrows, text=text):
+            case OpponentPlayShown(player=player, move=move, arrows=arrows, text=text):
+                self.table = str(player)
                 self.last_play = tuple((str(a), str(b)) for a, b in arrows or ())
                 self.last_move = move
                 self.say("both", text or f"I play {move}.")
@@ -294,6 +297,7 @@ class TableView:
         self._lesson({"event": "lesson-end"})
         if isinstance(event, NewGame):
             self.banner = "Tutor on" if event.tutor else "Tutor off"
+            self.table = None
 
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""

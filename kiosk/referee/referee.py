@@ -469,7 +469,9 @@ class Referee:
             self._emit("error", message=str(err))
             return
         if outcome.starter is None:
-            self._emit("opening", starter=None, message="Both dice alike: throw again.")
+            self._emit(
+                "opening", starter=None, message=f"Both threw {white}: each throws again."
+            )
             return
         event = {"starter": str(outcome.starter), "dice": [white, black]}
         if outcome.dice and not outcome.option:

@@ -53,6 +53,7 @@ def test_the_table_plays_black_from_the_menu(harness, tmp_path: Path) -> None:
     h.wait(400)  # no Done: the table's turn ends once its men stand as shown
     played = h.last("play")
     assert (played["player"], played["move"]) == ("black", shown["move"])
+    assert h.app.view.messages["black"].text == f"The table played {shown['move']}."
     summary = store.game(h.app.game_id)
     assert summary.players == ("visitor", "Table (intermediate)")
     assert level_of(summary.players[1]) == "intermediate"
