@@ -133,6 +133,7 @@ SECTIONS: dict[str, dict[str, tuple[int, str]]] = {
         "Bearing": (110, "BEARING"),
         "Scoring by Games": (122, "SCORING BY GAMES"),
         "Optional Doubling": (150, "OPTIONAL DOUBLING"),
+        "Chouette": (160, "CHOUETTE"),
     },
     "Crawley": {
         "Ch. III": (285, "Chapter III."),

@@ -44,6 +44,8 @@ def test_the_installed_lessons_pass_the_check() -> None:
         ('["distance 8 = 5"]', "the engine finds 6"),
         ('["men black 13 = 4"]', "the engine finds 5"),
         ('["quote Cady 583: leave a blot where it is hit most"]', "does not say so"),
+        ('["match-equity 1 3 = 70"]', "the Kazaross XG2 table gives 75"),
+        ('["match-equity 1 3 post-crawford = 75"]', "the Kazaross XG2 table gives 68"),
     ],
 )
 def test_a_wrong_fact_fails(tmp_path, facts, message) -> None:

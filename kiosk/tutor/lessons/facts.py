@@ -20,7 +20,10 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
 ``take-point = N``
     the taker's share of the wins (in percent) with a dead cube and no gammons;
 ``cube = double|no-double take|pass``
-    the ``gnubg`` program's own money-play cube decision (Jacoby off) for the side on roll.
+    the ``gnubg`` program's own money-play cube decision (Jacoby off) for the side on roll;
+``match-equity A B [post-crawford] = N``
+    a side A points from winning the match, against one B away, wins it N% of the time
+    (rounded) by the Kazaross XG2 table (:mod:`kiosk.rules.met`).
 
 :func:`fact_bearing` says whether a step's words state a figure, a rating or a book's
 claim; :func:`check_lesson` insists that every such step declares facts.
@@ -142,6 +145,15 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
 
         got = round(100 * taker_needs(1.0, 1.0, 0.0))
         return None if str(got) == claim.split(" = ")[1] else f"Janowski's model gives {got}"
+    if claim.startswith("match-equity "):
+        from kiosk.rules.met import kazaross_xg2
+
+        left, _, want = claim.partition(" = ")
+        words = left.split()
+        post = words[3:] == ["post-crawford"]
+        chance = kazaross_xg2().equity(int(words[1]), int(words[2]), post_crawford=post)
+        got = round(100 * chance)
+        return None if str(got) == want.strip() else f"the Kazaross XG2 table gives {got}"
     if claim.startswith("cube = "):
         got = _program_cube(position)
         return None if got == claim.split(" = ")[1] else f"GNU Backgammon says {got}"
