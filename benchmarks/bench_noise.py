@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 
 from kiosk.referee.index import PlayIndex
+from kiosk.referee.referee import Referee
 from kiosk.referee.scenario import SENSING, ScenarioRunner
 from kiosk.referee.stepped import STEP_MS
 from kiosk.rules import BAR, OFF, Colour, Phase, Play, Position, Step
@@ -146,7 +147,9 @@ def _throw(runner: NoisyRunner, rng: random.Random, tally: Tally) -> tuple[int, 
     return d1, d2
 
 
-def _wrong_target(plays: PlayIndex, now: Position, step: Step, sensing: str) -> int | None:
+def _wrong_target(
+    plays: PlayIndex, now: Position, step: Step, sensing: str, referee: Referee
+) -> int | None:
     """A point near the right one that the man of ``step`` may not be put on from the
     partial play ``now`` (no hit: the adversary has no man there), if there is one that
     the switches can tell from a legal board (a full point reads the same with one man
@@ -167,6 +170,11 @@ def _wrong_target(plays: PlayIndex, now: Position, step: Step, sensing: str) -> 
         seen = project(moved, plays.layout)
         if tuple(sum(seen[w]) for w in LOCATIONS) in legal_counts:
             continue  # the counts read as a legal play: no switch can tell
+        if sensing == "occupancy" and any(
+            plays.shows_partial(r) or plays.in_motion(r)
+            for r in referee.readings({w: sum(seen[w]) for w in LOCATIONS})
+        ):
+            continue  # the counts read as a legal play still in motion (the referee's docstring)
         if not plays.shows_partial(seen) and not plays.in_motion(seen):
             return dst
     return None
@@ -222,7 +230,7 @@ def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: St
     plays = runner.referee._plays
     if plays is None or step.src == BAR:
         return False
-    dst = _wrong_target(plays, now, step, runner.sensing)
+    dst = _wrong_target(plays, now, step, runner.sensing, runner.referee)
     if dst is None:
         return False
     mover = now.turn

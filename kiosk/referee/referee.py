@@ -25,6 +25,10 @@ Where the counts alone cannot tell two situations apart, the referee does this:
   and two on the bar): the referee follows every
   partial play the counts may show and, at Done, asks which play was made (``choose``),
   as it does where full points hide a man;
+- a wrong placement can leave the counts of a legal play still in motion: after
+  ``22/16*`` with 6-5 (white's man on the bar), black's other man wrongly put from 22 on
+  16 reads like ``22/17* 22/16*`` with the man hit on 16 not yet lifted; the referee asks
+  for that man on the bar ("hit-to-bar") and judges the board once it settles so;
 - a wrong placement can leave the same counts as a legal play: after ``18/12*`` with
   6-1, a man put from 19 to 17 reads like ``19/13* 18/17`` (one man each on 17, 13 and
   12, one on the bar); the referee takes the legal reading, as it must when the counts
@@ -206,33 +210,38 @@ class Referee:
         self._coloured_against = None
         self.board(self._coloured(counts), now)
 
+    def readings(self, counts: Occupancy) -> list[Sensed]:
+        """Every colouring of an occupancy board worth judging, the first against the last
+        board known to be right; then, where the counts cannot tell a blot from the man
+        that hit it, both ways against each partial play still in the running (19/13* or
+        19/18/12* with 6-1). It changes nothing in the referee."""
+        mover = self.game.turn
+        board, _ = colour_in(counts, project(self._reference(), self.layout), mover)
+        if self._plays is None or self._target is not None:
+            return [board]
+        options = [board]
+        for position in dict.fromkeys(c for c, _ in self._candidates):
+            other = project(position, self.layout)
+            start, unsure = colour_in(counts, other, mover)
+            found = [start] + [
+                colour_in(counts, other, mover, hit)[0]
+                for n in range(1, len(unsure) + 1)
+                for hit in combinations(unsure, n)
+            ]
+            options += [o for o in found if o not in options]
+        return options
+
     def _coloured(self, counts: Occupancy) -> Sensed:
         """An occupancy board coloured against the last board known to be right. Where the
         counts cannot tell a blot from the man that hit it, the reading that shows a
         partial play, else one with men in the hand, else one where the mover's men are
         right (only the hit man astray), else one with every man accounted for."""
-        reference = project(self._reference(), self.layout)
+        options = self._readings = self.readings(counts)
+        board, plays = options[0], self._plays
+        if len(options) == 1 or plays is None:
+            return board
         mover = self.game.turn
-        board, unsure = colour_in(counts, reference, mover)
-        plays = self._plays
-        self._readings = [board]
-        if plays is None or self._target is not None:
-            return board
-        options = [board]
-        # Every partial play still in the running is a reference: the counts may show a
-        # blot hit on one way to the board and untouched on another (19/13* or 19/18/12*).
-        for position in dict.fromkeys(c for c, _ in self._candidates):
-            other = project(position, self.layout)
-            start, unsure_there = colour_in(counts, other, mover)
-            found = [start] + [
-                colour_in(counts, other, mover, hit)[0]
-                for n in range(1, len(unsure_there) + 1)
-                for hit in combinations(unsure_there, n)
-            ]
-            options += [o for o in found if o not in options]
-        if len(options) == 1:
-            return board
-        self._readings = options
+        reference = project(self._reference(), self.layout)
         tests = (
             plays.shows_partial,
             plays.in_motion,

@@ -22,3 +22,16 @@ def test_a_play_whose_counts_also_show_a_partial_play_is_taken_at_done():
     )  # fmt: skip
     assert kinds(events, "illegal") == []
     assert [p["move"] for p in kinds(events, "play")] == ["19/12*"]
+
+
+def test_a_second_man_put_wrongly_on_a_point_just_hit_is_never_taken_for_a_play():
+    # 6-5: 22/16* hits white's blot (it goes to the bar); the other man from 22 is then
+    # put on 16 too. Counted men read like 22/17* 22/16* with the man hit on 16 not yet
+    # lifted, so an occupancy table asks for that man first; at Done it is refused either
+    # way, and no play is taken.
+    events = run(
+        ["turn black", "setup L0bhBwDvwAMwDA", "dice 6 5", "wait 400", "lift 22", "wait 400",
+         "place 16", "lift 16 white", "place bar white", "lift 22", "place 16", "wait 1000",
+         "press done"]
+    )  # fmt: skip
+    assert kinds(events, "illegal") and kinds(events, "play") == []
