@@ -410,11 +410,6 @@ class ScenarioRunner:
             {"event": "cube", "action": action, "player": str(player), "cube": [cube.value, owner]}
         )
 
-    def _table(self) -> tuple[Colour, TableOpponent]:
-        if self._opponent is None:
-            raise ScriptError("the cube actions are for a game against the table: opponent first")
-        return self._opponent
-
     def _do_double(self, args: list[str]) -> None:
         game = self.game
         if self._opponent is not None and game.turn == self._opponent[0]:
