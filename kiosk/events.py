@@ -485,6 +485,24 @@ class OpponentPlayShown(Event):
     text: str = _opt()
 
 
+@dataclass(frozen=True, kw_only=True)
+class CrawfordGame(Event):
+    """The Crawford game of a match begins: nobody may double in it."""
+
+    name: ClassVar[str] = "crawford"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChouetteSeating(Event):
+    """A chouette's seats: the player in the box, the playing opponent (``captain``) and
+    the order of all players, partners included, as they move up."""
+
+    name: ClassVar[str] = "chouette"
+    box: str
+    captain: str
+    order: tuple[str, ...]
+
+
 EVENTS: dict[str, type[Event]] = {
     cls.name: cls
     for cls in (
@@ -517,6 +535,8 @@ EVENTS: dict[str, type[Event]] = {
         Board,
         MenuShown,
         OpponentPlayShown,
+        CrawfordGame,
+        ChouetteSeating,
     )
 }
 

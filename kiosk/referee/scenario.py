@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TextIO
 
-from kiosk.events import Event
+from kiosk.events import CrawfordGame, CubeMoved, Event, GameOver, OpponentPlayShown
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
 from kiosk.referee.sessions import ScriptSession
@@ -249,13 +249,9 @@ class ScenarioRunner:
         play = opponent.choose(game.position, game.dice).play
         self.referee.expect(play)
         self.emit(
-            {
-                "event": "opponent-play",
-                "player": str(colour),
-                "dice": list(game.dice),
-                "move": str(play),
-                "position": play.result.position_id(),
-            }
+            OpponentPlayShown(
+                player=colour, dice=game.dice, move=str(play), position=play.result.position_id()
+            ).to_json()
         )
 
     def _show(self, referee: Referee, frame: BoardFrame, now: int) -> None:
@@ -406,9 +402,7 @@ class ScenarioRunner:
     def _cube_event(self, action: str, player: Colour) -> None:
         cube = self.game.cube
         owner = None if cube.owner is None else str(cube.owner)
-        self.emit(
-            {"event": "cube", "action": action, "player": str(player), "cube": [cube.value, owner]}
-        )
+        self.emit(CubeMoved(action=action, player=player, cube=(cube.value, owner)).to_json())
 
     def _do_double(self, args: list[str]) -> None:
         game = self.game
@@ -455,9 +449,8 @@ class ScenarioRunner:
         game.pass_()
         self._cube_event("pass", taker)
         self._emit_game_over(
-            {"event": "game-over", "winner": str(doubler), "result": "single",
-             "points": game.cube.value, "passed": True}
-        )  # fmt: skip
+            GameOver(winner=doubler, result="single", points=game.cube.value, passed=True).to_json()
+        )
 
     def _emit_game_over(self, event: dict) -> None:
         """A ``game-over`` event, counted by the session being played (if any)."""
@@ -599,7 +592,7 @@ class ScenarioRunner:
         self._start = position or Position.standard(self.turn)
         self.game = Game(rules, self._start)
         if self.sessions.crawford:
-            self.emit({"event": "crawford"})
+            self.emit(CrawfordGame().to_json())
         self.referee = self._referee()
 
     def _throw(self, d1: int, d2: int) -> None:

@@ -14,6 +14,7 @@ follows each seating (after the throw-off and after each game's rotation).
 
 from __future__ import annotations
 
+from kiosk.events import ChouetteSeating
 from kiosk.rules import Colour, Position, Result, RuleProfile
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
 from kiosk.rules.session import Kind, Scoring, Session, SessionError
@@ -68,7 +69,7 @@ class ScriptSession:
         """Who is in the box, who is captain, and the order of the others."""
         assert self.chouette is not None
         c = self.chouette
-        return {"event": "chouette", "box": c.box, "captain": c.captain, "order": list(c.order)}
+        return ChouetteSeating(box=c.box, captain=c.captain, order=tuple(c.order)).to_json()
 
     def decline(self, player: int) -> None:
         """A partner declines the box's double by himself (before the captain's answer)."""
