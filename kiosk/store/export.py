@@ -223,11 +223,20 @@ def match_to_mat(
         w, b = scores[game.id]
         lines.append(f" Game {number}")
         lines.append(f" {f'{white} : {w}':<31}{black} : {b}")
-        lines.extend(layout_game(game_cells(store, game)))
+        cells = game_cells(store, game)
+        rows = layout_game(cells)
         if game.winner in ("white", "black") and game.points:
             s = "s" if game.points != 1 else ""
-            pad = " " * 6 if game.winner == "white" else " " * 34
-            lines.append(f"{pad}Wins {game.points} point{s}")
+            wins = f"Wins {game.points} point{s}"
+            if game.winner == "black" and cells and cells[-1].colour == Colour.WHITE:
+                # white's last entry (a drop) has the row to itself: black wins beside it,
+                # as GNU Backgammon writes it and reads it back
+                row, entry = rows[-1].split(") ", 1)
+                rows[-1] = mat_row(int(row), entry, " " + wins)
+            else:
+                pad = " " * 6 if game.winner == "white" else " " * 34
+                rows.append(f"{pad}{wins}")
+        lines.extend(rows)
         lines.append("")
     return "\n".join(lines) + "\n"
 
