@@ -503,6 +503,28 @@ class ChouetteSeating(Event):
     order: tuple[str, ...]
 
 
+@dataclass(frozen=True, kw_only=True)
+class SessionShown(Event):
+    """The session being played, for the score band: its kind and title, the score (white's
+    and black's, or each player's tally in a chouette, in ``names`` order), a match's
+    ``length``, whether this is the Crawford game, each side's chance to win a match
+    (``chances``, from the table named in ``source``), a chouette's seating ``order`` (the
+    box, the playing opponent, the partners), and after a game scored by stranded men the
+    count under the loser's men: (table location, men, worth each) zone by zone."""
+
+    name: ClassVar[str] = "session"
+    kind: str
+    title: str
+    score: tuple[int, ...]
+    names: tuple[str, ...]
+    length: int = _opt()
+    crawford: bool = _opt()
+    chances: tuple[float, float] = _opt()
+    source: str = _opt()
+    order: tuple[str, ...] = _opt()
+    stranded: tuple[tuple[str, int, int], ...] = _opt()
+
+
 EVENTS: dict[str, type[Event]] = {
     cls.name: cls
     for cls in (
@@ -537,6 +559,7 @@ EVENTS: dict[str, type[Event]] = {
         OpponentPlayShown,
         CrawfordGame,
         ChouetteSeating,
+        SessionShown,
     )
 }
 

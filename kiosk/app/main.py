@@ -53,15 +53,18 @@ from kiosk.app.modes.game import (
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.replay import Replay
+from kiosk.app.sessions import TableSession, with_rules
 from kiosk.app.transitions import Transitions
 from kiosk.app.window import Window
 from kiosk.config import DEFAULT_PIN, Config
-from kiosk.display.view import TableView
+from kiosk.display.view import TableView, session_banner
 from kiosk.events import (
     MISSING,
     Board,
     Button,
+    CrawfordGame,
     Event,
+    GameOver,
     LessonEvent,
     MenuShown,
     Message,
@@ -76,6 +79,8 @@ from kiosk.events import (
 from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, Game, Phase, Position, get_profile
+from kiosk.rules.chouette import Chouette
+from kiosk.rules.session import Session
 from kiosk.table.sensing import true_counts
 from kiosk.tutor.lessons import LessonEngine
 
@@ -158,6 +163,8 @@ class App:
         self.game_serial = 0  # counts the games played or resumed since the start
         self.coach: GameCoach | None = None
         self.table_player: TablePlayer | None = None  # the table's own side, if it plays
+        self.session: TableSession | None = None  # a match, money session, rubber, set...
+        self._session_notes: list[str] = []  # what is said before the session's next game
         self.setting_up = False
         self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
         self.wells: Any = None  # the dice wells' latest reading
@@ -222,7 +229,7 @@ class App:
 
     def banner(self) -> str:
         """The line both players see in a game."""
-        return "Tutor on" if self.tutor else "Tutor off"
+        return session_banner(self.view.session, self.tutor)
 
     def quit(self) -> None:
         """Stop the loop (the application then closes)."""
@@ -239,6 +246,7 @@ class App:
             except Exception as err:  # the store says what is wrong in words
                 self.report_store(err)
                 game_id = None
+            self.session = self._kept_session()
             if game_id is not None:
                 try:
                     game = self.store.load_game(game_id)
@@ -250,6 +258,17 @@ class App:
                         self._ask_start_position(self.start_position)
                     return
         self.new_game(self.start_position)
+
+    def _kept_session(self) -> TableSession | None:
+        """The session the last game played here belongs to, if it is still going on."""
+        assert self.store is not None
+        try:
+            last = self.store.last_game()
+            match_id = self.store.game(last).match_id if last is not None else None
+            return TableSession.resume(self.store, match_id) if match_id is not None else None
+        except Exception as err:  # the store says what is wrong in words
+            self.report_store(err)
+            return None
 
     def _ask_start_position(self, position: Position) -> None:
         """Both an unfinished game and a position to start were given: ask which."""
@@ -280,13 +299,23 @@ class App:
     ) -> None:
         """A new game against the table, which plays ``colour`` at ``level`` (from
         ``position``, the standard one by default)."""
-        self.table_player = TablePlayer(self, colour, level)
+        self.table_player, self.session = TablePlayer(self, colour, level), None
         self.new_game(position, tutor=self.tutor)
 
     def play_friends(self, tutor: bool) -> None:
         """A new game between two players at the table, the tutor watching or not."""
-        self.table_player = None
+        self.table_player, self.session = None, None
         self.new_game(tutor=tutor)
+
+    def start_session(self, session: Session | Chouette) -> None:
+        """A match, money session, rubber, set or chouette between players at the table."""
+        self.table_player = None
+        try:
+            self.session = TableSession.start(self.store, session)
+        except Exception as err:  # the store says what is wrong in words
+            self.report_store(err)
+            self.session = TableSession(None, session)
+        self.new_game(tutor=self.tutor)
 
     def _table_turn(self, event: Event) -> None:
         if self.table_player is not None:
@@ -297,7 +326,12 @@ class App:
         position = position or Position.standard()
         if tutor is not None:
             self.tutor = tutor
-        profile = get_profile(self.config.rules.profile)
+        session = self.session
+        if session is not None and session.over:
+            self.session = session = None
+        profile, starter, lines = get_profile(self.config.rules.profile), None, []
+        if session is not None:
+            profile, starter, lines = session.plan()
         if self.store is not None and self.game_id is not None and self.referee is not None:
             if self.referee.game.phase != Phase.OVER:
                 try:
@@ -305,18 +339,27 @@ class App:
                 except Exception as err:
                     self.report_store(err)
         game = Game(profile, position)
+        if starter is not None:  # a session's next game: the profile says who throws first
+            game.start_with(starter)
+            position = game.position
         self.referee = self.make_referee(game)
         self.game_id = None
         self.transitions.new_game()
         self._game_started(game)
         if self.store is not None:
             try:
-                players = self.table_player.players if self.table_player else ("white", "black")
+                if session is not None:
+                    players = session.players()
+                elif self.table_player is not None:
+                    players = self.table_player.players
+                else:
+                    players = ("white", "black")
                 self.game_id = self.store.start_game(
                     profile.name,
                     position.position_id(),
                     str(position.turn),
                     players=players,
+                    match_id=session.match_id if session is not None else None,
                     mode=self.config.referee.mode,
                 )
             except Exception as err:
@@ -332,7 +375,26 @@ class App:
                 cube=(1, None),
             )
         )
+        self._show_session(lines)
         self.set_up(position, restoring=False)
+
+    def _show_session(self, lines: list[str]) -> None:
+        """The session's score band, the Crawford game, and what is said before a game."""
+        session = self.session
+        if session is None:
+            return
+        self.bus.publish(session.shown())
+        if session.crawford:
+            self.bus.publish(CrawfordGame())
+        self._session_notes = lines  # said once the men are set up
+
+    def _session_game_over(self, event: GameOver) -> None:
+        """A game of the session is over: counted, kept, and the new score said."""
+        assert self.session is not None and self.referee is not None
+        game = self.referee.game
+        lines = self.session.finished(event, game.position, game.cube.value)
+        self.bus.publish(self.session.shown())
+        self.bus.publish(Message(to="both", text=" ".join(lines[:2]), detail="\n".join(lines)))
 
     def _resume(self, game_id: int, game: Game) -> None:
         self.table_player = None
@@ -342,6 +404,10 @@ class App:
                 level = level_of(name)
                 if level is not None:
                     self.table_player = TablePlayer(self, colour, level)
+        if self.session is not None:  # a Crawford game is played on without the cube
+            rules = self.session.plan()[0]
+            if rules != game.profile:
+                game = with_rules(game, rules)
         self.referee = self.make_referee(game)
         self.game_id = game_id
         self._game_started(game)
@@ -357,6 +423,7 @@ class App:
                 cube=cube_json(game),
             )
         )
+        self._show_session([])
         self.set_up(game.position, restoring=True, in_play=True)
         if game.phase == Phase.DOUBLE_OFFERED:
             offer_double(self)
@@ -589,8 +656,14 @@ class App:
                 table = self.table_player
                 if table is None or player != table.colour:  # the visitor's plays only
                     self._rate(event)
-            case SetupOk():
+            case SetupOk(restored=restored):
                 self.setting_up = False
+                notes, self._session_notes = self._session_notes, []
+                if notes and not restored:
+                    text = " ".join([*notes[:2], "Throw to start."])
+                    self.bus.publish(Message(to="both", text=text, detail="\n".join(notes)))
+            case GameOver() if self.session is not None:
+                self._session_game_over(event)
 
     # -- buttons ---------------------------------------------------------------------------
 

@@ -11,12 +11,16 @@ from kiosk.app.dice import resolve_source
 from kiosk.app.lessons import lesson_label
 from kiosk.app.menu import Item, Menu
 from kiosk.app.modes import Host
+from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
+from kiosk.app.sessions import throw_off
 from kiosk.config import save_config
 from kiosk.events import ModeChanged
-from kiosk.rules import Colour
+from kiosk.rules import WHITE, Colour, Phase
+from kiosk.rules.chouette import Chouette, ChouetteError, player_names
 from kiosk.rules.profiles import PROFILES
+from kiosk.rules.session import Scoring, Session, SessionError
 from kiosk.tutor.lessons import LessonError, catalogue
 
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
@@ -36,6 +40,17 @@ class TableMenus:
                 Item("New game with the tutor", lambda: app.play_friends(tutor=True)),
                 Item("New game without the tutor", lambda: app.play_friends(tutor=False)),
                 Item("Play against the table", submenu=self.against),
+                Item("A match, a money session, a rubber or a chouette", submenu=self.sessions),
+                Item(
+                    "A partner declines the box's double",
+                    submenu=self.declines,
+                    shown=lambda: (
+                        bool(app.session and app.session.may_decline())
+                        and app.referee is not None
+                        and app.referee.game.phase == Phase.DOUBLE_OFFERED
+                        and app.referee.game.turn == WHITE
+                    ),
+                ),
                 Item("Lessons", submenu=self.lessons),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
@@ -75,6 +90,72 @@ class TableMenus:
 
                 items.append(Item(words, start))
         return Menu("Play against the table", items)
+
+    def sessions(self) -> Menu:
+        """The sessions the books describe and today's match, each after the players' names."""
+        two = ["White", "Black"]
+        rules = self.app.config.rules.profile  # money and chouettes: the table's own rules
+        rows: list[tuple[str, list[str], Callable[[list[str]], Session | Chouette]]] = []
+        for length in (3, 5, 7):
+            rows.append(
+                (f"Match to {length} points", two, lambda n, k=length: Session.match(k, players=n))
+            )
+        rows.append(("Money session, 1 a game", two, lambda n: Session.money(rules, players=n)))
+        for option in (1, 2, 3):
+            rows.append(
+                (
+                    f"Money, Parker's stranded men (option {option})",
+                    two,
+                    lambda n, o=option: Session.money(
+                        rules, scoring=Scoring(f"stranded{o}"), players=n
+                    ),
+                )
+            )
+        rows.append(("Rubber: best of three (Hoffmann)", two, lambda n: Session.rubber(players=n)))
+        rows.append(("Set: best of five (Cady)", two, lambda n: Session.set(players=n)))
+        for count in (3, 4, 5, 6):
+            labels = [f"Player {i}" for i in range(1, count + 1)]
+            rows.append((f"Chouette of {count} players (Parker)", labels, self._chouette))
+        items = [
+            Item(title, _call(self._names, title, labels, make)) for title, labels, make in rows
+        ]
+        return Menu("Matches and sessions", items)
+
+    def _names(
+        self, title: str, labels: list[str], make: Callable[[list[str]], Session | Chouette]
+    ) -> None:
+        """Ask the players' names, then start the session ``make`` builds from them."""
+        app = self.app
+
+        def entered(names: list[str]) -> None:
+            names = [name or label for name, label in zip(names, labels, strict=True)]
+            try:
+                session = make(tuple(names) if len(labels) == 2 else names)
+            except (SessionError, ChouetteError) as err:
+                app.say("both", f"That cannot start: {err}", warning=True)
+                return
+            app.start_session(session)
+
+        app.transitions.names(NameEntryMode(title, labels, entered))
+
+    def _chouette(self, names: list[str]) -> Chouette:
+        """Parker's chouette: the table throws the throw-off for the players and says it."""
+        throws, said = throw_off(player_names(len(names), names))
+        self.app.say("both", f"Throw-off: {said}.")
+        return Chouette.seated(throws, profile=self.app.config.rules.profile)
+
+    def declines(self) -> Menu:
+        """The partners who may decline the box's double by themselves (Parker)."""
+        app = self.app
+        session = app.session
+        names = session.may_decline() if session is not None else []
+
+        def decline(name: str) -> None:
+            session.declines.append(name)
+            app.say("both", f"{name} declines the double and settles with the playing opponent.")
+
+        items = [Item(f"{name} declines", _call(decline, name)) for name in names]
+        return Menu("Which partner declines?", items or [Item("Nobody may decline now.")])
 
     def _double_label(self) -> str:
         referee = self.app.referee

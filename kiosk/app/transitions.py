@@ -21,6 +21,8 @@ the game is over                            a double on offer lapses; the game's
                                             on top until a button
 a new game starts                           a replay, a game's end and offers lapse
 the installer's PIN is asked for            PIN entry, then the settings menu
+a session is chosen from the menu           name entry goes on top, then the session's
+                                            first game starts
 Done with button dice                       the dice entry goes on top
 a replay starts                             it replaces any replay or take-back offer
 a lesson starts                             it replaces any lesson, replay or offer
@@ -37,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from kiosk.app.menu import Menu, MenuMode
 from kiosk.app.modes.attract import IDLE_MS, AttractMode, NoticeMode
-from kiosk.app.modes.entry import DiceEntryMode, PinEntryMode
+from kiosk.app.modes.entry import DiceEntryMode, NameEntryMode, PinEntryMode
 from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBackOfferMode
 from kiosk.app.modes.lesson import LessonMode
 from kiosk.app.modes.replay import ReplayMode
@@ -116,6 +118,10 @@ class Transitions:
 
     def pin(self, entry: PinEntryMode) -> None:
         """The installer's PIN is asked for."""
+        self.modes.push(entry)
+
+    def names(self, entry: NameEntryMode) -> None:
+        """The players' names are asked for before a session."""
         self.modes.push(entry)
 
     def replay(self, replay: Replay) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.app.controls import key_event
 from kiosk.app.menu import MenuMode
+from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.mouse import lift_at, put_down
 from kiosk.events import Event
 
@@ -42,7 +43,10 @@ class Window:
         elif event.type == pygame.KEYDOWN:
             pressed = key_event(event.key, self.view.turn)
             top = self.modes.top
-            if pressed is not None:
+            typed = getattr(event, "unicode", "")
+            if isinstance(top, NameEntryMode) and typed and (typed.isalpha() or typed in "\r\b"):
+                top.type(typed)  # a keyboard at the window types the names
+            elif pressed is not None:
                 self.publish(pressed)
             elif isinstance(top, MenuMode) and pygame.K_1 <= event.key <= pygame.K_9:
                 top.pick(event.key - pygame.K_1)

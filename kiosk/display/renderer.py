@@ -21,7 +21,7 @@ from kiosk.display.calibration import Calibration
 from kiosk.display.geometry import Geometry, Strip
 from kiosk.display.overlays import chart_card, list_card
 from kiosk.display.text import TextCache
-from kiosk.display.view import PlayerText, TableView, button_label
+from kiosk.display.view import PlayerText, TableView, button_label, score_lines
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
 from kiosk.table.sensing import true_counts
@@ -137,6 +137,8 @@ class Renderer:
             if where in self.geometry.strips:
                 self._draw_target(where, counts, mover, pulse)
         self._draw_arrows(view.last_play)
+        for where, men, each in view.stranded:
+            self._draw_stranded(where, men, each)
         for colour in ("white", "black"):
             self._blit_panel(f"gap-{colour}", self._gap_panel, view, colour)
         for colour in ("white", "black"):
@@ -220,6 +222,20 @@ class Renderer:
             d = r * 0.45
             pygame.draw.line(self.surface, TEXT, (cx - d, cy - d), (cx + d, cy + d), w)
             pygame.draw.line(self.surface, TEXT, (cx - d, cy + d), (cx + d, cy - d), w)
+
+    def _draw_stranded(self, where: str, men: int, each: int) -> None:
+        """Parker's count in a zone that holds the loser's men: men x worth = points."""
+        if where in self.geometry.strips:
+            centre = self._slot(where, 5)
+        else:
+            x, y, w, h = self.calibration.location_rect(where)
+            centre = (x + w // 2, y + h // 2)
+        size = max(14, int(self.geometry.radius * 0.9))
+        label = self.text.render(f"{men} x {each} = {men * each}", size, TEXT)
+        box = label.get_rect(center=centre).inflate(size // 2, size // 4)
+        pygame.draw.rect(self.surface, BAND, box, border_radius=size // 3)
+        pygame.draw.rect(self.surface, ACCENT, box, 2, border_radius=size // 3)
+        self.surface.blit(label, label.get_rect(center=box.center))
 
     def _own(self, counts: Mapping[str, tuple[int, int]], where: str, colour: str) -> int:
         white, black = counts.get(where, (0, 0))
@@ -387,6 +403,7 @@ class Renderer:
             view.score,
             view.cube,
             view.match_length,
+            view.session,
             view.connected,
             view.connection_message,
             view.legend.get(colour, ()),
@@ -725,15 +742,7 @@ class BandPainter:
         small = max(11, int(h * 0.17))
         pip_label = self.text.render("?" if view.hide_pips else f"{pips}", big, TEXT)
         pip_word = self.text.render("pips", small, DIM)
-        mine, theirs = view.score[me], view.score[1 - me]
-        score = f"Score {mine}-{theirs}"
-        if view.match_length:
-            score += f"  (to {view.match_length})"
-        value, owner = view.cube
-        if owner is None:
-            cube = f"Cube {value}, centred" if value > 1 else "Cube in the middle"
-        else:
-            cube = f"Cube {value}, {'yours' if owner == self.colour else 'theirs'}"
+        score, cube = score_lines(view, self.colour)
         score_label = self.text.render(score, small, TEXT)
         cube_label = self.text.render(cube, small, DIM)
         width = max(

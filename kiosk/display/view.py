@@ -44,6 +44,7 @@ from kiosk.events import (
     Played,
     PositionShown,
     Resume,
+    SessionShown,
     Setup,
     SetupOk,
     TableStatus,
@@ -56,6 +57,65 @@ from kiosk.table.sensing import location
 BUTTON_NAMES = {"done": "Done", "menu": "Menu", "back": "Back", "select": "Select"}
 # The keys that stand for the buttons in the window (kiosk.app.controls.key_event).
 WINDOW_KEYS = {"done-white": "W", "done-black": "B", "menu": "M", "back": "Esc", "select": "Enter"}
+
+
+def session_banner(session: SessionShown | None, tutor: bool) -> str:
+    """The line both players see in a game: the session (if any), the Crawford game or who
+    is in a chouette's box, and whether the tutor watches.
+
+    >>> from kiosk.events import SessionShown
+    >>> match = SessionShown(kind="match", title="Match to 3", score=(2, 0),
+    ...                      names=("Ann", "Bob"), crawford=True)
+    >>> session_banner(match, tutor=False)
+    'Match to 3 · Crawford game: no doubling · Tutor off'
+    """
+    tail = "Tutor on" if tutor else "Tutor off"
+    if session is None:
+        return tail
+    parts = [session.title]
+    if session.crawford:
+        parts.append("Crawford game: no doubling")
+    if session.order:
+        parts.append(f"{session.order[0]} in the box, {session.order[1]} plays for the partners")
+    return " · ".join([*parts, tail])
+
+
+def score_lines(view: TableView, colour: str) -> tuple[str, str]:
+    """The score band's two lines for ``colour``'s side: the score (a match's length, a
+    chouette's tallies), and the cube or a match's chance to win it.
+
+    >>> view = TableView(score=(2, 1), match_length=5)
+    >>> score_lines(view, "white")
+    ('Score 2-1  (to 5)', 'Cube in the middle')
+    """
+    me = 0 if colour == "white" else 1
+    session = view.session
+    if session is not None and session.order:  # a chouette: the box plays white
+        tally = dict(zip(session.names, session.score, strict=True))
+        if colour == "white":
+            first = f"In the box: {session.order[0]} {tally[session.order[0]]:+d}"
+        else:
+            first = "Partners: " + ", ".join(f"{n} {tally[n]:+d}" for n in session.order[1:])
+        return first, _cube_words(view, colour)
+    mine, theirs = view.score[me], view.score[1 - me]
+    if session is not None and session.kind == "money":
+        first = f"Money {mine:+d}, they {theirs:+d}"
+    else:
+        first = f"Score {mine}-{theirs}"
+        if view.match_length:
+            first += f"  (to {view.match_length})"
+    if session is not None and session.crawford:
+        return first, "Crawford: no cube"
+    if session is not None and session.chances:
+        return first, f"{_cube_words(view, colour)} · match {session.chances[me]:.0%}"
+    return first, _cube_words(view, colour)
+
+
+def _cube_words(view: TableView, colour: str) -> str:
+    value, owner = view.cube
+    if owner is None:
+        return f"Cube {value}, centred" if value > 1 else "Cube in the middle"
+    return f"Cube {value}, {'yours' if owner == colour else 'theirs'}"
 
 
 def button_label(button: str, player: str, keys: bool) -> str:
@@ -100,6 +160,10 @@ class TableView:
     score: tuple[int, int] = (0, 0)  # white, black
     cube: tuple[int, str | None] = (1, None)  # value, owner
     match_length: int = 0  # 0: money game / unlimited
+    session: SessionShown | None = None  # the match, money session, rubber, set or chouette
+    stranded: tuple[tuple[str, int, int], ...] = ()  # Parker's count at the end of a game:
+    # (table location, the loser's men there, worth each) zone by zone
+    tutor_on: bool = True  # the tutor watches this game
     connected: bool = False
     connection_message: str = "Looking for the table..."
     messages: dict[str, PlayerText] = field(default_factory=dict)  # "white"/"black" -> text
@@ -220,6 +284,14 @@ class TableView:
             case SetupOk(restored=restored):
                 text = "The board is restored. Play on." if restored else "The board is set."
                 self.say("both", text if restored else f"{text} Throw to start.")
+            case SessionShown(score=score, stranded=stranded):
+                self.session = event
+                if not event.order:  # a chouette's tallies are drawn from the names
+                    self.score = (score[0], score[1])
+                self.match_length = int(event.length or 0)
+                self.stranded = tuple(stranded or ())
+                if self.mode == "game":
+                    self.banner = session_banner(event, self.tutor_on)
             case GameOver(winner=winner, result=result, points=points):
                 self.winner = str(winner)
                 self.dice, self.lifted, self.targets, self.illegal = None, None, (), None
@@ -294,10 +366,14 @@ class TableView:
         self.winner = None
         self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
+        self.tutor_on = event.tutor
         self._lesson({"event": "lesson-end"})
         if isinstance(event, NewGame):
-            self.banner = "Tutor on" if event.tutor else "Tutor off"
+            if self.session is not None:  # the session's game follows with its own score
+                self.session, self.score, self.match_length = None, (0, 0), 0
+            self.banner = session_banner(self.session, self.tutor_on)
             self.table = None
+            self.stranded = ()
 
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""

@@ -21,7 +21,7 @@ from tests.store.games import record_random_game
 
 GNUBG = "/usr/games/gnubg"
 _SCORE = re.compile(
-    r"The score \(after (\d+) games?\) is: white (\d+), black (\d+) \(match to (\d+) points?\)"
+    r"The score \(after (\d+) games?\) is: \S+ (\d+), \S+ (\d+) \(match to (\d+) points?\)"
     r"(, Crawford game|, post-Crawford play)?"
 )
 
@@ -80,17 +80,16 @@ def test_a_session_survives_a_restart(tmp_path: Path) -> None:
         assert store.session(12345) is None
 
 
-@pytest.mark.skipif(not Path(GNUBG).exists(), reason="GNU Backgammon is not installed")
-def test_gnubg_imports_the_match_with_its_length_and_scores(store: Store, tmp_path: Path) -> None:
-    match_id, session, ids = play_match(store, 3, 10)
-    mat = tmp_path / "match.mat"
-    mat.write_text(match_to_mat(store, match_id=match_id))
+def gnubg_scores(mat: Path, games: int, work: Path) -> list[tuple[int, int, int, str, str]]:
+    """GNU Backgammon's reading of a ``.mat`` file's ``games``: for each, the score before
+    it (white, black, match length), ", Crawford game" / ", post-Crawford play" / "", and
+    the game text it exports."""
     script = ["set jacoby off", f"import mat {mat}", "first game"]
     outputs = []
-    for n in range(len(ids)):
+    for n in range(games):
         if n:
             script.append("next game")
-        outputs.append(tmp_path / f"game{n + 1}.txt")
+        outputs.append(work / f"game{n + 1}.txt")
         script.append(f"export game text {outputs[-1]}")
     run = subprocess.run(
         [GNUBG, "-t", "-q"],
@@ -98,20 +97,35 @@ def test_gnubg_imports_the_match_with_its_length_and_scores(store: Store, tmp_pa
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=tmp_path,
+        cwd=work,
     )
     assert run.returncode == 0, run.stderr
+    scores = []
+    for number, out in enumerate(outputs):
+        text = out.read_text()
+        found = _SCORE.search(text)
+        assert found, text[:300]
+        played, white, black, length, crawford = found.groups()
+        assert int(played) == number
+        scores.append((int(white), int(black), int(length), crawford or "", text))
+    return scores
+
+
+@pytest.mark.skipif(not Path(GNUBG).exists(), reason="GNU Backgammon is not installed")
+def test_gnubg_imports_the_match_with_its_length_and_scores(store: Store, tmp_path: Path) -> None:
+    match_id, session, ids = play_match(store, 3, 10)
+    mat = tmp_path / "match.mat"
+    mat.write_text(match_to_mat(store, match_id=match_id))
     before = (0, 0)
-    for number, (out, game) in enumerate(zip(outputs, session.games, strict=True)):
-        found = _SCORE.search(out.read_text())
-        assert found, out.read_text()[:300]
-        games, white, black, length, crawford = found.groups()
-        assert (int(games), int(length)) == (number, session.length)
-        assert (int(white), int(black)) == before
+    read = gnubg_scores(mat, len(ids), tmp_path)
+    for number, (found, game) in enumerate(zip(read, session.games, strict=True)):
+        white, black, length, crawford, text = found
+        assert length == session.length
+        assert (white, black) == before
         assert (crawford == ", Crawford game") == game.crawford
         post = any(g.crawford for g in session.games[:number])
         assert (crawford == ", post-Crawford play") == post
-        wins = re.search(r"(\S+) wins (\d+) points?", out.read_text())
+        wins = re.search(r"(\S+) wins (\d+) points?", text)
         assert wins.groups() == (str(game.winner), str(game.points))
         totals = list(before)
         totals[game.winner] += game.points

@@ -171,3 +171,116 @@ class DiceEntryMode(Mode):
                 self.thrown(*dice)
         elif button == "back" and not self.entry.back():
             self.leave()
+
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LONGEST_NAME = 12
+
+
+class NameEntry:
+    """Players' names, one letter at a time: the letter shown, taken, or the name ended.
+
+    An empty name stands for "Player N" (kiosk.rules.chouette.player_names).
+
+    >>> entry = NameEntry(2)
+    >>> entry.next(); entry.take(); entry.type("n"); entry.type("N"); entry.end()
+    >>> entry.end(); entry.done, entry.names
+    (True, ['Bnn', ''])
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.names: list[str] = []
+        self.current = ""
+        self.letter = 0
+
+    @property
+    def done(self) -> bool:
+        """Whether every player's name is in."""
+        return len(self.names) == self.count
+
+    def next(self) -> None:
+        """Show the next letter (Z wraps round to A)."""
+        self.letter = (self.letter + 1) % len(LETTERS)
+
+    def take(self) -> None:
+        """Add the letter shown to the name."""
+        self.type(LETTERS[self.letter])
+
+    def type(self, letter: str) -> None:
+        """Add a typed letter (a keyboard at the window); names are written Capitalised."""
+        if letter.isalpha() and len(self.current) < LONGEST_NAME:
+            self.current = (self.current + letter).capitalize()
+
+    def end(self) -> None:
+        """This player's name is complete; the next player's begins."""
+        if not self.done:
+            self.names.append(self.current)
+            self.current, self.letter = "", 0
+
+    def back(self) -> bool:
+        """Undo a letter, or reopen the last name; ``False`` when there is nothing to undo."""
+        if self.current:
+            self.current = self.current[:-1]
+            return True
+        if self.names:
+            self.current = self.names.pop()
+            return True
+        return False
+
+
+class NameEntryMode(Mode):
+    """The players' names asked on a card before a session; ``named(names)`` gets them."""
+
+    name = "names"
+
+    def __init__(self, title: str, labels: list[str], named: Callable[[list[str]], None]) -> None:
+        self.title = title
+        self.labels = labels  # who each name is for ("White", "Black", "Player 3"...)
+        self.entry = NameEntry(len(labels))
+        self.named = named
+
+    def legend(self, player: str) -> Legend:
+        return (
+            ("menu", "next letter"),
+            ("select", "take it"),
+            ("done", "name complete"),
+            ("back", "undo"),
+        )
+
+    def card(self) -> Card:
+        entry = self.entry
+        who = self.labels[len(entry.names)]
+        line = f"{who}: {entry.current}[{LETTERS[entry.letter]}]"
+        items = [line] + [
+            f"{label}: {name or label}"
+            for label, name in zip(self.labels, entry.names, strict=False)
+        ]
+        footer = "Menu: next letter   Select: take it   Done: name complete   Back: undo"
+        items.insert(1, f"(Done with no letters: '{who}')")
+        return Card(f"{self.title}: who is playing?", tuple(items), 0, footer)
+
+    def press(self, button: str, player: str | None) -> None:
+        entry = self.entry
+        if button in ("menu", "up"):
+            entry.next()
+        elif button == "select":
+            entry.take()
+        elif button == "done":
+            entry.end()
+            if entry.done:
+                self.leave()
+                self.named(entry.names)
+        elif button == "back" and not entry.back():
+            self.leave()
+
+    def type(self, key: str) -> None:
+        """A key typed at the window: a letter, Return (name complete) or Backspace."""
+        if key in ("\r", "\n"):
+            self.press("done", None)
+        elif key == "\b":
+            self.press("back", None)
+        else:
+            self.entry.type(key)
+        if self.stack.top is self:
+            self.stack.refresh()

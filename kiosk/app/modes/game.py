@@ -51,7 +51,9 @@ class GameEndMode(Mode):
         self.app = app
 
     def legend(self, player: str) -> Legend:
-        return (("done", "new game"), ("menu", "menu"))
+        session = self.app.session
+        going_on = session is not None and not session.over
+        return (("done", "next game" if going_on else "new game"), ("menu", "menu"))
 
     def press(self, button: str, player: str | None) -> None:
         if button == "done":
@@ -108,6 +110,8 @@ class DoubleOfferMode(Mode):
         assert app.referee is not None
         game = app.referee.game
         doubler, taker = game.turn, game.turn.other
+        if app.session is not None:  # a chouette settles a double at once
+            app.session.cube_answered(doubler, take)
         if take:
             game.take()
             app.bus.publish(CubeMoved(action="take", player=taker, cube=cube_json(game)))
