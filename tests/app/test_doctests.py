@@ -19,6 +19,7 @@ MODULES = [
     "kiosk.app.modes",
     "kiosk.app.modes.attract",
     "kiosk.app.modes.entry",
+    "kiosk.app.sessions",
 ]
 
 
