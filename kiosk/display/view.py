@@ -107,7 +107,7 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     if session is not None and session.crawford:
         return first, "Crawford: no cube"
     if session is not None and session.chances:
-        return first, f"{_cube_words(view, colour)} · match {session.chances[me]:.0%}"
+        return first, f"{_cube_words(view, colour)} · match chance {session.chances[me]:.0%}"
     return first, _cube_words(view, colour)
 
 

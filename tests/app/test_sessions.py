@@ -120,7 +120,7 @@ def test_a_match_chosen_from_the_menu_is_played_to_its_end_and_exported(
     assert h.app.view.banner == "Match to 3 · Tutor off"
     assert score_lines(h.app.view, "white") == (
         "Score 0-0  (to 3)",
-        f"Cube in the middle · match {match_equity(3, 3):.0%}",
+        f"Cube in the middle · match chance {match_equity(3, 3):.0%}",
     )
     assert h.app.view.messages["white"].detail.startswith("Match to 3: Ann 0, Black 0.")
 

@@ -256,8 +256,8 @@ class NameEntryMode(Mode):
             f"{label}: {name or label}"
             for label, name in zip(self.labels, entry.names, strict=False)
         ]
-        footer = "Menu: next letter   Select: take it   Done: name complete   Back: undo"
-        items.insert(1, f"(Done with no letters: '{who}')")
+        footer = "Menu: letter  Select: take it  Done: name done  Back: undo"
+        items.insert(1, f"(Done with no letters: '{who}'; at a keyboard, type it and Enter)")
         return Card(f"{self.title}: who is playing?", tuple(items), 0, footer)
 
     def press(self, button: str, player: str | None) -> None:
