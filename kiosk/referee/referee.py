@@ -64,6 +64,7 @@ from kiosk.rules import (
     PlayTree,
     Position,
 )
+from kiosk.rules.profiles import StartCast
 from kiosk.table import DieReading, TableLayout
 from kiosk.table.sensing import (
     Occupancy,
@@ -91,6 +92,8 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
 Candidate = tuple[Position, tuple[int, ...]]
 
 
@@ -160,6 +163,7 @@ class Referee:
         self._choices: list[Play] = []
         self._wrong: Position | None = None
         self._dice_armed = True  # the next faces to rest are a new throw
+        self._white_cast: tuple[int, int] | None = None  # a two-dice starting cast: white's
         self._wells_read = False
         self._faces: tuple[int, int] | None = None  # the faces both wells show, if they do
         self._faces_since = 0
@@ -361,9 +365,7 @@ class Referee:
         phase, turn = self.game.phase, self.game.turn
         if colour is not None and colour != turn:
             if phase == Phase.PLAY:
-                self._illegal_event(
-                    "not-your-turn", f"It is {turn}'s turn to play.", again=True
-                )
+                self._illegal_event("not-your-turn", f"It is {turn}'s turn to play.", again=True)
             else:
                 self._notice("done-not-now", f"{colour}: it is {turn}'s turn, not yours.")
             return
@@ -471,15 +473,47 @@ class Referee:
 
     # -- the dice ------------------------------------------
 
-    def _opening(self, white: int, black: int) -> None:
+    def _opening(self, d1: int, d2: int) -> None:
+        """The starting cast: white's die and black's, or under a two-dice profile (Parker)
+        each side's two dice, white's cast first."""
+        cast: tuple[int | tuple[int, int], int | tuple[int, int]] = (d1, d2)
+        if self.game.profile.start_cast == StartCast.TWO_DICE_TOTAL:
+            if self._white_cast is None:
+                self._white_cast = (d1, d2)
+                self._emit(
+                    "opening",
+                    starter=None,
+                    message=f"White cast {d1}-{d2} ({d1 + d2}): now black casts both dice.",
+                )
+                return
+            cast, self._white_cast = (self._white_cast, (d1, d2)), None
+        white, black = cast
         try:
             outcome = self.game.opening(white, black)
         except GameError as err:
             self._emit("error", message=str(err))
             return
         if outcome.starter is None:
+            thrown = sum(black) if isinstance(black, tuple) else black
             self._emit(
-                "opening", starter=None, message=f"Both threw {white}: each throws again."
+                "opening",
+                starter=None,
+                message=f"Both threw {thrown}: each throws again."
+                if isinstance(black, int)
+                else f"Both cast {thrown}: white casts again first.",
+            )
+            return
+        if isinstance(white, tuple) and isinstance(black, tuple):
+            total = (
+                f"{sum(white)} to {sum(black)}"
+                if outcome.starter == Colour.WHITE
+                else (f"{sum(black)} to {sum(white)}")
+            )
+            self._emit(
+                "opening",
+                starter=str(outcome.starter),
+                dice=[list(white), list(black)],
+                message=f"{outcome.starter} casts higher ({total}) and throws both dice to start.",
             )
             return
         event = {"starter": str(outcome.starter), "dice": [white, black]}

@@ -102,3 +102,27 @@ def test_black_opens_and_white_answers():
     ]
     after = Position.from_id(plays[-1]["position"], BLACK)
     assert after.count(BLACK, 7) == 2 and after.count(WHITE, 4) == 2
+
+
+def test_parkers_starting_cast_is_two_dice_each_white_first():
+    """Parker's leaflet: each side casts both dice, the higher total throws both dice to
+    begin. At the table's wells white casts, then black; equal totals cast again."""
+    events = run(
+        [
+            "profile parker",
+            "setup standard",
+            "opening 6 5",  # white's cast, 11
+            "opening 5 6",  # black's, 11: both cast again
+            "opening 3 1",
+            "opening 2 1",
+            "dice 5 2",
+        ]
+    )
+    openings = kinds(events, "opening")
+    assert [o["starter"] for o in openings] == [None, None, None, "white"]
+    assert openings[0]["message"] == "White cast 6-5 (11): now black casts both dice."
+    assert openings[1]["message"] == "Both cast 11: white casts again first."
+    assert openings[3]["dice"] == [[3, 1], [2, 1]]
+    assert openings[3]["message"] == "white casts higher (4 to 3) and throws both dice to start."
+    assert kinds(events, "error") == []
+    assert kinds(events, "dice")[-1] == {"event": "dice", "player": "white", "dice": [5, 2]}
