@@ -100,7 +100,21 @@ class TableMenus:
             rows.append(
                 (f"Match to {length} points", two, lambda n, k=length: Session.match(k, players=n))
             )
-        rows.append(("Money session, 1 a game", two, lambda n: Session.money(rules, players=n)))
+        for stake in (1, 2, 5):
+            rows.append(
+                (
+                    f"Money session, {stake} a game",
+                    two,
+                    lambda n, k=stake: Session.money(rules, stake=k, players=n),
+                )
+            )
+        rows.append(
+            (
+                "Money session, a backgammon counting 4 (by agreement)",
+                two,
+                lambda n: Session.money(rules, backgammon=4, players=n),
+            )
+        )
         for option in (1, 2, 3):
             rows.append(
                 (

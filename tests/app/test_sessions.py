@@ -323,3 +323,20 @@ def test_names_are_typed_at_a_keyboard(harness) -> None:
     h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=0, unicode="\b"))
     h.wait(50)
     assert h.app.view.menu[0] == "White: Zoe[A]"  # Backspace reopens the name before
+
+
+def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
+    h = ready(harness)
+    _pick(h, "A match")
+    items = h.app.view.menu
+    button(h, "menu", times=items.index("Money session, 5 a game"))
+    button(h, "select")
+    _name(h, "")
+    _name(h, "")
+    h.wait(400)
+    session = h.app.session.session
+    assert session.stake == 5 and session.players == ("White", "Black")
+    _black_doubles_and_white_passes(h)  # the cube at 2 passed: one game at 5
+    assert h.last("session")["score"] == [-5, 5]
+    assert score_lines(h.app.view, "black")[0] == "Money +5, they -5"
+    assert h.app.view.banner == "Money at 5 a game · Tutor off"
