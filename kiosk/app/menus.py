@@ -95,45 +95,69 @@ class TableMenus:
         """The sessions the books describe and today's match, each after the players' names."""
         two = ["White", "Black"]
         rules = self.app.config.rules.profile  # money and chouettes: the table's own rules
-        rows: list[tuple[str, list[str], Callable[[list[str]], Session | Chouette]]] = []
-        for length in (3, 5, 7):
-            rows.append(
-                (f"Match to {length} points", two, lambda n, k=length: Session.match(k, players=n))
+        Row = tuple[str, list[str], Callable[[list[str]], Session | Chouette]]
+
+        def group(title: str, rows: list[Row]) -> Callable[[], Menu]:
+            return lambda: Menu(
+                title, [Item(t, _call(self._names, t, labels, make)) for t, labels, make in rows]
             )
-        for stake in (1, 2, 5):
-            rows.append(
-                (
-                    f"Money session, {stake} a game",
-                    two,
-                    lambda n, k=stake: Session.money(rules, stake=k, players=n),
-                )
-            )
-        rows.append(
+
+        matches: list[Row] = [
+            (f"Match to {k} points", two, lambda n, k=k: Session.match(k, players=n))
+            for k in (3, 5, 7)
+        ]
+        money: list[Row] = [
+            (f"Money, {k} a game", two, lambda n, k=k: Session.money(rules, stake=k, players=n))
+            for k in (1, 2, 5)
+        ]
+        money.append(
             (
-                "Money session, a backgammon counting 4 (by agreement)",
+                "Money, 1 a game, a backgammon counting 4",
                 two,
                 lambda n: Session.money(rules, backgammon=4, players=n),
             )
         )
-        for option in (1, 2, 3):
-            rows.append(
-                (
-                    f"Money, Parker's stranded men (option {option})",
-                    two,
-                    lambda n, o=option: Session.money(
-                        rules, scoring=Scoring(f"stranded{o}"), players=n
-                    ),
-                )
+        stranded: list[Row] = [
+            (
+                f"Stranded men, option {o}{', with games' if m else ''}",
+                two,
+                lambda n, o=o, m=m: Session.money(
+                    rules, scoring=Scoring(f"stranded{o}"), stranded_multiply=m, players=n
+                ),
             )
-        rows.append(("Rubber: best of three (Hoffmann)", two, lambda n: Session.rubber(players=n)))
-        rows.append(("Set: best of five (Cady)", two, lambda n: Session.set(players=n)))
-        for count in (3, 4, 5, 6):
-            labels = [f"Player {i}" for i in range(1, count + 1)]
-            rows.append((f"Chouette of {count} players (Parker)", labels, self._chouette))
-        items = [
-            Item(title, _call(self._names, title, labels, make)) for title, labels, make in rows
+            for m in (False, True)
+            for o in (1, 2, 3)
         ]
-        return Menu("Matches and sessions", items)
+        chouettes: list[Row] = [
+            (
+                f"Chouette of {k} players (Parker)",
+                [f"Player {i}" for i in range(1, k + 1)],
+                self._chouette,
+            )
+            for k in (3, 4, 5, 6)
+        ]
+        rubber: Row = ("Rubber: best of three (Hoffmann)", two, lambda n: Session.rubber(players=n))
+        cady: Row = ("Set: best of five (Cady)", two, lambda n: Session.set(players=n))
+        return Menu(
+            "Matches and sessions",
+            [
+                Item("A match to 3, 5 or 7 points", submenu=group("A match", matches)),
+                Item("A money session", submenu=group("A money session", money)),
+                Item(
+                    "Money scored by Parker's stranded men",
+                    submenu=group(
+                        "Parker's stranded men (with games: x2 gammon, x3 backgammon)", stranded
+                    ),
+                ),
+                *(
+                    Item(t, _call(self._names, t, labels, make))
+                    for t, labels, make in (rubber, cady)
+                ),
+                Item(
+                    "A chouette of 3 to 6 players (Parker)", submenu=group("A chouette", chouettes)
+                ),
+            ],
+        )
 
     def _names(
         self, title: str, labels: list[str], make: Callable[[list[str]], Session | Chouette]

@@ -43,6 +43,16 @@ def _pick(h, title: str, player: str = "white") -> None:
     button(h, "select", player)
 
 
+def _session(h, group: str, title: str) -> None:
+    """Menu, "A match, a money session...", then ``group`` and the session ``title``."""
+    _pick(h, "A match, a money session")
+    assert h.app.view.menu_title == "Matches and sessions"
+    for wanted in (group, title):
+        items = h.app.view.menu
+        button(h, "menu", times=next(i for i, t in enumerate(items) if t.startswith(wanted)))
+        button(h, "select")
+
+
 def _name(h, letters: str) -> None:
     """Enter one name with the buttons (Menu on to the letter, Select), then Done."""
     shown = 0  # each name starts at A; a letter taken stays shown
@@ -105,9 +115,7 @@ def test_a_match_chosen_from_the_menu_is_played_to_its_end_and_exported(
 ) -> None:
     store = Store(tmp_path / "games.sqlite3")
     h = ready(harness, store=store)
-    _pick(h, "A match")
-    assert h.app.view.menu_title == "Matches and sessions"
-    button(h, "select")  # "Match to 3 points"
+    _session(h, "A match", "Match to 3 points")
     assert h.app.modes.names()[-1] == "names"
     assert h.app.view.menu_title == "Match to 3 points: who is playing?"
     _name(h, "Ann")
@@ -237,10 +245,7 @@ def test_stranded_men_are_counted_zone_by_zone_under_the_losers_men(
 
 def test_a_chouette_named_at_the_table_shows_its_seats_and_rotates(harness) -> None:
     h = ready(harness)
-    _pick(h, "A match")
-    items = h.app.view.menu
-    button(h, "menu", times=next(i for i, t in enumerate(items) if t.startswith("Chouette of 3")))
-    button(h, "select")
+    _session(h, "A chouette", "Chouette of 3")
     assert h.app.view.menu_title == "Chouette of 3 players (Parker): who is playing?"
     for name in ("Ann", "Bob", ""):
         _name(h, name)
@@ -311,8 +316,7 @@ def test_the_session_counts_a_game_the_rules_do_not_allow_in_words() -> None:
 
 def test_names_are_typed_at_a_keyboard(harness) -> None:
     h = ready(harness)
-    _pick(h, "A match")
-    button(h, "select")
+    _session(h, "A match", "Match to 5")
     mode = h.app.modes.top
     assert isinstance(mode, NameEntryMode)
     for key in "zoe\r":
@@ -327,10 +331,7 @@ def test_names_are_typed_at_a_keyboard(harness) -> None:
 
 def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
     h = ready(harness)
-    _pick(h, "A match")
-    items = h.app.view.menu
-    button(h, "menu", times=items.index("Money session, 5 a game"))
-    button(h, "select")
+    _session(h, "A money session", "Money, 5 a game")
     _name(h, "")
     _name(h, "")
     h.wait(400)
@@ -340,3 +341,13 @@ def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
     assert h.last("session")["score"] == [-5, 5]
     assert score_lines(h.app.view, "black")[0] == "Money +5, they -5"
     assert h.app.view.banner == "Money at 5 a game · Tutor off"
+
+
+def test_stranded_men_with_games_from_the_menu(harness) -> None:
+    h = ready(harness)
+    _session(h, "Money scored by Parker", "Stranded men, option 3, with games")
+    assert h.app.view.menu_title == "Stranded men, option 3, with games: who is playing?"
+    _name(h, "")
+    _name(h, "")
+    session = h.app.session.session
+    assert session.scoring == Scoring.STRANDED3 and session.stranded_multiply
