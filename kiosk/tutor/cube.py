@@ -15,8 +15,14 @@ contact, less in a race). The take point and cash point come from the gammon rat
   when *no double* beats *double, pass* (play on for the gammon).
 
 In a match, the Crawford game allows no double; after it the trailer doubles at once and
-the leader, who has nothing to lose by the cube, takes. Other match scores are judged as
-money play (the coach says so in its reasons).
+the leader, who has nothing to lose by the cube, takes. At other match scores the three
+decisions are weighed in chances to win the match (:func:`match_chances`): each way the
+game can end (a single game, a gammon or a backgammon, for either side, at the cube's
+value) moves the score, and the Kazaross XG2 match equity table gives the chance to win
+the match from there. The cube is taken as dead at those scores (no redouble is valued),
+so the figures are the coach's approximation, not GNU Backgammon's; the reasons give the
+chances and the table. Equities are then put back in cube units (+1 a cashed game) so
+that ``equity_loss`` reads as in money play.
 
 >>> from kiosk.rules import Position
 >>> decision = CubeCoach(chances=lambda p: (0.5, 0.13, 0.005, 0.13, 0.005)).decide(
@@ -31,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kiosk.rules import Colour, Position
+from kiosk.rules.met import kazaross_xg2
 from kiosk.tutor.features import has_contact
 
 Chances = Callable[[Position], Sequence[float]]
@@ -143,6 +150,36 @@ def cubeful(p: float, w: float, l_: float, own: str, x: float) -> float:
     return (1.0 - x) * (p * (w + l_) - l_) + x * _live(p, w, l_, own)
 
 
+def after_game(away: int, opponent_away: int) -> float:
+    """The chance to win the match for a side ``away`` from winning (0 or less: won)
+    against one ``opponent_away``, before the next game (Kazaross XG2).
+
+    >>> after_game(0, 3), after_game(2, -1), round(after_game(1, 2), 4)
+    (1.0, 0.0, 0.6774)
+    """
+    if away <= 0:
+        return 1.0
+    if opponent_away <= 0:
+        return 0.0
+    return kazaross_xg2().equity(away, opponent_away)
+
+
+def match_chances(chances: Sequence[float], away: int, opponent_away: int, stake: int) -> float:
+    """The chance to win the match for the side on roll, playing the game out for ``stake``
+    points a game (the cube's value) with these ``chances`` (win, win a gammon, win a
+    backgammon, lose a gammon, lose a backgammon; gammons include backgammons).
+
+    >>> round(match_chances((0.66, 0, 0, 0, 0), 2, 2, 2), 4)   # the match on one game
+    0.66
+    """
+    win, win_g, win_bg, lose_g, lose_bg = chances[:5]
+    wins = ((win - win_g, 1), (win_g - win_bg, 2), (win_bg, 3))
+    losses = ((1.0 - win - lose_g, 1), (lose_g - lose_bg, 2), (lose_bg, 3))
+    return sum(p * after_game(away - k * stake, opponent_away) for p, k in wins) + sum(
+        p * after_game(away, opponent_away - k * stake) for p, k in losses
+    )
+
+
 def _reason(code: str, text: str, **facts: object) -> dict:
     return {"code": code, **facts, "text": text}
 
@@ -197,8 +234,28 @@ class CubeCoach:
                 )
             )
         elif cube.match:
+            away, opponent_away = (cube.match - cube.score[0], cube.match - cube.score[1])
+            c = cube.value
+            won, lost = after_game(away - c, opponent_away), after_game(away, opponent_away - c)
+            mwc = (
+                match_chances(chances, away, opponent_away, c),
+                match_chances(chances, away, opponent_away, 2 * c),
+                won,
+            )
+            nd, dt, dp = (2.0 * (m - lost) / (won - lost) - 1.0 for m in mwc)
             reasons.append(
-                _reason("money", f"The score {cube.score[0]}-{cube.score[1]} is judged as money")
+                _reason(
+                    "match-equity",
+                    f"At {away}-away, {opponent_away}-away you win the match "
+                    f"{mwc[0]:.0%} of the time playing on, {mwc[1]:.0%} if he takes your "
+                    f"double and {mwc[2]:.0%} if he passes (Kazaross XG2 match equity table; "
+                    "the cube counted as dead)",
+                    away=away,
+                    opponent_away=opponent_away,
+                    no_double=round(mwc[0], 4),
+                    double_take=round(mwc[1], 4),
+                    double_pass=round(mwc[2], 4),
+                )
             )
         if not may_double:
             action = "no-double"
@@ -214,12 +271,22 @@ class CubeCoach:
         else:
             action = "no-double"
         response = "take" if dt < dp or post_crawford else "pass"
-        needs = taker_needs(w, l_, x)
+        if cube.match and not cube.crawford and not post_crawford:
+            won, lost = (
+                after_game(away - 2 * c, opponent_away),
+                after_game(away, opponent_away - 2 * c),
+            )
+            needs = (won - mwc[2]) / (won - lost)
+            words = "at this score, gammons aside, from the match equity table"
+        else:
+            needs = taker_needs(w, l_, x)
+            words = (
+                "25% with a dead cube and no gammons, less as the cube he gets is worth something"
+            )
         reasons.append(
             _reason(
                 "take-point",
-                f"The taker needs {needs:.0%} of the wins to take (25% with a dead cube and "
-                f"no gammons, less as the cube he gets is worth something); he has {1 - p:.0%}",
+                f"The taker needs {needs:.0%} of the wins to take ({words}); he has {1 - p:.0%}",
                 take_point=round(needs, 4),
                 taker_wins=round(1 - p, 4),
             )

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from kiosk.rules import BLACK, WHITE, Position
+from kiosk.rules.met import match_equity
 from kiosk.tutor.cube import CubeCoach, CubeState, cubeful, taker_needs, values
 
 NO_GAMMONS = (0.5, 0.0, 0.0, 0.0, 0.0)
@@ -68,6 +69,31 @@ def test_no_access_to_the_opponents_cube_and_crawford() -> None:
     assert [r["code"] for r in crawford.reasons].count("crawford") == 1
     after = fixed(NO_GAMMONS).decide(start, CubeState(1, None, 7, (3, 6)))
     assert (after.action, after.response) == ("double", "take")
+
+
+def test_a_match_score_is_judged_by_the_match_equity_table() -> None:
+    """At 2-away, 2-away a double makes the game worth the match. Passing leaves the taker
+    1-away's opponent in the Crawford game: Kazaross XG2 gives him 32.26%, so he takes with
+    more than that share of the wins and passes with less."""
+    start = Position.standard(WHITE)
+    crawford_trailer = 1 - match_equity(1, 2)
+    assert round(crawford_trailer, 4) == 0.3226
+    for doubler_wins, response in ((0.66, "take"), (0.70, "pass")):
+        decision = fixed((doubler_wins, 0, 0, 0, 0)).decide(start, CubeState(1, None, 5, (3, 3)))
+        assert (decision.action, decision.response) == ("double", response)
+        codes = {r["code"]: r for r in decision.reasons}
+        assert "money" not in codes
+        assert codes["take-point"]["take_point"] == pytest.approx(crawford_trailer, abs=1e-4)
+        table = codes["match-equity"]
+        assert (table["away"], table["opponent_away"]) == (2, 2)
+        assert table["double_take"] == pytest.approx(doubler_wins)  # the match on one game
+        assert table["double_pass"] == pytest.approx(1 - crawford_trailer, abs=1e-4)
+        playing_on = doubler_wins * (1 - crawford_trailer) + (1 - doubler_wins) * crawford_trailer
+        assert table["no_double"] == pytest.approx(playing_on, abs=1e-4)
+        assert decision.double_pass == pytest.approx(1.0)  # cube units, as in money play
+    # a side 2-away with the cube at 2 has no reason to turn it: winning 2 wins the match
+    dead = fixed((0.6, 0.1, 0, 0.1, 0)).decide(start, CubeState(2, WHITE, 5, (3, 2)))
+    assert dead.action == "no-double"
 
 
 def test_bad_cube_states_are_refused() -> None:
