@@ -218,6 +218,7 @@ class Played(Event):
     move: str
     accepted: bool = _opt()
     position: str = _opt()
+    bonus: bool = _opt()  # Russian backgammon: a part of a doublet's bonus
     play: Play | None = field(default=None, metadata={"json": False}, compare=False)
 
 
@@ -486,6 +487,26 @@ class OpponentPlayShown(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PartToPlay(Event):
+    """Russian backgammon: the part of a throw to play now (``dice``: two numbers, or a
+    doublet's four), whether it is the bonus, and the words for it ("Now four 1s")."""
+
+    name: ClassVar[str] = "part"
+    player: Colour = _colour()
+    dice: tuple[int, ...]
+    bonus: bool
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThrowAgain(Event):
+    """Russian backgammon: the doublet's bonus is played; the same player throws again."""
+
+    name: ClassVar[str] = "throw-again"
+    player: Colour = _colour()
+
+
+@dataclass(frozen=True, kw_only=True)
 class CrawfordGame(Event):
     """The Crawford game of a match begins: nobody may double in it."""
 
@@ -560,6 +581,8 @@ EVENTS: dict[str, type[Event]] = {
         CrawfordGame,
         ChouetteSeating,
         SessionShown,
+        PartToPlay,
+        ThrowAgain,
     )
 }
 

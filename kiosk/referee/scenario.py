@@ -18,6 +18,7 @@ A script has one action per line (``#`` starts a comment)::
     stranded-multiply on|off                                     (sessions of several games)
     chouette N | throw P D | decline P      (a chouette: the throw-off, a partner declining)
     restart                     (the kiosk restarts: the game as its store keeps it goes on)
+    variant standard|russian-cady|russian-foster | choose-doublet N      (Russian backgammon)
 
 ``LOC`` is ``1``-``24`` counted from the player on roll, ``bar`` or ``off``. Every
 event is a JSON object written as it happens. Thrown dice roll until they rest (the
@@ -26,6 +27,14 @@ other action first waits for the dice to rest, as a player would. ``wait`` takes
 most a minute; a line that cannot be run gets one ``error`` event. Time is a virtual
 clock: the table is stepped through its scans, so a script runs fast and always the
 same way.
+
+``variant`` (before ``setup``) switches to Russian backgammon (:mod:`kiosk.referee.russian`):
+``setup standard`` then lays every man in its tray (in hand), or ``setup R:...`` a Russian
+position; ``LOC`` is ``1``-``24`` along the common track (the same for both sides),
+``hand``, ``bar`` or ``off``; ``dice`` throws for the side on roll, ``press done`` ends
+each part of the throw, and ``choose-doublet N`` names Cady's deuce-ace doublet. Only the
+table's faults, ``wait``, ``sensing``, ``unplug`` and ``replug`` are shared with the
+standard game.
 
 ``opponent`` makes one side the table's own: on its turn, once the dice have rested,
 ``{"event": "opponent-play", "player", "dice", "move", "position"}`` shows its play
@@ -51,6 +60,7 @@ from typing import Any, Protocol, TextIO
 from kiosk.events import CrawfordGame, CubeMoved, Event, GameOver, OpponentPlayShown
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.referee.referee import Mode, Referee, RefereeConfig
+from kiosk.referee.russian import RussianReferee, russian_board, table_location
 from kiosk.referee.sessions import ScriptSession
 from kiosk.referee.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import (
@@ -65,6 +75,14 @@ from kiosk.rules import (
     Phase,
     Position,
     get_profile,
+)
+from kiosk.rules.board import InvalidPositionError
+from kiosk.rules.russian import HAND as RUSSIAN_HAND
+from kiosk.rules.russian import (
+    VARIANTS,
+    RussianPosition,
+    RussianProfile,
+    get_russian_profile,
 )
 from kiosk.rules.session import SessionError
 from kiosk.table import Sensed, location, true_counts
@@ -111,6 +129,7 @@ class ScenarioRunner:
         self.emit = emit
         self.opponents = opponents
         self.sessions = ScriptSession()
+        self.russian: RussianProfile | None = None  # the Russian game's rules, if playing it
         self._opponent: tuple[Colour, TableOpponent] | None = None
         self._shown: tuple[int, int] | None = None  # (game, turn) whose play the table showed
         self._cube_asked: tuple[int, int] | None = None  # (game, turn) it thought of doubling
@@ -183,7 +202,16 @@ class ScenarioRunner:
     def action(self, line: str) -> None:
         """Run one script action."""
         word, *args = line.split()
-        handler = getattr(self, "_do_" + word.replace("-", "_"), None)
+        name = word.replace("-", "_")
+        handler = getattr(self, "_do_" + name, None)
+        if self.russian is not None:
+            handler = getattr(self, "_ru_" + name, None) or (
+                handler if name in SHARED_WITH_RUSSIAN else None
+            )
+            if handler is None:
+                raise ScriptError(f"{word!r} is not an action of the Russian game")
+        elif name == "choose_doublet":
+            raise ScriptError("choose-doublet is Cady's deuce-ace, in the Russian game")
         if handler is None:
             raise ScriptError(f"unknown action {word!r}")
         if word in ("wait", "cocked"):
@@ -602,9 +630,76 @@ class ScenarioRunner:
         self._dice_laid, self._waited_on_dice = self.now, False
         self.wait(STEP_MS)
 
+    # -- Russian backgammon ----------------------------------------------------------------
+
+    def _do_variant(self, args: list[str]) -> None:
+        word = _one(args, "variant standard|russian-cady|russian-foster")
+        if word not in VARIANTS:
+            raise ScriptError(f"the variant is one of {', '.join(VARIANTS)}, not {word!r}")
+        if word == "standard":
+            self.russian = None
+            self._new_game()
+            return
+        self.russian = get_russian_profile(word)
+        self._ru_setup(["standard"])
+
+    def _ru_setup(self, args: list[str]) -> None:
+        what = _one(args, "setup standard|R:<w|b>:<white>:<black>")
+        try:
+            position = (
+                RussianPosition.start(self.turn)
+                if what == "standard"
+                else RussianPosition.from_notation(what)
+            )
+        except InvalidPositionError as err:
+            raise ScriptError(str(err)) from None
+        assert self.russian is not None
+        config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
+        self.referee = RussianReferee(self.russian, self.layout, config, emit=self._from_referee)
+        layout = {}
+        for where, (w, b) in russian_board(position).items():
+            if w or b:
+                layout[where] = ("white", w) if w else ("black", b)
+        self.referee.set_up(position)
+        if self._last is not None:  # a new referee starts from the table as it stands
+            self._show(self.referee, self._last, self.now)
+        self.sim.set_position(layout)
+        self.wait(self.settle_ms + STEP_MS)
+
+    def _ru_dice(self, args: list[str]) -> None:
+        self._throw(*_dice(args))
+
+    def _ru_turn(self, args: list[str]) -> None:
+        self.turn = Colour.parse(_one(args, "turn white|black"))
+
+    def _ru_press(self, args: list[str]) -> None:
+        self._do_press(args)
+
+    def _ru_choose_doublet(self, args: list[str]) -> None:
+        n = _number(_one(args, "choose-doublet N"), "choose-doublet takes a doublet of 1 to 6")
+        self.referee.choose_doublet(n)
+        self.wait(STEP_MS)
+
+    def _russian_where(self, args: list[str]) -> tuple[str, Colour]:
+        referee = self.referee
+        assert isinstance(referee, RussianReferee)
+        turn = referee.turn
+        mover = turn.player if turn is not None and not turn.over else referee.position.turn
+        colour = Colour.parse(args[1]) if len(args) == 2 else mover
+        word = args[0].lower()
+        if word in ("hand", "off"):  # the tray holds both: a side bears off once all are in
+            return table_location(colour, RUSSIAN_HAND), colour
+        if word == "bar":
+            return f"bar-{colour}", colour
+        if not word.isdigit() or not 1 <= int(word) <= 24:
+            raise ScriptError(f"a Russian location is 1-24, hand, bar or off, not {args[0]!r}")
+        return table_location(colour, int(word)), colour
+
     def _where(self, args: list[str]) -> tuple[str, Colour]:
         if not 1 <= len(args) <= 2:
             raise ScriptError("lift|place LOC [white|black]")
+        if isinstance(self.referee, RussianReferee):
+            return self._russian_where(args)
         colour = Colour.parse(args[1]) if len(args) == 2 else self.game.turn
         word = args[0].lower()
         if word == "bar":
@@ -614,6 +709,25 @@ class ScenarioRunner:
         if not word.isdigit() or not 1 <= int(word) <= 24:
             raise ScriptError(f"a location is 1-24, bar or off, not {args[0]!r}")
         return location(self.game.turn, int(word)), colour
+
+
+SHARED_WITH_RUSSIAN = {
+    "variant",
+    "wait",
+    "sensing",
+    "unplug",
+    "replug",
+    "cocked",
+    "slide",
+    "tumble",
+    "off_centre",
+    "recentre",
+    "dead_reed",
+    "welded_reed",
+    "chatter",
+    "lift",
+    "place",
+}
 
 
 def _text(raw: str | bytes) -> str:

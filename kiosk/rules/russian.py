@@ -495,6 +495,28 @@ def step_moves(me: list[int], op: list[int], die: int) -> list[tuple[int, int, b
     return found
 
 
+def single_steps(position: RussianPosition, die: int) -> list[RussianPlay]:
+    """Every single step of one die for the side on roll, as one-step plays (the side
+    still on roll): what a hand may do with one die, hits included.
+
+    >>> [str(p) for p in single_steps(RussianPosition.start(), 3)]
+    ['hand/3']
+    """
+    me, op = _arrays(position)
+    plays = []
+    for s, t, hit in step_moves(me, op, die):
+        after_me, after_op = list(me), list(op)
+        after_me[_HAND_INDEX if s == HAND else s] -= 1
+        after_me[t] += 1
+        if hit:
+            after_op[t] = 0
+            after_op[BAR] += 1
+        plays.append(
+            RussianPlay((RussianStep(s, t, die, hit),), _position(after_me, after_op, position))
+        )
+    return plays
+
+
 def _generate(
     position: RussianPosition, dice: tuple[int, ...], larger_die: bool, enter_two: bool
 ) -> list[RussianPlay]:
@@ -725,19 +747,11 @@ class RussianTurn:
 
     def _completer_steps(self) -> list[RussianPlay]:
         here = self.position.with_turn(self.mover.other)
-        plays = []
-        for die in sorted(set(self.remainder), reverse=True):
-            me, op = _arrays(here)
-            for s, t, hit in step_moves(me, op, die):
-                after_me, after_op = list(me), list(op)
-                after_me[_HAND_INDEX if s == HAND else s] -= 1
-                after_me[t] += 1
-                if hit:
-                    after_op[t] = 0
-                    after_op[BAR] += 1
-                result = _position(after_me, after_op, here).with_turn(self.mover)
-                plays.append(RussianPlay((RussianStep(s, t, die, hit),), result))
-        return plays
+        return [
+            RussianPlay(play.steps, play.result.with_turn(self.mover))
+            for die in sorted(set(self.remainder), reverse=True)
+            for play in single_steps(here, die)
+        ]
 
     def _play_remainder(self, play: RussianPlay) -> None:
         legal = self.legal_plays()

@@ -1,0 +1,446 @@
+"""The referee of Russian backgammon: sensed boards into the Russian game's events.
+
+Russian backgammon (:mod:`kiosk.rules.russian`) is played on the same table: every man
+starts in its side's tray (the tray holds the men in hand, and later the men borne off:
+a side bears off only once all its men are entered, so the count tells which), both
+sides enter in the same table and move the same way round. On the table the common track
+runs from location ``24`` (its point 1) to location ``1`` (its point 24), so the common
+home is the table's points 1-6.
+
+The referee judges each part of a throw on its own: the thrown dice, and after a doublet
+with the bonus the doublet played four times and then its opposite faces four times, each
+ended with Done (``play`` events, the bonus parts with ``"bonus": true``), and then
+``throw-again``; Cady's deuce-ace waits for :meth:`RussianReferee.choose_doublet`. A man
+put where the part does not allow is ``illegal`` with the reason and the books' rule.
+
+>>> from kiosk.rules.russian import HAND
+>>> table_location(WHITE, HAND), table_location(BLACK, 1), table_location(BLACK, 24)
+('off-white', '24', '1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kiosk.events import Event, event_for
+from kiosk.referee.referee import RefereeConfig
+from kiosk.rules import BLACK, WHITE, Colour
+from kiosk.rules.russian import (
+    BAR,
+    HAND,
+    OFF,
+    POINTS,
+    RussianPlay,
+    RussianPosition,
+    RussianProfile,
+    RussianTurn,
+    format_russian,
+    single_steps,
+)
+from kiosk.table import DieReading, TableLayout
+from kiosk.table.sensing import LOCATIONS, Sensed, cap, key
+
+#: The books' rules the illegal placements cite.
+LAWS = {
+    "bar-first": "A man on the bar enters before any other man moves (Cady, Russian "
+    "Backgammon [000:857]; Foster [004:117]).",
+    "blocked": "A point held by two or more adverse men is closed, as in the ordinary game "
+    "(Cady, Russian Backgammon [000:873]).",
+    "not-home": "Men are borne off only once every man is in the home table, as in the "
+    "ordinary game (Cady, Russian Backgammon [000:873]).",
+    "enter-two": "The first throw must enter two men (Foster [004:117]).",
+    "no-die": "Each man moves by the number of one die of the part being played (Cady, "
+    "Russian Backgammon [000:853-859]; Foster [004:117-119]).",
+}
+
+
+def table_location(colour: Colour, where: int) -> str:
+    """The table location of a Russian location of ``colour``'s (hand and off: its tray)."""
+    if where in (HAND, OFF):
+        return f"off-{colour}"
+    if where == BAR:
+        return f"bar-{colour}"
+    return str(POINTS + 1 - where)
+
+
+def russian_board(position: RussianPosition) -> Sensed:
+    """Every table location's ``(white, black)`` men in a Russian position, uncapped."""
+    board: Sensed = {where: (0, 0) for where in LOCATIONS}
+    for colour in (WHITE, BLACK):
+        counts = [(HAND, position.hand[colour]), (BAR, position.bar[colour])]
+        counts += [(OFF, position.off[colour])]
+        counts += [(p, position.points[colour][p - 1]) for p in range(1, POINTS + 1)]
+        for where, n in counts:
+            if n:
+                spot = table_location(colour, where)
+                w, b = board[spot]
+                board[spot] = (w + n, b) if colour == WHITE else (w, b + n)
+    return board
+
+
+class RussianReferee:
+    """Watches one Russian game at the table (``profile``: a book's rules)."""
+
+    def __init__(
+        self,
+        profile: RussianProfile,
+        layout: TableLayout | None = None,
+        config: RefereeConfig | None = None,
+        emit: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.profile = profile
+        self.layout = layout or TableLayout()
+        self.config = config or RefereeConfig()
+        self._emit_cb = emit or (lambda event: None)
+        self.position = RussianPosition.start()
+        self.turn: RussianTurn | None = None
+        self._target: RussianPosition | None = None
+        self._board: Sensed | None = None
+        self._changed_at = 0
+        self._judged: tuple | None = None
+        self._partials: dict[tuple, list] = {}  # boards a part in play may show on the way
+        self._leads: dict[tuple, bool] = {}  # boards searched: whether they lead to a play
+        self._complete: dict[tuple, RussianPlay] = {}
+        self._illegal: tuple[str | None, str] | None = None  # the wrong placement said
+        self._faces: tuple[int, int] | None = None
+        self._faces_since = 0
+        self._armed = True
+        self._over = False
+
+    # -- what the runner asks --------------------------------------------------------------
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether the men are still being laid out."""
+        return self._target is not None
+
+    def set_up(self, position: RussianPosition) -> None:
+        """Have the players lay ``position`` out (every man in its tray for a new game)."""
+        self.position, self.turn, self._target, self._over = position, None, position, False
+        self._judged = None
+
+    def board(self, board: Sensed, now: int) -> None:
+        """A settled frame from the table."""
+        if board != self._board:
+            self._board, self._changed_at = board, now
+
+    def occupancy(self, counts: dict[str, int], now: int) -> None:
+        """A table that senses men but not their colour cannot tell the Russian game's two
+        sides apart on the entering points: said once, nothing judged."""
+        if self._board is None:
+            self._board = {}
+            self._emit(
+                "notice",
+                about="russian-polarity",
+                message="Russian backgammon needs a table that senses each man's colour.",
+            )
+
+    def dice(self, wells: tuple[DieReading, DieReading], now: int) -> None:
+        """What the two dice wells read: a throw once both faces have rested."""
+        faces = (wells[0].face, wells[1].face)
+        showing = None if None in faces else (faces[0], faces[1])
+        if showing != self._faces:
+            self._faces, self._faces_since = showing, now
+            if showing is None:
+                self._armed = True
+        self._settle(now)
+
+    def tick(self, now: int) -> None:
+        """Time passes: count a rested throw, judge the board once it has settled."""
+        self._settle(now)
+        if self._board is None or now - self._changed_at < self.config.settle_ms:
+            return
+        k = key(self._board)
+        if k != self._judged:
+            self._judged = k
+            self._judge(self._board)
+
+    def throw(self, d1: int, d2: int) -> None:
+        """The dice thrown by the side on roll."""
+        if self._over:
+            self._emit("error", message="The game is over.")
+            return
+        if self._target is not None:
+            self._notice("setup-first", "Lay every man in its tray first: then throw.")
+            return
+        if self.turn is not None and not self.turn.over:
+            self._emit(
+                "error",
+                message=f"{self.position.turn} has not finished the throw: press Done first.",
+            )
+            return
+        mover = self.position.turn
+        self.turn = RussianTurn(self.position, d1, d2, self.profile)
+        self._emit("dice", player=str(mover), dice=[d1, d2])
+        self._next_part()
+
+    def choose_doublet(self, n: int) -> None:
+        """Cady's deuce-ace: the caster names the doublet he plays (with its opposite)."""
+        turn = self.turn
+        if turn is None or not turn.needs_choice:
+            self._emit("error", message="No doublet is to be chosen now (only after a 2-1).")
+            return
+        try:
+            turn.choose_doublet(n)
+        except ValueError as err:
+            self._emit("error", message=str(err))
+            return
+        self._next_part()
+
+    def press_done(self, colour: Colour | None, now: int) -> None:
+        """Done: the part on the board is played (it must be a legal play of it)."""
+        turn = self.turn
+        if self._target is not None:
+            self._notice("setup-first", "Lay every man in its tray first.")
+            return
+        if turn is None or turn.over or turn.needs_choice:
+            self._notice("done-not-now", "There is no part to end: throw the dice.")
+            return
+        if colour is not None and colour != turn.player:
+            self._notice("done-not-now", f"{colour}: it is {turn.player}'s part, not yours.")
+            return
+        board = self._board or {}
+        play = self._complete.get(key(self._normalised(board)))
+        if play is None:
+            mover = turn.player
+            if self._first_two() and turn.position.hand[mover] >= 2:
+                self._illegal_event(
+                    "enter-two",
+                    "Your first throw must enter two men from the tray.",
+                    LAWS["enter-two"],
+                )
+            else:
+                self._illegal_event(
+                    "incomplete",
+                    f"That is not the whole of {self._part_words()}: move every die you can.",
+                    LAWS["no-die"],
+                )
+            return
+        self._played(play)
+
+    # -- judging ---------------------------------------------------------------------------
+
+    def _settle(self, now: int) -> None:
+        if self._faces is None or not self._armed:
+            return
+        if now - self._faces_since < self.config.dice_rest:
+            return
+        self._armed = False
+        self.throw(*self._faces)
+
+    def _judge(self, board: Sensed) -> None:
+        if self._target is not None:
+            self._judge_setup(board)
+            return
+        if self.turn is None or not self._partials:
+            return
+        mover = self.turn.player
+        side = 0 if mover == WHITE else 1
+        normal = self._normalised(board)
+        k = key(normal)
+        if k in self._partials:
+            self._illegal = None
+            if k in self._complete and self._complete[k].steps:
+                self._emit(
+                    "message",
+                    to=str(mover),
+                    text=f"{self._part_words().capitalize()} is played: press Done.",
+                )
+            return
+        start = cap(russian_board(self.turn.position), self.layout)
+        men = sum(v[side] for v in normal.values())
+        if men < sum(v[side] for v in start.values()):
+            return  # a man in the hand: judged when he is put down
+        self._explain(normal, start, mover)
+
+    def _judge_setup(self, board: Sensed) -> None:
+        want = cap(russian_board(self._target), self.layout)
+        if key(board) == key(want):
+            self._target = None
+            self._emit("setup-ok", restored=False)
+            self._build()
+            return
+        for where in LOCATIONS:
+            have, need = board.get(where, (0, 0)), want[where]
+            if have != need:
+                self._emit(
+                    "setup",
+                    corrections=[{"table": where, "have": list(have), "want": list(need)}],
+                    message="Lay every man in its tray: fifteen white, fifteen black."
+                    if self.position == RussianPosition.start()
+                    else f"Location {where} should hold {need[0]} white and {need[1]} black.",
+                )
+                return
+
+    def _normalised(self, board: Sensed) -> Sensed:
+        """The board with any adverse man still sharing a point with the mover's put on his
+        bar (a hit whose blot has not yet been lifted off)."""
+        if self.turn is None:
+            return board
+        mover = self.turn.player
+        out = dict(board)
+        other = f"bar-{mover.other}"
+        for where, (w, b) in board.items():
+            mine, theirs = (w, b) if mover == WHITE else (b, w)
+            if where.isdigit() and mine and theirs == 1:
+                out[where] = (mine, 0) if mover == WHITE else (0, mine)
+                ow, ob = out.get(other, (0, 0))
+                out[other] = (ow, ob + 1) if mover == WHITE else (ow + 1, ob)
+        return out
+
+    def _explain(self, board: Sensed, start: Sensed, mover: Colour) -> None:
+        """An illegal placement: where, and why in the Russian rules' words."""
+        side = 0 if mover == WHITE else 1
+        added = [w for w in LOCATIONS if board.get(w, (0, 0))[side] > start[w][side]]
+        where = added[0] if added else None
+        reason, text = "no-die", f"That is not a legal play of {self._part_words()}."
+        me = self.turn.position if self.turn else self.position
+        if me.bar[mover] and where != f"bar-{mover}" and board[f"bar-{mover}"][side]:
+            reason, text = "bar-first", "Your man on the bar enters before any other man moves."
+        elif where is not None and where.isdigit():
+            point = POINTS + 1 - int(where)
+            theirs = me.points[mover.other][point - 1]
+            if theirs >= 2:
+                reason, text = (
+                    "blocked",
+                    f"Point {point} is held by {theirs} of {mover.other}'s men.",
+                )
+            elif self._first_two() and me.hand[mover] >= 2:
+                reason, text = "enter-two", "Your first throw must enter two men from the tray."
+        elif where == f"off-{mover}" and (me.hand[mover] or any(me.points[mover][:18])):
+            reason, text = "not-home", "Bear off only once every man is in the home table."
+        if self._illegal == (where, reason):
+            return
+        self._illegal = (where, reason)
+        self._illegal_event(reason, text, LAWS[reason], where)
+
+    def _first_two(self) -> bool:
+        turn = self.turn
+        return bool(
+            turn and self.profile.first_throw_enters_two and turn.first_throw and turn.index == 0
+        )
+
+    # -- the parts of a throw --------------------------------------------------------------
+
+    def _build(self) -> None:
+        """Index every board a legal play of the part may show on the way (any order)."""
+        self._partials, self._complete, self._illegal = {}, {}, None
+        turn = self.turn
+        if turn is None or turn.over or turn.needs_choice:
+            return
+        plays = turn.legal_plays()
+        for play in plays:
+            self._complete[key(cap(russian_board(play.result), self.layout))] = play
+        self._leads: dict[tuple, bool] = {}
+        for k in self._complete:
+            self._partials[k] = []
+        start = turn.position.with_turn(turn.player)
+        self._partials.pop(key(cap(russian_board(start), self.layout)), None)
+        self._walk(start, list(turn.part.dice) if turn.part is not None else [])
+        self._partials[key(cap(russian_board(start), self.layout))] = []
+
+    def _walk(self, position: RussianPosition, dice: list[int]) -> bool:
+        """Index the boards single steps of the part's dice lead to on the way to a legal
+        play of it (hits included); whether ``position`` leads to one."""
+        here = key(cap(russian_board(position), self.layout))
+        if here in self._partials:
+            return True
+        if here in self._leads:
+            return self._leads[here]
+        found = here in self._complete
+        for die in sorted(set(dice)):
+            rest = list(dice)
+            rest.remove(die)
+            for step in single_steps(position, die):
+                found = self._walk(step.result, rest) or found
+        self._leads[here] = found
+        if found:
+            self._partials[here] = []
+        return found
+
+    def _next_part(self) -> None:
+        """Say what is to be played now, or end the turn."""
+        turn = self.turn
+        assert turn is not None
+        self._build()
+        if turn.needs_choice:
+            self._emit(
+                "notice",
+                about="choose-doublet",
+                message="Deuce-ace: choose any doublet; you play it, then its opposite, "
+                "then throw again (Cady, Russian Backgammon [000:865]).",
+            )
+            return
+        if turn.over:
+            self._end_turn()
+            return
+        part = turn.part
+        if part is not None:
+            plays = turn.legal_plays()
+            if len(plays) == 1 and not plays[0].steps:
+                self._played(plays[0])  # nothing can be played: the part is lost
+                return
+            self._emit(
+                "part",
+                player=str(turn.player),
+                dice=list(part.dice),
+                bonus=part.bonus,
+                message=f"Now {self._part_words()}" + (" (the bonus)." if part.bonus else "."),
+            )
+
+    def _part_words(self) -> str:
+        part = self.turn.part if self.turn else None
+        return part.describe() if part else "the throw"
+
+    def _played(self, play: RussianPlay) -> None:
+        turn = self.turn
+        assert turn is not None
+        part = turn.part
+        mover = turn.player
+        try:
+            turn.play(play)
+        except ValueError as err:
+            self._emit("error", message=str(err))
+            return
+        fields: dict = {
+            "player": str(mover),
+            "dice": [part.dice[0], part.dice[1]] if part else list(turn.roll),
+            "move": format_russian(play.steps),
+            "position": (turn.next_position() if turn.over else turn.position).notation(),
+        }
+        if part is not None and part.bonus:
+            fields["bonus"] = True
+        self._emit("play", **fields)
+        if turn.lost:
+            lost = ", ".join(p.describe() for p in turn.lost)
+            self._notice("part-lost", f"Not played in full: {lost} and the new throw are lost.")
+        self._next_part()
+
+    def _end_turn(self) -> None:
+        turn = self.turn
+        assert turn is not None
+        self.position = turn.next_position()
+        winner = self.position.winner()
+        if winner is not None:
+            self._over = True
+            points = self.position.score()
+            result = {1: "single", 2: "gammon", 3: "backgammon"}[points]
+            self._emit("game-over", winner=str(winner), result=result, points=points)
+            return
+        if turn.throws_again:
+            self._emit("throw-again", player=str(turn.mover))
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _illegal_event(self, reason: str, message: str, law: str, where: str | None = None) -> None:
+        mover = self.turn.player if self.turn else self.position.turn
+        fields: dict = {"reason": reason, "message": message, "law": law, "player": str(mover)}
+        if where is not None:
+            fields["table"] = where
+        self._emit("illegal", **fields)
+
+    def _notice(self, about: str, message: str) -> None:
+        self._emit("notice", about=about, message=message)
+
+    def _emit(self, name: str, **fields: object) -> None:
+        self._emit_cb(event_for(name, **fields))
