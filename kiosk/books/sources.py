@@ -111,6 +111,8 @@ SECTIONS: dict[str, dict[str, tuple[int, str]]] = {
         "Problem No. I": (807, "No. I."),
         "Problem No. II": (819, "No. II."),
         "Problem No. III": (830, "No. III."),
+        "Russian Backgammon": (841, "RUSSIAN BACKGAMMON."),
+        "Turkish Backgammon": (879, "TURKISH BACKGAMMON."),
         **_numbered(
             "Tactics ",
             [507, 509, 511, 513, 517, 581, 583, 612, 614, 616, 618, 620, 624, 628, 632],
@@ -173,6 +175,8 @@ SECTIONS: dict[str, dict[str, tuple[int, str]]] = {
         "The Forward Game": (73, "The Forward Game."),
         "The Backward Game": (75, "The Backward Game."),
         "Chances": (85, "Chances."),
+        # the heading of Foster's Russian game is lost in the scan: its first line stands
+        "Russian backgammon": (115, "In this variety of the game"),
         **_numbered("law ", [89 + 2 * i for i in range(13)]),
     },
     "Hoyle": _numbered("#", [735 + 2 * i for i in range(27)]),

@@ -23,7 +23,11 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
     the ``gnubg`` program's own money-play cube decision (Jacoby off) for the side on roll;
 ``match-equity A B [post-crawford] = N``
     a side A points from winning the match, against one B away, wins it N% of the time
-    (rounded) by the Kazaross XG2 table (:mod:`kiosk.rules.met`).
+    (rounded) by the Kazaross XG2 table (:mod:`kiosk.rules.met`);
+``russian PROFILE POSITION D1 D2 = WORDS``
+    in Russian backgammon under a book's rules (``russian-cady``, ``russian-foster``), the
+    throw's parts from that position, as :meth:`kiosk.rules.russian.RussianTurn.describe`
+    says them (``four 6s, then four 1s (bonus), then throw again``).
 
 :func:`fact_bearing` says whether a step's words state a figure, a rating or a book's
 claim; :func:`check_lesson` insists that every such step declares facts.
@@ -154,6 +158,14 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
         chance = kazaross_xg2().equity(int(words[1]), int(words[2]), post_crawford=post)
         got = round(100 * chance)
         return None if str(got) == want.strip() else f"the Kazaross XG2 table gives {got}"
+    if claim.startswith("russian "):
+        from kiosk.rules.russian import RussianPosition, RussianTurn
+
+        left, _, want = claim.partition(" = ")
+        _, profile, notation, d1, d2 = left.split()
+        turn = RussianTurn(RussianPosition.from_notation(notation), int(d1), int(d2), profile)
+        got = turn.describe()
+        return None if got == want.strip() else f"the Russian rules give {got!r}"
     if claim.startswith("cube = "):
         got = _program_cube(position)
         return None if got == claim.split(" = ")[1] else f"GNU Backgammon says {got}"
