@@ -52,6 +52,7 @@ from kiosk.app.modes.game import (
 )
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
+from kiosk.app.modes.russian import RussianMode
 from kiosk.app.replay import Replay
 from kiosk.app.sessions import TableSession, with_rules
 from kiosk.app.transitions import Transitions
@@ -206,6 +207,15 @@ class App:
         return mode.engine if isinstance(mode, LessonMode) else None
 
     @property
+    def russian(self) -> bool:
+        """Whether a game of Russian backgammon has the table (the game waits)."""
+        return self.modes.find(RussianMode) is not None
+
+    def play_russian(self, variant: str) -> None:
+        """A game of Russian backgammon by ``variant``'s rules; the game waits."""
+        self.transitions.russian(RussianMode(self, variant))
+
+    @property
     def replay(self) -> Replay | None:
         """The game being replayed, if one is."""
         mode = self.modes.find(ReplayMode)
@@ -294,9 +304,7 @@ class App:
         if lines:
             self.transitions.notice(lines)
 
-    def play_the_table(
-        self, colour: Colour, level: str, position: Position | None = None
-    ) -> None:
+    def play_the_table(self, colour: Colour, level: str, position: Position | None = None) -> None:
         """A new game against the table, which plays ``colour`` at ``level`` (from
         ``position``, the standard one by default)."""
         self.table_player, self.session = TablePlayer(self, colour, level), None
@@ -555,13 +563,14 @@ class App:
             if lesson is not None:  # the lesson throws its own dice: the wells are ignored
                 if lesson.referee is not None:
                     self._judge(lesson.referee, frame, now)
-            elif self.referee is not None and self.replay is None:
+            elif self.referee is not None and self.replay is None and not self.russian:
                 if self.dice_source == "wells":
                     self.referee.dice(frame.dice, now)
                 self._judge(self.referee, frame, now)
         self.modes.tick(now)
         if self.lesson is None and self.referee is not None and self.replay is None:
-            self.referee.tick(now)
+            if not self.russian:  # a Russian game's referee is ticked by its mode
+                self.referee.tick(now)
         self.bus.dispatch()
         self._say_when_complete()
         self.transitions.tick(now, self.idle_since)
@@ -628,6 +637,8 @@ class App:
             return
         if self.replay is not None and isinstance(event, PositionShown | ModeChanged):
             return
+        if self.russian or isinstance(event, ModeChanged) and event.mode == "russian":
+            return  # a Russian game is not kept
         try:
             self.store.record(self.game_id, event.to_json())
         except Exception as err:
@@ -662,7 +673,7 @@ class App:
                 if notes and not restored:
                     text = " ".join([*notes[:2], "Throw to start."])
                     self.bus.publish(Message(to="both", text=text, detail="\n".join(notes)))
-            case GameOver() if self.session is not None:
+            case GameOver() if self.session is not None and not self.russian:
                 self._session_game_over(event)
 
     # -- buttons ---------------------------------------------------------------------------

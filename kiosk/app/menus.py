@@ -51,6 +51,7 @@ class TableMenus:
                         and app.referee.game.turn == WHITE
                     ),
                 ),
+                Item("Russian backgammon (the books' other game)", submenu=self.russian),
                 Item("Lessons", submenu=self.lessons),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
@@ -181,6 +182,17 @@ class TableMenus:
         throws, said = throw_off(player_names(len(names), names))
         self.app.say("both", f"Throw-off: {said}.")
         return Chouette.seated(throws, profile=self.app.config.rules.profile)
+
+    def russian(self) -> Menu:
+        """Russian backgammon by either book's rules."""
+        app = self.app
+        return Menu(
+            "Russian backgammon",
+            [
+                Item("By Cady's rules (1895)", lambda: app.play_russian("russian-cady")),
+                Item("By Foster's rules (1897)", lambda: app.play_russian("russian-foster")),
+            ],
+        )
 
     def declines(self) -> Menu:
         """The partners who may decline the box's double by themselves (Parker)."""

@@ -28,8 +28,10 @@ from kiosk.events import (
     Message,
     Opening,
     OpponentPlayShown,
+    PartToPlay,
     Setup,
     TableStatus,
+    ThrowAgain,
     WrongMove,
     from_json,
 )
@@ -54,6 +56,10 @@ def sentence(event: Event | Mapping[str, Any]) -> str | None:
             return "The table is not connected."
         case Message(text=text, speak=speak) if speak is not False:
             return text or None
+        case PartToPlay(message=m):
+            return m
+        case ThrowAgain(player=player):
+            return f"{str(player).capitalize()}, throw again."
         case OpponentPlayShown(move=move, text=text):
             return text or f"I play {move}."
         case LessonEvent(inner=inner) if inner is not None:

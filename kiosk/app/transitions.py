@@ -26,6 +26,8 @@ a session is chosen from the menu           name entry goes on top, then the ses
 Done with button dice                       the dice entry goes on top
 a replay starts                             it replaces any replay or take-back offer
 a lesson starts                             it replaces any lesson, replay or offer
+Russian backgammon is chosen                its game goes on top (replacing a replay or
+                                            an offer); Back leaves it; a new game drops it
 a lesson ends or is left                    the Lessons menu (Back from it: the game)
 nobody at the table for ``IDLE_MS``         the attract screen goes on top
 a button pressed or a man moved             the attract screen goes
@@ -43,6 +45,7 @@ from kiosk.app.modes.entry import DiceEntryMode, NameEntryMode, PinEntryMode
 from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBackOfferMode
 from kiosk.app.modes.lesson import LessonMode
 from kiosk.app.modes.replay import ReplayMode
+from kiosk.app.modes.russian import RussianMode
 from kiosk.events import (
     Choose,
     CoachVerdict,
@@ -88,7 +91,7 @@ class Transitions:
             case WrongMove(player=player) if app.referee is not None:
                 title = f"{str(player).capitalize()} made a wrong move"
                 self.menu(app.menus.wrong_move(title, app.referee.accept))
-            case GameOver():
+            case GameOver() if self.modes.find(RussianMode) is None:
                 self.modes.drop(DoubleOfferMode)
                 self.modes.push(GameEndMode(app))
             case CoachVerdict(take_back=True) if app.referee is not None:
@@ -99,7 +102,7 @@ class Transitions:
 
     def new_game(self) -> None:
         """A game starts (or is resumed): what belonged to the last one lapses."""
-        self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode)
+        self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode, RussianMode)
 
     def double_offered(self, taker: str) -> None:
         """A double is on offer to ``taker``: the offer waits just above the game."""
@@ -128,6 +131,11 @@ class Transitions:
         """A stored game is shown turn by turn, replacing any replay before it."""
         self.modes.drop(ReplayMode, TakeBackOfferMode)
         self.modes.push(ReplayMode(self.app, replay))
+
+    def russian(self, mode: RussianMode) -> None:
+        """A game of Russian backgammon takes the table; the game waits under it."""
+        self.modes.drop(ReplayMode, TakeBackOfferMode, RussianMode)
+        self.modes.push(mode)
 
     def lesson(self, engine: LessonEngine) -> None:
         """A lesson takes the table over, replacing any lesson, replay or offer."""

@@ -41,6 +41,7 @@ from kiosk.events import (
     Notice,
     Opening,
     OpponentPlayShown,
+    PartToPlay,
     Played,
     PositionShown,
     Resume,
@@ -48,6 +49,7 @@ from kiosk.events import (
     Setup,
     SetupOk,
     TableStatus,
+    ThrowAgain,
     from_json,
 )
 from kiosk.rules import Colour, Position
@@ -249,6 +251,14 @@ class TableView:
                 self.illegal = None
                 self.lifted, self.targets = None, ()
                 self.say(str(player), "That is fine.")
+            case Played(player=player, move=move) if str(event.position).startswith("R:"):
+                self._russian_played(event)
+            case PartToPlay(player=player, message=message):
+                self.turn, self.dice = str(player), None
+                self.say(str(player), message)
+            case ThrowAgain(player=player):
+                self.turn = str(player)
+                self.say(str(player), "The bonus is played: throw again.")
             case Played(player=player, move=move):
                 if event.position:
                     self._played(event)
@@ -337,6 +347,9 @@ class TableView:
                     self.lifted, self.targets = None, ()  # the lifted man is down again
             case ModeChanged(mode=mode, banner=banner):
                 self.banner, self.mode = banner, mode
+                self.hide_pips = mode == "russian"  # the standard count means nothing there
+                if mode == "russian":
+                    self.opening, self.winner, self.turn = False, None, "white"
                 if mode != "game":  # the waiting game's marks and dice are not the lesson's
                     self.illegal, self.lifted, self.targets, self.choices = None, None, (), ()
                     self.dice, self.cocked = None, ()
@@ -428,6 +441,18 @@ class TableView:
             self.preview = True
         elif self.preview:
             self.last_play, self.last_move, self.preview = (), "", False
+
+    def _russian_played(self, event: Played) -> None:
+        """A part of a Russian throw played: said to the mover; the turn passes when the
+        position (``R:<w|b>:...``) puts the other side on roll."""
+        mover = str(event.player)
+        self.last_move, self.last_play = event.move, ()
+        self.lifted, self.targets, self.illegal = None, (), None
+        self.say(mover, f"You played {event.move or 'nothing (no legal move)'}.")
+        on_roll = "white" if event.position.split(":")[1] == "w" else "black"
+        if on_roll != mover:
+            self.turn, self.dice = on_roll, None
+            self.say(on_roll, "Your turn: throw the dice.")
 
     def _played(self, event: Played) -> None:
         """A play: the position after it, and arrows for the play's steps."""

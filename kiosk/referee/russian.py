@@ -110,6 +110,11 @@ class RussianReferee:
     # -- what the runner asks --------------------------------------------------------------
 
     @property
+    def over(self) -> bool:
+        """Whether the game has been won."""
+        return self._over
+
+    @property
     def setting_up(self) -> bool:
         """Whether the men are still being laid out."""
         return self._target is not None
@@ -258,6 +263,13 @@ class RussianReferee:
         if key(board) == key(want):
             self._target = None
             self._emit("setup-ok", restored=False)
+            self._emit(
+                "message",
+                to="both",
+                text=f"Both sides enter on the table's points 24 to 19 and race round to "
+                f"points 6 to 1, the shared home. {self.position.turn.name.capitalize()} "
+                "throws first.",
+            )
             self._build()
             return
         for where in LOCATIONS:
