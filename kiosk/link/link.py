@@ -608,7 +608,7 @@ class TableLink:
                 with self._lock:
                     self._table_counters = beat.counters
             elif message.kind == MSG_IDENTIFY:
-                self._identified(decode_identify(message.payload))
+                self._identified(decode_identify(message.payload), restarted=message.seq == 0)
             elif message.kind == MSG_SELF_TEST:
                 report = decode_self_test(message.payload)
                 verdict = "passed" if report.ok else "found faults"
@@ -622,7 +622,14 @@ class TableLink:
                 "malformed", "table link: malformed %s message: %s", message.kind, exc
             )
 
-    def _identified(self, info: TableInfo) -> None:
+    def _identified(self, info: TableInfo, restarted: bool = True) -> None:
+        """The table said who it is: at the handshake, or after a restart (its first message,
+        sequence 0). Its answer to the handshake's identify can come after the identify it
+        sent as it booted: that is no restart."""
+        if self.connected and not restarted:
+            with self._lock:
+                self._info = info
+            return
         if self.connected:
             problem = self._incompatibility(info)
             if problem:

@@ -165,3 +165,25 @@ def test_a_table_of_other_slot_counts_is_still_refused(raw_pty: tuple[int, str])
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
         assert "differs" in event.message and "configuration" in event.message
+
+
+def test_the_boot_identify_crossing_the_handshake_is_no_restart(raw_pty: tuple[int, str]) -> None:
+    """A table that boots as the link opens sends its own identify (sequence 0) and then
+    answers the link's (sequence 1): one connection, no 'table restarted'. A later
+    identify of sequence 0 is a restart."""
+    master, port = raw_pty
+    listener = QueueListener()
+    hello = "fw=1.1.0 proto=2 layout=6,4,15 reset=power"
+    with TableLink(port, listener=listener, backoff=(5.0, 5.0)) as link:
+        parser = FrameParser()
+        while not any(m.kind == "i" for m in parser.feed(os.read(master, 1024))):
+            pass
+        os.write(master, encode("I", 0, hello))  # the boot identify, then the answer
+        assert listener.events.get(timeout=WAIT).status is LinkStatus.CONNECTED
+        os.write(master, encode("I", 1, hello))
+        with pytest.raises(queue.Empty):
+            listener.events.get(timeout=0.5)
+        assert link.connected
+        os.write(master, encode("I", 0, hello))  # the table really restarted
+        event = listener.events.get(timeout=WAIT)
+        assert event.status is LinkStatus.CONNECTED and "restarted" in event.message
