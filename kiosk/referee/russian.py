@@ -124,6 +124,10 @@ class RussianReferee:
         self.position, self.turn, self._target, self._over = position, None, position, False
         self._judged = None
 
+    def reconnected(self) -> None:
+        """The table came back after a pulled cable or a restart: judge its board afresh."""
+        self._judged = None
+
     def board(self, board: Sensed, now: int) -> None:
         """A settled frame from the table."""
         if board != self._board:

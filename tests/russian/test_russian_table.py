@@ -231,3 +231,11 @@ def test_whole_games_between_random_players_through_the_table(variant, seed) -> 
     assert not kinds(events, "error"), kinds(events, "error")[:1]
     (over,) = kinds(events, "game-over")
     assert over["winner"] == winner
+
+
+def test_a_pulled_cable_in_the_russian_game_is_survived() -> None:
+    events = run(["variant russian-cady", "dice 3 1", "lift hand", "place 3", "unplug",
+                  "replug", "lift hand", "place 1", "press done"])  # fmt: skip
+    assert [e["status"] for e in kinds(events, "table")][-2:] == ["disconnected", "connected"]
+    assert not kinds(events, "error") and not kinds(events, "illegal")
+    assert kinds(events, "play")[0]["move"] == "hand/1 hand/3"
