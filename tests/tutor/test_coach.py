@@ -235,6 +235,8 @@ def test_cli_bad_input_is_an_error_object_and_status_2(args, words):
         "kiosk.tutor.evaluators.builtin",
         "kiosk.tutor.evaluators.gnubg_nn",
         "kiosk.tutor.evaluators.gnubg_external",
+        "kiosk.tutor.evaluators.bearoff",
+        "kiosk.tutor.cube",
     ],
 )
 def test_doctests(module):

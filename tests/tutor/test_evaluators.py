@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from kiosk.rules import Position
+from kiosk.rules import WHITE, Position
 from kiosk.tutor.evaluators import cubeless_equity, rank_plays
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.evaluators.builtin_features import feature_vector
@@ -199,3 +199,22 @@ def test_builtin_chances_are_five_probabilities():
     chances = BuiltinEvaluator().chances(Position.standard().parse_play(3, 1, "8/5 6/5").result)
     assert len(chances) == 5 and all(0.0 <= c <= 1.0 for c in chances)
     assert chances[1] <= chances[0] and chances[2] <= chances[1]
+
+
+def test_a_short_race_of_men_all_home_is_counted_exactly():
+    """The one-sided bear-off count gives GNU Backgammon's own figures (its bear-off
+    database) where the nets misjudge most; the built-in evaluator uses it."""
+    from kiosk.tutor.evaluators import bearoff
+
+    small = Position.from_points(
+        {1: 3, 2: 3, 3: 1, 4: 1, 5: 1, 19: -2, 20: -1, 21: -1, 23: -1, 24: -2}, turn=WHITE
+    )
+    race = bearoff.homes(small)
+    assert race == ((3, 3, 1, 1, 1, 0), (2, 1, 0, 1, 1, 2))
+    exact = bearoff.win_chance(*race)
+    assert round(exact, 4) == 0.5716
+    assert BuiltinEvaluator().chances(small)[0] == pytest.approx(1 - exact)  # for the mover
+    module = load_module()
+    if module is not None:
+        assert module.probabilities(tan_board(small), 0)[0] == pytest.approx(exact, abs=1e-3)
+    assert bearoff.homes(Position.standard()) is None  # contact: the nets judge

@@ -3,7 +3,8 @@
 It needs neither GNU Backgammon's program nor its wheel, so the coach always has something
 to say, and it is strong enough not to contradict the lessons. Every legal play is scored
 by the net of :mod:`kiosk.tutor.evaluators.net` at once (one batch); the equity is the
-cubeless money equity GNU Backgammon would give, estimated.
+cubeless money equity GNU Backgammon would give, estimated. A short race of men all home,
+where the nets misjudge most, is counted exactly instead (:mod:`.bearoff`).
 
 >>> from kiosk.rules import Position
 >>> e = BuiltinEvaluator()
@@ -20,6 +21,7 @@ import numpy as np
 
 from kiosk.rules import Play, Position
 from kiosk.tutor.evaluators import Scored
+from kiosk.tutor.evaluators.bearoff import homes, win_chance
 from kiosk.tutor.evaluators.net import WEIGHTS_FILE, Net, encode
 
 
@@ -46,7 +48,10 @@ class BuiltinEvaluator:
         rows = []
         for after in positions:
             winner = after.winner()
-            if winner is None:
+            race = homes(after) if winner is None else None
+            if race is not None:  # a short race of men all home: counted exactly
+                values.append(1.0 - 2.0 * win_chance(*race))
+            elif winner is None:
                 values.append(None)
                 rows.append(encode(after))
             else:
@@ -56,7 +61,11 @@ class BuiltinEvaluator:
 
     def chances(self, after: Position) -> list[float]:
         """The net's five chances for the side that just moved (win, win a gammon, win a
-        backgammon, lose a gammon, lose a backgammon)."""
+        backgammon, lose a gammon, lose a backgammon); a short race of men all home is
+        counted exactly (:mod:`kiosk.tutor.evaluators.bearoff`)."""
+        race = homes(after)
+        if race is not None:
+            return [1.0 - win_chance(*race), 0.0, 0.0, 0.0, 0.0]
         return self.net.probabilities(np.array([encode(after)]))[0].tolist()
 
     def equity(self, after: Position) -> float:

@@ -4,14 +4,16 @@
 between two copies of GNU Backgammon's net (``gnubg-nn``, with a little randomness so the
 games wander), takes every position with a choice of plays, and scores every legal play
 with the net at 0-ply (the five chances), the best three again
-at 1-ply. The numpy net of :mod:`.net` is then fitted to
-those chances and, more strongly, to the order of the plays within each roll (a softmax
-over each roll's plays, as choosing among them is what the coach needs). Everything is
-seeded, so the same seed and the same gnubg-nn give the same ``net_weights.npz``. It prints
-how often the trained net picks GNU Backgammon's 0-ply play on games of a separate seed.
+at 1-ply. Each net of :mod:`.net`'s ensemble (:data:`MEMBERS`) is then fitted to
+those chances and to the order of the plays within each roll (a softmax over each roll's
+plays, as choosing among them is what the coach needs), the members differing in that
+order's weight and the softmax's temperature. Everything is seeded, so the same seed and
+the same gnubg-nn give the same ``net_weights.npz``. It prints how often each net and the
+ensemble pick GNU Backgammon's 0-ply play on games of a separate seed.
 
 Needs ``gnubg-nn`` (in the test environment on x86-64), not the kiosk. On this 2-core
-machine the default run takes about fifteen minutes.
+machine drawing and scoring the positions takes about fifteen minutes (``--data`` keeps
+them), and each member about ten.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ from kiosk.tutor.evaluators.net import EQUITY_WEIGHTS, INPUTS, WEIGHTS_FILE, Net
 
 TRAINING_SEED = 7_001
 CHECK_SEED = 7_002
-HIDDEN = (128, 64)
-TEMPERATURE = 0.04  # equity scale of the softmax over a roll's plays
-RANKING = 0.1  # weight of the order of a roll's plays against the chances
+HIDDEN = (256, 128)
+EPOCHS = 60
+#: The ensemble's members: (weight of the order of a roll's plays against the chances,
+#: equity scale of the softmax over a roll's plays).
+MEMBERS = ((3.0, 0.02), (1.0, 0.04), (6.0, 0.02), (2.0, 0.04), (0.3, 0.04))
 TOP = 3  # plays of each roll looked at again at 1-ply
 
 
@@ -115,7 +119,7 @@ def _init(rng: np.random.Generator, x: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def train(
-    x, y, starts, epochs: int, seed: int, log=print, ranking: float = 0.0
+    x, y, starts, epochs: int, seed: int, log=print, ranking: float = 0.0, temperature: float = 0.04
 ) -> dict[str, np.ndarray]:
     """Fit the net by Adam on minibatches of whole rolls: squared error on the chances
     plus a softmax cross-entropy on the order of each roll's plays."""
@@ -145,13 +149,13 @@ def train(
             out = 1.0 / (1.0 + np.exp(-(h2 @ weights["w3"] + weights["b3"])))
             mine = out @ EQUITY_WEIGHTS - 1.0
             # Softmax of each roll's plays, predicted against GNU Backgammon's.
-            p = np.exp((mine - np.repeat(np.maximum.reduceat(mine, offsets), sizes)) / TEMPERATURE)
+            p = np.exp((mine - np.repeat(np.maximum.reduceat(mine, offsets), sizes)) / temperature)
             p /= np.repeat(np.add.reduceat(p, offsets), sizes)
-            t = np.exp((eb - np.repeat(np.maximum.reduceat(eb, offsets), sizes)) / TEMPERATURE)
+            t = np.exp((eb - np.repeat(np.maximum.reduceat(eb, offsets), sizes)) / temperature)
             t /= np.repeat(np.add.reduceat(t, offsets), sizes)
             n = len(rows)
             grad_out = 2.0 * (out - yb) / n
-            grad_out += np.outer((p - t) / TEMPERATURE / n, EQUITY_WEIGHTS) * ranking
+            grad_out += np.outer((p - t) / temperature / n, EQUITY_WEIGHTS) * ranking
             total += float(((out - yb) ** 2).sum())
             g3 = grad_out * out * (1.0 - out)
             grads = {"w3": h2.T @ g3, "b3": g3.sum(axis=0)}
@@ -187,16 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--check-games", type=int, default=40)
-    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--seed", type=int, default=TRAINING_SEED)
     parser.add_argument("--data", type=Path, help="cache of the labelled positions (.npz)")
     parser.add_argument(
         "--more-games", type=int, default=0, help="games more, their plays scored at 0-ply only"
     )
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
-    parser.add_argument(
-        "--ranking", type=float, default=RANKING, help="weight of the order of each roll's plays"
-    )
     args = parser.parse_args(argv)
     began = time.time()
 
@@ -225,10 +226,14 @@ def main(argv: list[str] | None = None) -> int:
             if more:
                 np.savez_compressed(more, x=mx, y=my, starts=mstarts)
         x, y, starts = np.vstack([x, mx]), np.vstack([y, my]), np.append(starts, mstarts + len(x))
-    weights = train(x, y, starts, args.epochs, args.seed, log, args.ranking)
-    np.savez_compressed(args.out, **{k: w.astype(np.float32) for k, w in weights.items()})
-    net = Net.load(args.out)
-    log(f"agreement with GNU Backgammon's 0-ply choice: {agreement(net, cx, cy, cstarts):.3f}")
+    arrays = {}
+    for i, (ranking, temperature) in enumerate(MEMBERS):
+        weights = train(x, y, starts, args.epochs, args.seed, log, ranking, temperature)
+        log(f"net {i}: agreement {agreement(Net([weights]), cx, cy, cstarts):.3f}")
+        arrays.update({f"n{i}_{k}": w.astype(np.float16) for k, w in weights.items()})
+    np.savez_compressed(args.out, **arrays)
+    together = agreement(Net.load(args.out), cx, cy, cstarts)
+    log(f"the ensemble's agreement with GNU Backgammon's 0-ply: {together:.3f}")
     return 0
 
 
