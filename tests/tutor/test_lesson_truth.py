@@ -3,6 +3,8 @@ GNU Backgammon or the book, so it cannot come back."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kiosk.rules import WHITE, all_rolls, generate
@@ -98,3 +100,95 @@ def test_smaller_statements() -> None:
 def test_no_step_cites_the_catalogue(lesson) -> None:
     for step in lesson.steps:
         assert "catalogue" not in step.cite.lower(), f"{lesson.id} step {step.number}"
+
+
+# Statements found wrong in a later audit (issue 12), each checked against the engine.
+
+
+def test_lesson_18_six_two_leaves_two_men_on_the_six_point() -> None:
+    step = _step("home-and-off", PlayStep, "Bear off without leaving a shot")
+    after = step.plays["6/4 6/off"].result
+    assert after.count(WHITE, 6) == 2 and after.count(WHITE, 4) == 4
+    assert not [p for p in range(1, 25) if after.is_blot(WHITE, p)]
+    assert "two men on your six" in step.explain and "three men on your six" not in step.explain
+
+
+def test_after_the_crawford_game_it_is_the_trailer_who_loses_the_match_on_any_loss() -> None:
+    # After the Crawford game the leader is one away: any game he wins, even a single game
+    # with the cube on 1, is the match; the trailer's losses cost him the match whatever the
+    # cube says, so doubling costs him nothing. (Lessons 14 and 20 once said the leader.)
+    said = [
+        s.text + getattr(s, "explain", "")
+        for lesson in LESSONS
+        for s in lesson.steps
+        if "Crawford" in s.text
+        and re.search(
+            r"After (that|the Crawford) game.*doubles? at\s+once", " ".join(s.text.split())
+        )
+    ]
+    assert len(said) >= 2
+    for words in said:
+        words = " ".join(words.split())
+        assert "leader loses the match" not in words
+        assert "any game he loses, doubled or not, loses him the match" in words
+
+
+def test_lesson_13_does_not_say_the_old_books_agree_on_the_single_die() -> None:
+    step = load_lesson("starting").steps[0]
+    words = " ".join(step.text.split())
+    assert "agree on the single die" not in words
+    assert "Parker's leaflet has each player throw both dice" in words
+    assert any(f.startswith("quote Parker 76:") for f in step.facts)
+
+
+def _keith(position, colour, on_roll: bool) -> int:
+    """Tom Keith's count: the pips, 2 for each man beyond one on the ace point, 1 for each
+    beyond one on the deuce point and beyond three on the trey point, 1 for each empty
+    four, five or six point; a seventh more (rounded down) for the side on roll."""
+    count = position.pips(colour)
+    men = [position.count(colour, p) for p in range(7)]
+    count += 2 * max(0, men[1] - 1) + max(0, men[2] - 1) + max(0, men[3] - 3)
+    count += sum(1 for p in (4, 5, 6) if men[p] == 0)
+    return count + count // 7 if on_roll else count
+
+
+def test_lesson_19_keiths_count_of_the_two_races() -> None:
+    from kiosk.rules import BLACK
+
+    lesson = load_lesson("racing")
+    keith = _step("racing", type(lesson.steps[4]), "Keith's count refines this")
+    first = next(s.position for s in lesson.steps if getattr(s, "position", None))
+    ours, his = _keith(first, WHITE, True), _keith(first, BLACK, False)
+    assert (ours, his) == (108, 103) and ours - his == 5  # one above Keith's 4: no double
+    words = " ".join(keith.text.split())
+    assert "at least 2 above" in words and "more than 2 above" not in words
+    assert "108 (95 and a seventh, 13) against his 103: 5 above" in words
+    second = [s.position for s in lesson.steps if getattr(s, "position", None)][1]
+    ours, his = _keith(second, WHITE, True), _keith(second, BLACK, False)
+    assert (ours, his) == (108, 116) and second.count(BLACK, 4) == 0
+    assert ours - his <= 4 and ours - his < 2  # Keith: double, and a pass
+    question = _step("racing", QuestionStep, "You lead by 20 pips")
+    assert "108 against his 116" in question.explain
+
+
+def test_lesson_17_anchors_are_points_in_his_home_board() -> None:
+    step = _step("middle-game", type(load_lesson("middle-game").steps[1]), "An anchor is")
+    words = " ".join(step.text.split())
+    assert "bar point are the best anchors" not in words
+    assert "his five point is the best anchor and his four point the next" in words
+
+
+def test_lesson_12_says_where_select_skips_to() -> None:
+    # The engine's skip: on past every following turn of the same game (LessonEngine.skip).
+    steps = load_lesson("crawley-games").steps
+    said = [i for i, s in enumerate(steps) if "Select skips" in s.text]
+    assert len(said) == 3
+    for i in said:
+        game, after = steps[i].replay, i
+        while after < len(steps) and getattr(steps[after], "replay", 0) == game:
+            after += 1
+        later = [s for s in steps[after:] if getattr(s, "replay", 0) == game]
+        if "to the end of the game" in steps[i].text:
+            assert not later, steps[i].text
+        else:
+            assert "the rest of these opening turns" in steps[i].text and later
