@@ -8,7 +8,13 @@ The Russian game, a variant beside the standard one, is in :mod:`kiosk.rules.rus
 ['24/13', '24/18 13/8', '24/18 8/3']
 """
 
-from kiosk.rules.chances import all_rolls, entering_chances, shots, shots_by_attacker
+from kiosk.rules.chances import (
+    all_rolls,
+    entering_chances,
+    hit_points,
+    shots,
+    shots_by_attacker,
+)
 from kiosk.rules.game import (
     Cube,
     CubeAction,
@@ -88,6 +94,7 @@ __all__ = [
     "generate",
     "get_profile",
     "get_russian_profile",
+    "hit_points",
     "next_starter",
     "parse_moves",
     "roll_dice",

@@ -4,7 +4,15 @@ import itertools
 
 import pytest
 
-from kiosk.rules import WHITE, Position, all_rolls, entering_chances, shots, shots_by_attacker
+from kiosk.rules import (
+    WHITE,
+    Position,
+    all_rolls,
+    entering_chances,
+    hit_points,
+    shots,
+    shots_by_attacker,
+)
 
 
 def rolls_36():
@@ -85,3 +93,14 @@ def test_entering_chances():
             if any(s.src == 25 for p in position.legal_plays(d1, d2) for s in p.steps)
         )
         assert entering == entering_chances(k)
+
+
+def test_hit_points_follow_the_larger_die_rule():
+    # White's last man out (on 10) can play the 6 or the 2 of 6-2, not both (black holds
+    # white's 2 point): today's rules make it play the 6, so the blot on 8 is safe; under
+    # rules that leave the choice (Cady's) the 2 may hit it.
+    position = Position.from_points({10: 1, 1: 14, 8: -1, 2: -2, 24: -12})
+    assert [str(p) for p in position.legal_plays(6, 2)] == ["10/4"]
+    assert hit_points(position, 6, 2) == frozenset()
+    assert hit_points(position, 6, 2, larger_die=False) == {8}
+    assert hit_points(position, 2, 1) == {8}  # 10/8*/7: both dice, and the hit on the way

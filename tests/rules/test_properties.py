@@ -80,3 +80,14 @@ def test_steps_replay_to_the_result(position, d1, d2):
             assert step.dst == OFF or step.src - step.dst == step.die
             tree_position = apply_step(tree_position, step)
         assert tree_position.swap_turn() == play.result
+
+
+@given(reachable(), dice, dice, st.booleans())
+def test_hit_points_are_the_hits_of_the_legal_plays(position, d1, d2, larger_die):
+    from kiosk.rules import hit_points
+    from kiosk.rules.moves import generate
+
+    plays = generate(position, d1, d2, larger_die)
+    assert hit_points(position, d1, d2, larger_die) == {
+        s.dst for p in plays for s in p.steps if s.hit
+    }
