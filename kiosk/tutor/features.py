@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kiosk.books.sources import BOOKS
-from kiosk.rules import Colour, Play, Position, all_rolls
-from kiosk.tutor.evaluators.builtin_features import reach_by_roll, sides
+from kiosk.rules import Colour, Play, Position, all_rolls, hit_points
+from kiosk.tutor.evaluators.builtin_features import reach_masks, sides
 
 # -- the tactics cited ----------------------------------------------------------------
 
@@ -135,18 +135,15 @@ def hits_by_roll(position: Position, colour: Colour) -> dict[tuple[int, int], fr
     adversary can hit with some legal play of that roll.
 
     Every roll that might hit (by :func:`~kiosk.tutor.evaluators.builtin_features.
-    reach_by_roll`, which never misses a hit) is played out by the rules engine; the
-    others cannot hit.
+    reach_masks`, which never misses a hit) is played out by the rules engine
+    (:func:`~kiosk.rules.hit_points`); the others cannot hit.
     """
     attacker = colour.other
     board = position.with_turn(attacker)
-    me, op = sides(board)
-    blots = {p for p in range(1, 25) if me[p] == 1}
     answer = {(d1, d2): frozenset() for d1, d2, _ways in all_rolls()}
-    for d1, d2, _ways, reach in reach_by_roll(me, op):
+    for d1, d2, _ways, reach in reach_masks(*sides(board)):
         if reach:
-            hit = {25 - s.dst for play in board.legal_plays(d1, d2) for s in play.steps if s.hit}
-            answer[(d1, d2)] = frozenset(hit & blots)
+            answer[(d1, d2)] = frozenset(25 - t for t in hit_points(board, d1, d2))
     return answer
 
 

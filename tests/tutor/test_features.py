@@ -153,3 +153,19 @@ def test_explain_crowding_and_men_left_back():
     assert "Leaves 1 man back in his home board; the best play leaves 0 (Cady, Tactics VI)" in texts
     texts = [str(r) for r in explain(position, run, crowd)]
     assert not any("ace, deuce and trey" in t for t in texts)
+
+
+def test_the_quick_reach_never_misses_a_hit():
+    """The evaluator's quick reach (bits by point) holds every hit the rules allow."""
+    from kiosk.rules import hit_points
+    from kiosk.tutor.evaluators.builtin_features import reach_masks
+
+    hits = 0
+    for position in _game_positions(14, 300)[::3]:
+        # The side on roll hits the blots of the side that has just moved.
+        reach = {(d1, d2): mask for d1, d2, _w, mask in reach_masks(*sides(position))}
+        for (d1, d2), mask in reach.items():
+            exact = {25 - t for t in hit_points(position, d1, d2)}
+            assert all(mask >> p & 1 for p in exact), (position.position_id(), d1, d2)
+            hits += bool(exact)
+    assert hits >= 100

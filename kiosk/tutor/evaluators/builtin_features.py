@@ -10,8 +10,6 @@ and men left behind. Contact positions and races have separate feature lists.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from kiosk.rules import Position
 from kiosk.rules.chances import all_rolls
 
@@ -88,89 +86,81 @@ def is_contact(me: list[int], op: list[int]) -> bool:
     return rear > front
 
 
-def reach_by_roll(me: list[int], op: list[int]) -> Iterator[tuple[int, int, int, set[int]]]:
-    """For each of the 21 rolls, ``(d1, d2, ways, points)``: the mover's blots some man of
-    the adversary could reach with it, entering from the bar first and stopping only on
-    open points. It may name a hit that the rules then forbid (it does not play the whole
-    roll out), but it never misses one."""
-    blots = [p for p in range(1, 25) if me[p] == 1]
+#: Every point a man may stop on (1-24), as bits of an int (bit ``p`` for point ``p``).
+_BOARD = ((1 << 25) - 1) & ~1
+
+
+def _mask(points) -> int:
+    out = 0
+    for p in points:
+        out |= 1 << p
+    return out
+
+
+def reach_masks(me: list[int], op: list[int]) -> list[tuple[int, int, int, int]]:
+    """For each of the 21 rolls, ``(d1, d2, ways, blots)``: the mover's blots (bit ``p`` for
+    point ``p``) some man of the adversary could reach with it, entering from the bar first
+    and stopping only on open points. It may name a hit that the rules then forbid (it does
+    not play the whole roll out), but it never misses one. No blots: an empty list."""
+    blots = 0
+    closed = 0
+    for p in range(1, 25):
+        if me[p] == 1:
+            blots |= 1 << p
+        elif me[p] >= 2:
+            closed |= 1 << p
     if not blots:
-        return
+        return []
+    open_ = _BOARD & ~closed
     # The adversary's men as distances: a man on the mover's point q moves up, to q + d.
-    sources = [q for q in range(0, 25) if op[q]]
+    sources = _mask(q for q in range(1, 25) if op[q])
     on_bar = op[0]
-
-    def open_(q: int) -> bool:
-        return 1 <= q <= 24 and me[q] < 2
-
+    out = []
     for d1, d2, ways in ROLLS:
-        reach: set[int] = set()
+        reach = 0
         if d1 == d2:
-            steps = 4
-            starts = list(sources)
+            steps, front = 4, sources
             if on_bar:
-                if not open_(d1):
-                    yield d1, d2, ways, reach
+                if not open_ >> d1 & 1:
+                    out.append((d1, d2, ways, 0))
                     continue
                 steps -= min(on_bar, 4)
-                if me[d1] == 1:
-                    reach.add(d1)
-                starts = [q for q in starts if q != 0] if on_bar <= 4 else []
-                starts.append(d1)
-            for q in starts:
-                pos = q
-                for _ in range(steps):
-                    pos += d1
-                    if not open_(pos):
-                        break
-                    if me[pos] == 1:
-                        reach.add(pos)
+                front = (front if on_bar <= 4 else 0) | 1 << d1
+                reach = front & blots & 1 << d1
+            for _ in range(steps):
+                front = front << d1 & open_
+                reach |= front
+        elif on_bar >= 2:
+            reach = (1 << d1 | 1 << d2) & open_
+        elif on_bar == 1:
+            for enter, other in ((d1, d2), (d2, d1)):
+                if open_ >> enter & 1:
+                    reach |= 1 << enter | (sources | 1 << enter) << other
         else:
-            if on_bar >= 2:
-                for d in (d1, d2):
-                    if open_(d) and me[d] == 1:
-                        reach.add(d)
-            elif on_bar == 1:
-                for enter, other in ((d1, d2), (d2, d1)):
-                    if not open_(enter):
-                        continue
-                    if me[enter] == 1:
-                        reach.add(enter)
-                    for q in [q for q in sources if q != 0] + [enter]:
-                        t = q + other
-                        if open_(t) and me[t] == 1:
-                            reach.add(t)
-            else:
-                for q in sources:
-                    for a, b in ((d1, d2), (d2, d1)):
-                        t = q + a
-                        if not open_(t):
-                            continue
-                        if me[t] == 1:
-                            reach.add(t)
-                        u = t + b
-                        if open_(u) and me[u] == 1:
-                            reach.add(u)
-        reach.intersection_update(blots)
-        yield d1, d2, ways, reach
+            for a, b in ((d1, d2), (d2, d1)):
+                stop = sources << a & open_
+                reach |= stop | stop << b
+        out.append((d1, d2, ways, reach & blots))
+    return out
 
 
 def hit_counts(me: list[int], op: list[int]) -> tuple[dict[int, int], int, int]:
     """How the adversary's next roll can hit the mover's blots (a quick count for the
-    evaluator, from :func:`reach_by_roll`).
+    evaluator, from :func:`reach_masks`).
 
     Returns the shots at each blot (by point), the rolls of 36 hitting at least one, and
     the rolls hitting two.
     """
     per_blot = {p: 0 for p in range(1, 25) if me[p] == 1}
     any_hit = double_hit = 0
-    for _d1, _d2, ways, reach in reach_by_roll(me, op):
+    for _d1, _d2, ways, reach in reach_masks(me, op):
         if reach:
             any_hit += ways
-            if len(reach) > 1:
+            if reach & (reach - 1):
                 double_hit += ways
-            for p in reach:
-                per_blot[p] += ways
+            for p in per_blot:
+                if reach >> p & 1:
+                    per_blot[p] += ways
     return per_blot, any_hit, double_hit
 
 
@@ -270,4 +260,3 @@ def feature_vector(after: Position) -> tuple[str, list[float]]:
     if is_contact(me, op):
         return "contact", contact_features(me, op)
     return "race", race_features(me, op)
-
