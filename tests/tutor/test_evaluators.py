@@ -218,3 +218,16 @@ def test_a_short_race_of_men_all_home_is_counted_exactly():
     if module is not None:
         assert module.probabilities(tan_board(small), 0)[0] == pytest.approx(exact, abs=1e-3)
     assert bearoff.homes(Position.standard()) is None  # contact: the nets judge
+
+
+def test_the_shipped_bear_off_table_is_the_count():
+    """Every home of up to ten men: the table in the package holds what the count gives."""
+    from kiosk.tutor.evaluators import bearoff
+
+    homes = bearoff.all_homes()
+    assert len(homes) == 8008 == len(set(homes))  # C(16, 6): ten men or fewer on six points
+    for home in homes:
+        counted = bearoff.count_rolls_to_finish(home)
+        shipped = bearoff.rolls_to_finish(home)
+        assert len(counted) <= bearoff.THROWS and not any(shipped[len(counted) :])
+        assert shipped[: len(counted)] == pytest.approx(counted, abs=1e-7), home

@@ -5,8 +5,10 @@ borne off at least one man (so no gammon is possible), the race is decided by ho
 throws each side needs. For one side's men on its points 1-6, :func:`rolls_to_finish`
 gives the chance of bearing the last man off in exactly 1, 2, 3... throws, each throw
 played to finish soonest on average; the side on roll wins when it needs no more throws
-than the other. Positions of up to :data:`MEN` men a side are worked out when first met
-and kept.
+than the other. The chances of every home of up to :data:`MEN` men (8,008 of them) are
+shipped in ``bearoff.npz``, counted by :func:`count_rolls_to_finish` and written by
+``python -m kiosk.tutor.evaluators.bearoff`` (about five seconds here, which the coach
+would otherwise spend in the middle of a game, the first time short races come up).
 
 >>> round(win_chance((0, 1, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0)), 4)   # a 2 to bear off first
 1.0
@@ -16,11 +18,17 @@ and kept.
 
 from __future__ import annotations
 
+import sys
 from functools import cache
+from pathlib import Path
+
+import numpy as np
 
 from kiosk.rules import Position
 
 MEN = 10  # the most men a side may have left for the count to be used
+THROWS = 20  # the most throws any such home needs (ten men on the six point, 1-1 each time)
+TABLE_FILE = Path(__file__).with_name("bearoff.npz")
 ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
 
 Home = tuple[int, int, int, int, int, int]
@@ -69,15 +77,16 @@ def _plays(home: Home, dice: tuple[int, ...]) -> set[Home]:
 
 
 @cache
-def rolls_to_finish(home: Home) -> tuple[float, ...]:
-    """The chance of bearing the last man off in exactly 1, 2, 3... throws (index 0 is 1)."""
+def count_rolls_to_finish(home: Home) -> tuple[float, ...]:
+    """The chance of bearing the last man off in exactly 1, 2, 3... throws (index 0 is 1),
+    counted throw by throw (what the shipped table holds)."""
     if not sum(home):
         return ()
     total: list[float] = []
     for a, b, weight in ROLLS:
         dice = (a,) * 4 if a == b else (a, b)
         best = min(_plays(home, dice), key=_expected)
-        after = (1.0,) if not sum(best) else (0.0, *rolls_to_finish(best))
+        after = (1.0,) if not sum(best) else (0.0, *count_rolls_to_finish(best))
         for n, chance in enumerate(after):
             if n == len(total):
                 total.append(0.0)
@@ -87,7 +96,47 @@ def rolls_to_finish(home: Home) -> tuple[float, ...]:
 
 @cache
 def _expected(home: Home) -> float:
-    return sum((n + 1) * c for n, c in enumerate(rolls_to_finish(home)))
+    return sum((n + 1) * c for n, c in enumerate(count_rolls_to_finish(home)))
+
+
+def all_homes(men: int = MEN) -> list[Home]:
+    """Every home of at most ``men`` men, in the shipped table's order (lowest points
+    varying slowest)."""
+
+    def fill(points: int, left: int) -> list[tuple[int, ...]]:  # the homes of ``points`` points
+        if points == 0:
+            return [()]
+        return [(n, *rest) for n in range(left + 1) for rest in fill(points - 1, left - n)]
+
+    return fill(6, men)  # type: ignore[return-value]
+
+
+@cache
+def _table() -> tuple[dict[Home, int], np.ndarray]:
+    with np.load(TABLE_FILE) as data:
+        chances = data["chances"]
+    return {home: i for i, home in enumerate(all_homes())}, chances
+
+
+def rolls_to_finish(home: Home) -> tuple[float, ...]:
+    """The chance of bearing the last man off in exactly 1, 2, 3... throws (index 0 is 1),
+    from the shipped table (trailing zeros included).
+
+    >>> [round(c, 4) for c in rolls_to_finish((0, 0, 0, 0, 0, 2))[:3]]  # 3-3 to 6-6 in one
+    [0.1111, 0.6713, 0.2145]
+    """
+    index, chances = _table()
+    return tuple(chances[index[home]].tolist())
+
+
+def write_table(path: Path = TABLE_FILE) -> None:
+    """Count every home of up to :data:`MEN` men and write the table."""
+    homes_ = all_homes()
+    chances = np.zeros((len(homes_), THROWS), np.float32)
+    for i, home in enumerate(homes_):
+        row = count_rolls_to_finish(home)
+        chances[i, : len(row)] = row
+    np.savez_compressed(path, chances=chances)
 
 
 def win_chance(on_roll: Home, other: Home) -> float:
@@ -114,3 +163,8 @@ def homes(position: Position) -> tuple[Home, Home] | None:
             return None
         out.append(home)
     return out[0], out[1]
+
+
+if __name__ == "__main__":
+    write_table(Path(sys.argv[1]) if len(sys.argv) > 1 else TABLE_FILE)
+    print(f"wrote {len(all_homes())} homes of up to {MEN} men", file=sys.stderr)
