@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 # Each module named here exposes ``register(subparsers)`` adding its sub-commands.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -26,10 +28,22 @@ COMMAND_MODULES: tuple[str, ...] = (
 QUICK_COMMANDS: dict[str, str] = {"plays": "kiosk.rules.cli"}
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on standard error; a command
+    that answers in JSON (``set_defaults(json_errors=True)``) also prints
+    ``{"error": ...}`` on standard output, as for its other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        """Say what is wrong in one line and exit with status 2."""
+        if self.get_default("json_errors"):
+            print(json.dumps({"error": message}))
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every registered sub-command (only ``command``'s own, if
     it is one of the quick commands)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="kiosk", description="Backgammon Table: the kiosk that referees and teaches."
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

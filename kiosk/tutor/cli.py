@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--teaching", action="store_true", help="a teaching game: offer to take bad plays back"
     )
-    parser.set_defaults(func=_run)
+    parser.set_defaults(func=_run, json_errors=True)
 
 
 def _fail(message: str) -> int:

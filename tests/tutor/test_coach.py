@@ -217,6 +217,8 @@ def test_cli_with_gnubg_nn_by_default():
         (("4HPwATDgc/AB", "3", "1", "8/5 6/5"), "14 characters"),
         (("4HPwATDgc/ABMA", "3", "9", "8/5 6/5"), "1 to 6"),
         (("4HPwATDgc/ABMA", "x", "1", "8/5 6/5"), "numbers"),
+        (("4HPwATDgc/ABMA", "3", "1"), "required: move"),
+        (("4HPwATDgc/ABMA", "3", "1", "8/5 6/5", "--plies", "many"), "invalid int value"),
     ],
 )
 def test_cli_bad_input_is_an_error_object_and_status_2(args, words):
