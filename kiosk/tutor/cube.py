@@ -180,7 +180,26 @@ def match_chances(chances: Sequence[float], away: int, opponent_away: int, stake
     )
 
 
+#: The reason codes of a cube decision and what each one's facts mean (chances are the side
+#: on roll's, before it throws; match chances are fractions of 1).
+CUBE_REASON_CODES: dict[str, str] = {
+    "chances": "the side on roll wins `win` of the games; a win is worth `average_win` points "
+    "on average and a loss `average_loss` (gammons and backgammons counted)",
+    "crawford": "the Crawford game: nobody may double",
+    "post-crawford": "after the Crawford game: the trailer doubles at once, and the leader takes",
+    "match-equity": "at `away`-away, `opponent_away`-away the side on roll wins the match "
+    "`no_double` playing on, `double_take` if a double is taken and `double_pass` if it is "
+    "passed (Kazaross XG2 table, the cube counted as dead)",
+    "no-access": "the cube is the opponent's: the side on roll may not double",
+    "take-point": "the taker needs `take_point` of the wins to take and has `taker_wins`",
+    "too-good": "too good to double: playing on for a gammon is worth more than a cashed point",
+    "market": "double now: the taker must pass, and many throws would lose the market",
+}
+
+
 def _reason(code: str, text: str, **facts: object) -> dict:
+    if code not in CUBE_REASON_CODES:
+        raise ValueError(f"unknown cube reason code {code!r}")
     return {"code": code, **facts, "text": text}
 
 
@@ -229,8 +248,9 @@ class CubeCoach:
             reasons.append(
                 _reason(
                     "post-crawford",
-                    "After the Crawford game the trailer doubles at once, and the leader "
-                    "takes: the cube costs him no more than the match he loses anyway",
+                    "After the Crawford game the trailer doubles at once (any game he loses, "
+                    "doubled or not, loses him the match, so the cube costs him nothing), "
+                    "and the leader takes",
                 )
             )
         elif cube.match:

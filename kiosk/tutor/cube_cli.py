@@ -7,7 +7,13 @@ import json
 import sys
 
 from kiosk.rules import Colour, Position
-from kiosk.tutor.cube import DECISIONS, CubeCoach, CubeState, chances_function
+from kiosk.tutor.cube import (
+    CUBE_REASON_CODES,
+    DECISIONS,
+    CubeCoach,
+    CubeState,
+    chances_function,
+)
 from kiosk.tutor.evaluators import EvaluatorError
 
 
@@ -19,7 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The cube decision for the side on roll in POSITION_ID, before it throws. "
         "Prints one JSON object with action (double, no-double, too-good), response (take, "
         "pass), equity_loss of --decision if one is given, equities and reasons; on bad "
-        'input prints {"error": ...} and exits 2.',
+        'input prints {"error": ...} and exits 2. Each reason is an object with a code, the '
+        "facts it rests on and its words (text).",
+        epilog="reason codes: "
+        + "; ".join(f"{code}: {meaning}" for code, meaning in CUBE_REASON_CODES.items()),
     )
     parser.add_argument("position_id", help="GNU Backgammon Position ID (side on roll)")
     parser.add_argument("--cube", type=int, default=1, help="the cube's value (default 1)")
@@ -43,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="auto",
         help="whose chances (default: gnubg-nn if installed, else builtin)",
     )
-    parser.set_defaults(func=_run)
+    parser.set_defaults(func=_run, json_errors=True)
 
 
 def _fail(message: str) -> int:
@@ -53,6 +62,8 @@ def _fail(message: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not args.match and (tuple(args.score) != (0, 0) or args.crawford):
+        return _fail("a score or the Crawford game needs --match N (money play has neither)")
     try:
         position = Position.from_id(args.position_id)
         owner = None if args.owner == "centre" else Colour.parse(args.owner)

@@ -125,16 +125,22 @@ def test_cli_prints_the_decision_as_json() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("nonsense",), "error"),
+        (("nonsense",), "14 characters"),
         (("4HPwATDgc/ABMA", "--cube", "3"), "power of two"),
         (("4HPwATDgc/ABMA", "--match", "5", "--score", "7", "0"), "does not fit"),
+        (("4HPwATDgc/ABMA", "--score", "2", "1"), "needs --match"),
+        (("4HPwATDgc/ABMA", "--crawford"), "needs --match"),
+        (("4HPwATDgc/ABMA", "--owner", "foo"), "invalid choice: 'foo'"),
+        (("4HPwATDgc/ABMA", "--cube", "two"), "invalid int value"),
+        ((), "required: position_id"),
     ],
 )
 def test_cli_bad_input_is_one_clear_line(args, message) -> None:
     done = run(*args)
     assert done.returncode == 2
-    assert message in done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
+    assert message in json.loads(done.stdout)["error"]
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("kiosk coach-cube: ")
+    assert message in done.stderr
 
 
 @pytest.mark.skipif(

@@ -119,3 +119,19 @@ def test_the_coach_json_reasons_are_objects() -> None:
         Position.standard().parse_play(3, 1, "13/10 6/5").result, WHITE, [5, 10]
     )
     assert BLACK  # both colours are numbered from the mover's side
+
+
+def test_the_readme_documents_every_reason_code():
+    """The README's two tables of reason codes say what the code says, code for code."""
+    import re
+    from pathlib import Path
+
+    from kiosk.tutor.cube import CUBE_REASON_CODES
+    from kiosk.tutor.features import REASON_CODES
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("### `kiosk coach` and `kiosk coach-cube`")[1].split("\n## ")[0]
+    play, cube = section.split("The codes of a cube decision:")
+    rows = re.compile(r"^\| `([a-z-]+)` \| (.*) \|$", re.M)
+    assert dict(rows.findall(play)) == REASON_CODES
+    assert dict(rows.findall(cube)) == CUBE_REASON_CODES
