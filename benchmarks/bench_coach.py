@@ -9,6 +9,9 @@ games of GNU Backgammon's net with a seed of their own, not the built-in evaluat
 training seed), it prints how often the built-in evaluator's choice is GNU Backgammon's
 (at the coach's default look-ahead), the mean equity the built-in choice gives up by
 GNU Backgammon's reckoning, and the coach's time per rating with each evaluator present.
+``agreement_with_ties`` also counts the positions where the built-in evaluator's play is not
+GNU Backgammon's first but GNU Backgammon gives it the same equity (won or lost races).
+
 The last line is one JSON object.
 
     python benchmarks/bench_coach.py [--plies 2] [--limit N] [--regenerate]
@@ -149,7 +152,7 @@ def main() -> int:
         reference = GnubgExternalEvaluator(plies=args.plies)
     builtin = BuiltinEvaluator()
 
-    agree = 0
+    agree = tied = 0
     losses = []
     for position, d1, d2 in cases:
         mine = builtin.evaluate_plays(position, d1, d2)[0][0]
@@ -159,6 +162,7 @@ def main() -> int:
         best, best_equity = ranked[0]
         equity = next(e for p, e in ranked if p == mine)
         agree += mine == best
+        tied += mine != best and best_equity - equity < 1e-6  # GNU Backgammon rates them equal
         losses.append(max(0.0, best_equity - equity))
     name = f"{reference.name} {args.plies}-ply" if reference else None
     if reference is not None:
@@ -179,6 +183,7 @@ def main() -> int:
         "positions": len(cases),
         "reference": name,
         "agreement": round(agree / len(cases), 4) if losses else None,
+        "agreement_with_ties": round((agree + tied) / len(cases), 4) if losses else None,
         "mean_equity_loss": round(statistics.fmean(losses), 4) if losses else None,
         "ms_per_rating": timings,
         "cube_decisions": cube_cases,
@@ -189,6 +194,7 @@ def main() -> int:
     print(f"{len(cases)} positions; reference {name or 'none available'}")
     if losses:
         print(f"built-in picks GNU Backgammon's play in {agree} of {len(cases)}")
+        print(f"and in {tied} more a play GNU Backgammon rates equal to its own")
         print(f"built-in mean equity loss {figures['mean_equity_loss']}")
     for evaluator, ms in timings.items():
         print(f"coach rating with {evaluator}: {ms} ms")
