@@ -1,10 +1,11 @@
 """The coach on the doubling cube: double, no double or too good; take or pass.
 
 The side on roll, before throwing, may double if the cube is in the middle or its own.
-From the chances of the position (GNU Backgammon's if installed, else the built-in net's)
-the coach works out three cubeful equities, all for the side on roll and in units of the
-cube as it stands: *no double*, *double, take* and *double, pass* (+1). As GNU Backgammon
-does at its quickest level, it uses Janowski's model: the cubeless equity with the cube
+From the chances of the position (GNU Backgammon's if installed, else the built-in net's
+looking one throw ahead, :meth:`.BuiltinEvaluator.chances_on_roll`) the coach works out
+three cubeful equities, all for the side on roll and in units of the cube as it stands:
+*no double*, *double, take* and *double, pass* (+1). As GNU Backgammon does at its
+quickest level, it uses Janowski's model: the cubeless equity with the cube
 dead, blended with the equity of a perfectly live cube by the cube's efficiency (0.68 in
 contact, less in a race). The take point and cash point come from the gammon rates:
 
@@ -357,11 +358,4 @@ def chances_function(evaluator_name: str = "auto", plies: int = 0) -> tuple[Chan
         return (lambda pos: module.probabilities(tan_board(pos), plies)), "gnubg-nn"
     from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
-    builtin = BuiltinEvaluator()
-
-    def from_net(position: Position) -> Sequence[float]:
-        # The net reads a position from the side that just moved: here, the opponent.
-        win, win_g, win_bg, lose_g, lose_bg = builtin.chances(position)[:5]
-        return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
-
-    return from_net, "builtin"
+    return BuiltinEvaluator().chances_on_roll, "builtin"

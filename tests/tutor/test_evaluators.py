@@ -231,3 +231,22 @@ def test_the_shipped_bear_off_table_is_the_count():
         shipped = bearoff.rolls_to_finish(home)
         assert len(counted) <= bearoff.THROWS and not any(shipped[len(counted) :])
         assert shipped[: len(counted)] == pytest.approx(counted, abs=1e-7), home
+
+
+def test_builtin_chances_on_roll_look_one_throw_ahead():
+    """The side on roll's chances before it throws (what the cube coach reads): the mean,
+    over the 36 throws, of the chances after the play the net likes best."""
+    builtin = BuiltinEvaluator()
+    # White on roll with two men on its ace point: every throw bears both off.
+    won = Position.from_points({1: 2, 19: -2, 24: -1}, off=(13, 12))
+    assert builtin.chances_on_roll(won) == [1.0, 0.0, 0.0, 0.0, 0.0]
+    # One man on the six point against one on his six: 27 throws of 36 bear it off at once
+    # (all but 1-1, 2-1, 3-1, 4-1 and 3-2); black then misses just as often, and white wins.
+    race = Position.from_points({6: 1, 19: -1}, off=(14, 14))
+    assert builtin.chances_on_roll(race)[0] == pytest.approx(27 / 36 + 9 / 36 * 9 / 36)
+    start = builtin.chances_on_roll(Position.standard())
+    assert len(start) == 5 and 0.5 < start[0] < 0.56  # the side to throw first is ahead
+    module = load_module()
+    if module is not None:
+        gnubg = module.probabilities(tan_board(Position.standard()), 1)
+        assert start[0] == pytest.approx(gnubg[0], abs=0.02)

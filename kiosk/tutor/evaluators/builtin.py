@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from kiosk.rules import Play, Position
+from kiosk.rules import Play, Position, all_rolls
 from kiosk.tutor.evaluators import Scored
 from kiosk.tutor.evaluators.bearoff import homes, win_chance
-from kiosk.tutor.evaluators.net import WEIGHTS_FILE, Net, encode
+from kiosk.tutor.evaluators.net import EQUITY_WEIGHTS, WEIGHTS_FILE, Net, encode
 
 
 def _final(after: Position) -> float:
@@ -43,30 +43,50 @@ class BuiltinEvaluator:
     def __init__(self, weights: Path = WEIGHTS_FILE) -> None:
         self.net = Net.load(weights)
 
-    def _equities(self, positions: list[Position]) -> list[float]:
-        values: list[float | None] = []
-        rows = []
-        for after in positions:
-            winner = after.winner()
-            race = homes(after) if winner is None else None
-            if race is not None:  # a short race of men all home: counted exactly
-                values.append(1.0 - 2.0 * win_chance(*race))
-            elif winner is None:
-                values.append(None)
-                rows.append(encode(after))
+    def _chances(self, positions: list[Position]) -> np.ndarray:
+        """The five chances of each position for the side that just moved: a finished game
+        as it ended, a short race of men all home counted exactly, the rest by the net
+        (in one batch)."""
+        out = np.zeros((len(positions), 5))
+        rows, at = [], []
+        for i, after in enumerate(positions):
+            if after.winner() is not None:
+                result = _final(after)  # the mover has won: 1, 2 or 3
+                out[i, : int(result)] = 1.0
+            elif (race := homes(after)) is not None:
+                out[i, 0] = 1.0 - win_chance(*race)
             else:
-                values.append(_final(after))
-        net = iter(self.net.equities(np.array(rows)).tolist()) if rows else iter(())
-        return [v if v is not None else next(net) for v in values]
+                rows.append(encode(after))
+                at.append(i)
+        if rows:
+            out[at] = self.net.probabilities(np.array(rows))
+        return out
+
+    def _equities(self, positions: list[Position]) -> list[float]:
+        return (self._chances(positions) @ EQUITY_WEIGHTS - 1.0).tolist()
 
     def chances(self, after: Position) -> list[float]:
-        """The net's five chances for the side that just moved (win, win a gammon, win a
+        """The five chances for the side that just moved (win, win a gammon, win a
         backgammon, lose a gammon, lose a backgammon); a short race of men all home is
         counted exactly (:mod:`kiosk.tutor.evaluators.bearoff`)."""
-        race = homes(after)
-        if race is not None:
-            return [1.0 - win_chance(*race), 0.0, 0.0, 0.0, 0.0]
-        return self.net.probabilities(np.array([encode(after)]))[0].tolist()
+        return self._chances([after])[0].tolist()
+
+    def chances_on_roll(self, position: Position) -> list[float]:
+        """The five chances of the side on roll in ``position``, before it throws: over its
+        21 throws, the chances after the play the net likes best, weighed by how often each
+        throw comes (a look one throw ahead, as GNU Backgammon's 1-ply)."""
+        throws = []
+        results: list[Position] = []
+        for d1, d2, ways in all_rolls():
+            plays = position.legal_plays(d1, d2)
+            throws.append((ways, len(results), len(plays)))
+            results += [p.result for p in plays]
+        chances = self._chances(results)
+        equities = chances @ EQUITY_WEIGHTS
+        total = np.zeros(5)
+        for ways, start, count in throws:
+            total += ways * chances[start + int(np.argmax(equities[start : start + count]))]
+        return (total / 36.0).tolist()
 
     def equity(self, after: Position) -> float:
         """The estimated equity of ``after`` for the side that just moved."""
