@@ -472,7 +472,7 @@ class Renderer:
     def _detail_panel(self, view: TableView, colour: str, key: tuple | None):
         message = view.messages[colour]
         if key is None:
-            return (message.text, message.detail)
+            return (message.text, message.detail, message.title)
         rect = self.geometry.halves[colour]
         panel = pygame.Surface(rect.size)
         panel.fill(DETAIL_BG)
@@ -482,7 +482,7 @@ class Renderer:
         small = max(14, int(self.calibration.height * 0.032))
         # Drawn upright for the player whose edge is at the panel's bottom.
         title_size, title = self.text.fit(
-            message.text, rect.width - 2 * pad, big * 3, big, small, 2
+            message.title or message.text, rect.width - 2 * pad, big * 3, big, small, 2
         )
         hint = self.text.render(DETAIL_CLOSE, max(12, small * 3 // 4), DIM)
         top = pad

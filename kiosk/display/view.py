@@ -143,6 +143,7 @@ class PlayerText:
     warning: bool = False
     rating: str = ""  # the coach's verdict on the player's play ("fine", "bad"...), if any
     take_back: bool = False  # the coach offers to take the play back (the Back button)
+    title: str = ""  # the full explanation's heading (the message itself if empty)
 
 
 @dataclass
@@ -218,10 +219,11 @@ class TableView:
         warning: bool = False,
         rating: str = "",
         take_back: bool = False,
+        title: str = "",
     ) -> None:
         """Show a message to one player (``"both"`` for both)."""
         for who in ("white", "black") if colour == "both" else (colour,):
-            self.messages[who] = PlayerText(text, detail, warning, rating, take_back)
+            self.messages[who] = PlayerText(text, detail, warning, rating, take_back, title)
 
     def set_position(self, position: Position) -> None:
         """The men as the game has them now."""
@@ -406,8 +408,18 @@ class TableView:
             self._lesson_board(event)
         if kind in ("lesson", "lesson-result", "lesson-end"):
             wrong = kind == "lesson-result" and not event["correct"]
-            text, detail = str(event.get("text", "")), str(event.get("detail", ""))
-            self.say(str(event.get("to", "both")), text, detail, bool(event.get("warning", wrong)))
+            text, source = str(event.get("text", "")), str(event.get("detail", ""))
+            # The whole text and where it comes from, for Select (a long text is cut short
+            # in the band); each new text starts with the explanation closed.
+            detail = f"{text}\n\nFrom {source}." if source else text
+            self.show_detail = {}
+            self.say(
+                str(event.get("to", "both")),
+                text,
+                detail,
+                bool(event.get("warning", wrong)),
+                title=self.banner or "The lesson",
+            )
         if kind == "lesson":
             self.lights = tuple(event.get("light", ()))
             self.lesson_result = None

@@ -80,7 +80,20 @@ def test_a_lesson_from_the_menu_runs_saves_and_resumes_with_the_wells_ignored(
     h.wait(300)
     assert since(h, start, "dice") == [] and since(h, start, "opening") == []
 
-    button(h, "select")  # step 2: lay out a new game; the table already shows it
+    # Select opens the whole text and its source on the side of the table, and closes it.
+    legend = dict(h.app.view.legend["white"])
+    assert legend["done"] == "next" and legend["select"] == "read all, and the source"
+    button(h, "select")
+    assert h.last("lesson")["step"] == 1 and h.app.view.show_detail == {"white": True}
+    shown = h.app.view.messages["white"]
+    assert shown.detail.startswith(lesson["text"]) and shown.title == "Lesson 2: Moving the men"
+    assert shown.detail.endswith(f"From {lesson['detail']}.") and "(Cady 1895" in shown.detail
+    assert dict(h.app.view.legend["white"])["select"] == "close the text"
+    button(h, "select")
+    assert h.app.view.show_detail == {"white": False}
+    button(h, "select")
+    button(h, "done", "white")  # step 2: lay out a new game; the table already shows it
+    assert h.app.view.show_detail == {}  # a new text starts closed
     h.wait(300)
     played = h.last("dice")
     assert played["dice"] == [5, 2] and played["lesson"] == "moving"  # the lesson's own throw

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from kiosk.app.lessons import LessonTable
 from kiosk.app.modes import Host, Legend, Mode
-from kiosk.events import Choose, LessonEvent, ModeChanged, WrongMove
+from kiosk.events import Choose, Detail, LessonEvent, ModeChanged, WrongMove
+from kiosk.rules import Colour
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons import LessonEngine, LessonError, State, load_lesson
 
@@ -20,21 +21,29 @@ class LessonMode(Mode):
         self.app = app
         self.engine = engine
         self._shown: Sensed | None = None  # the board the engine saw last
+        self._reader = "white"  # whose side the whole text opens on: the last Done pressed
 
     def legend(self, player: str) -> Legend:
         state = self.engine.state
         keys: list[tuple[str, str]] = []
         if state in NEXT:
-            keys += [("done", "next"), ("select", "next")]
+            keys.append(("done", "next"))
         elif state == State.ASKING:
             keys += [("select", "next answer"), ("done", "give this answer")]
         elif state == State.PLAYING:
             keys.append(("done", "finish the play"))
+        if state in (*NEXT, State.PLAYING):
+            shown = self.app.view.show_detail.get(player)
+            keys.append(("select", "close the text" if shown else "read all, and the source"))
         return (*keys, ("back", "leave the lesson"), ("menu", "lessons menu"))
 
     def press(self, button: str, player: str | None) -> None:
         engine = self.engine
-        if button == "done" and engine.state == State.PLAYING and engine.referee is not None:
+        if button == "done" and player is not None:
+            self._reader = player
+        if button == "select" and engine.state in (*NEXT, State.PLAYING):
+            self.app.bus.publish(Detail(player=Colour.parse(player or self._reader)))
+        elif button == "done" and engine.state == State.PLAYING and engine.referee is not None:
             engine.referee.press_done(None, self.app.now)  # whichever side the learner plays
         elif button in ("back", "menu"):
             engine.on_event({"event": "button", "name": "menu"})  # leave, progress kept
