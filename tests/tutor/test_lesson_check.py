@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.books import sources
-from kiosk.tutor.lessons.facts import check_lesson, fact_bearing
+from kiosk.tutor.lessons.facts import check_lesson, claims, unbacked
 from kiosk.tutor.lessons.model import lesson_files, read_lesson
 
 HEAD = 'id = "t"\nnumber = 1\ntitle = "T"\nsummary = "S"\n'
@@ -65,8 +65,110 @@ def test_a_figure_without_facts_fails(tmp_path) -> None:
         tmp_path,
         '[[step]]\nkind = "explain"\ntext = "It is hit by 11 throws."\ncite = "Cady, Playing"\n',
     )
-    assert fact_bearing(lesson.steps[0])
-    assert [p.message for p in check_lesson(lesson)] == ["states a figure but declares no facts"]
+    assert [str(c) for c in claims(lesson.steps[0])] == ["'11 throws'"]
+    assert [p.message for p in check_lesson(lesson)] == ["states '11 throws' but no fact backs it"]
+
+
+@pytest.mark.parametrize(
+    ("words", "claim"),
+    [
+        ("Each side plays with fifteen men.", "'fifteen men'"),
+        ("So 25% is the take point.", "'25%'"),
+        ("You need 167 pips at the start.", "'167 pips'"),
+        ("Six throws hit it.", "'Six throws'"),
+        ("Of the 36 throws, only 6-4 hits: 2 throws.", "'2 throws'"),
+        ("A backgammon counts triple.", "'triple'"),
+        ("Cady, Hoffmann and Parker say he does not even throw.", "Hoffmann"),
+        ("GNU Backgammon rates it doubtful.", "'rates'"),
+    ],
+)
+def test_the_widened_check_reports_an_unbacked_figure_or_book(tmp_path, words, claim) -> None:
+    lesson = _lesson(
+        tmp_path,
+        f'[[step]]\nkind = "explain"\ntext = "{words}"\ncite = "Cady, Playing"\n'
+        '[[step]]\nkind = "question"\ntext = "How many?"\nchoices = ["Two men", "Nine men"]\n'
+        'answer = 0\nexplain = "A blot is one man."\ncite = "Cady, Playing"\n'
+        'facts = ["men white 24 = 2"]\n',
+    )
+    messages = [str(p) for p in check_lesson(lesson)]
+    assert f"step 1: wrong: states {claim} but no fact backs it" in messages, messages
+    assert not [m for m in messages if m.startswith("step 2")], (
+        messages
+    )  # "Nine" is offered as wrong
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Play 13/10* 8/5(2) bar/22 6/off: you throw 6-2, then double five.",
+        "Your 13 point, his 4 and 2, your six and five points, the ace point (your 24).",
+        "The 5 would enter on your 20 point; enter with the three, then play the 6s.",
+        "Cady law 12, Tactics V, Hoyle's #21, the 8-9-12 rule, a 7-point match, in 1858.",
+        "One man alone on a point is a blot; the first throw; two dice; the 36 throws.",
+    ],
+)
+def test_what_is_not_a_figure(tmp_path, words) -> None:
+    lesson = _lesson(tmp_path, f'[[step]]\nkind = "explain"\ntext = "{words}"\n')
+    assert [str(c) for c in claims(lesson.steps[0])] == (
+        ["Cady", "Hoyle"] if "Cady" in words else []
+    )
+
+
+@pytest.mark.skipif(not BOOKS_HERE, reason="the books' transcriptions are not on this machine")
+def test_facts_back_the_figures_and_books_they_state(tmp_path) -> None:
+    lesson = _lesson(
+        tmp_path,
+        '[[step]]\nkind = "explain"\ntext = "Cady gives each side fifteen men: 2 on your 24, '
+        '13 pips further than your 11."\ncite = "Cady, The Implements"\nfacts = ['
+        '"quote Cady 353: fifteen of each color are required", "men white 24 = 2", '
+        '"calc 24 - 11 = 13"]\n',
+    )
+    assert unbacked(lesson.steps[0]) == []
+    assert check_lesson(lesson) == []
+
+
+def test_the_points_a_fact_is_about_back_no_figure(tmp_path) -> None:
+    lesson = _lesson(
+        tmp_path,
+        '[[step]]\nkind = "setup"\nposition = "standard"\n'
+        'text = "It costs black ten pips."\nfacts = ["men white 10 = 0"]\n',
+    )
+    assert [str(c) for c in unbacked(lesson.steps[0])] == ["'ten pips'"]
+
+
+@pytest.mark.parametrize(
+    ("facts", "message"),
+    [
+        ('["calc 2 x 18 + 5 x 7 = 72"]', "it comes to 71"),
+        ('["keith white = 95"]', "the engine finds 108"),
+        ('["keith = double take"]', "the keith rule gives no-double take"),
+        ('["8-9-12 = no-double take"]', "the 8-9-12 rule gives double take"),
+    ],
+)
+def test_a_wrong_calculation_or_rule_of_thumb_fails(tmp_path, facts, message) -> None:
+    lesson = _lesson(
+        tmp_path,
+        '[[step]]\nkind = "setup"\nposition = "tLXbAAC03W4AAA"\ntext = "A race."\n'
+        f"facts = {facts}\n",
+    )
+    problems = check_lesson(lesson)
+    assert any(message in p.message and not p.skipped for p in problems), problems
+
+
+def test_the_title_and_summary_are_checked(tmp_path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'id = "t"\nnumber = 1\ntitle = "T"\n'
+        'summary = "Parker\'s game for three to eight players."\n'
+        '[[step]]\nkind = "explain"\ntext = "Words."\ncite = "Parker, Chouette"\n'
+        'facts = ["calc 3 x 1 = 3"]\n',
+        encoding="utf-8",
+    )
+    messages = [p.message for p in check_lesson(read_lesson(path)) if p.step == 0]
+    assert messages == [
+        "the title or summary states 'eight players' but no fact of the lesson backs it",
+        "the title or summary states Parker but no fact of the lesson backs it",
+    ]
 
 
 @pytest.mark.parametrize(

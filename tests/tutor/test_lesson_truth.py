@@ -192,3 +192,37 @@ def test_lesson_12_says_where_select_skips_to() -> None:
             assert not later, steps[i].text
         else:
             assert "the rest of these opening turns" in steps[i].text and later
+
+
+# Statements the widened `kiosk lesson check` found wrong against the books' text.
+
+
+def test_statements_the_widened_check_found_wrong() -> None:
+    # Hoffmann lets the winner of the opening cast play it or throw again [001:50].
+    start = load_lesson("starting").steps[0].text
+    assert "Hoffmann and Parker make the winner" not in start
+    assert "Cady, Hoffmann and Crawley let him choose" in start
+    # Parker gives no openings and Foster's diagrams are lost: not "every book".
+    one_one = _step("moving", PlayStep, "Play 1-1")
+    assert "every book" not in one_one.text and "Hoyle, Hoffmann and Crawley" in one_one.text
+    openings = [s.explain for s in load_lesson("openings").steps if isinstance(s, PlayStep)]
+    assert not [e for e in openings if "Every book" in e or "all the books" in e]
+    # Crawley gives 13/8 "or" 13/11 13/10 for 3-2, neither for a hit nor a gammon [003:685].
+    three_two = _step("openings", PlayStep, "Opening throw 3-2")
+    assert "without saying which" in next(b.note for b in three_two.books if b.book == "Crawley")
+    # Cady and Hoffmann count a backgammon three or four times by agreement [000:499, 001:90].
+    backgammon = _step("winning", type(load_lesson("winning").steps[1]), "it is a backgammon")
+    assert "four by Cady's and Hoffmann's agreement" not in backgammon.text
+    assert "Cady and Hoffmann leave it to the players to agree on three or four" in backgammon.text
+    # The books' moves do allow for blocked points (Cady [000:447], Foster [004:25]); their
+    # tables of chances do not.
+    blocked = _step("chances", QuestionStep, "halfway to your blot")
+    assert "No book's table of chances allows" in blocked.explain
+    # Cady's two reasons for a back game are alternatives [000:620].
+    back = _step("playing-well", QuestionStep, "back game worth playing")
+    assert "far behind, or hemmed in" in back.explain
+    # Cady calls Problem III anybody's game, Crawley an equal one [000:839, 003:973].
+    problem = _step("problems", QuestionStep, "Who has the better of the game?")
+    assert "Both books call it" not in problem.explain
+    # Parker's chouette is for "more than two players" [002:162], with no upper limit.
+    assert "more than two players" in load_lesson("chouette").info.summary

@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check = sub.add_parser(
         "check",
         help="check every lesson file (or the files given): its steps, every declared fact "
-        "against the rules engine, GNU Backgammon and the books, and every citation",
+        "against the rules engine, GNU Backgammon and the books, every figure, book and "
+        "verdict its words state against the facts that back it, and every citation",
     )
     check.add_argument("files", nargs="*", help="lesson files (default: the installed lessons)")
     check.set_defaults(func=_check)

@@ -11,6 +11,15 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
     exactly those throws (higher die first) hit it;
 ``pips COLOUR = N``, ``men COLOUR POINT = N``
     a side's pip count, or its men on a point (``bar``, ``off``);
+``keith COLOUR = N``, ``keith = double|no-double take|pass``
+    Tom Keith's count of a side: its pips, plus 2 for each man beyond one on its ace point,
+    1 for each beyond one on its deuce point and for each beyond three on its trey point,
+    and 1 for each of its 4, 5 and 6 points that is empty; the side on roll adds a seventh
+    of that (dropping any fraction). The side on roll doubles when its count is no more
+    than 4 above the other's, and the other takes when it is at least 2 above;
+``8-9-12 = double|no-double take|pass``
+    the 8-9-12 rule for the side on roll in a race: it doubles when it leads by at least 8%
+    of its pip count (it would redouble from 9%), and the other passes from 12%;
 ``distance D [stops S ...] = N``, ``enter OPEN = N``
     the lessons' figures (:mod:`.figures`);
 ``best = MOVE``, ``rating MOVE = fine|doubtful|bad|very bad``, ``loss MOVE = X``
@@ -27,34 +36,70 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
 ``russian PROFILE POSITION D1 D2 = WORDS``
     in Russian backgammon under a book's rules (``russian-cady``, ``russian-foster``), the
     throw's parts from that position, as :meth:`kiosk.rules.russian.RussianTurn.describe`
-    says them (``four 6s, then four 1s (bonus), then throw again``).
+    says them (``four 6s, then four 1s (bonus), then throw again``);
+``calc EXPRESSION = N``
+    the arithmetic the words do on figures other facts establish (``2 x 18 + 5 x 7 = 71``,
+    ``95 // 7 = 13``; ``+ - x * / //`` and brackets), rounded to N's last digit.
 
-:func:`fact_bearing` says whether a step's words state a figure, a rating or a book's
-claim; :func:`check_lesson` insists that every such step declares facts.
+What a step states, and what backs it (:func:`claims`, :func:`unbacked`). The words are
+what a visitor reads that the lesson wrote: the text, the explanation, a question's right
+choice (the wrong ones are offered as wrong), the notes and names of the books' plays, a
+chart's books and a replayed turn's lead and note (the rest of a replayed turn is the
+book's own record, parsed by the engine); a lesson's title and summary are read the same
+way and backed by any fact of the lesson. They state:
+
+* a *figure*: every number in digits (with a percentage or a decimal) or in words from
+  two to ninety-nine, ``twice`` and ``triple``, is a count of men, points, pips, throws,
+  shots, ways or games, a percentage or an equity. It is backed by a fact of the step that
+  states the same number: as its value, in a quote's words, in a calculation, a distance,
+  an entering count or a match score, or as a figure of the rule of thumb it computes
+  (Keith's count: 2, 3, 4; the 8-9-12 rule: 8, 9, 12); or by a question's ``check`` and
+  its figure, or by a chart's exact counts. The points and moves a fact is about back
+  nothing (``men white 10 = 1`` backs a 1, not a 10). Not figures: a point's
+  name (``your 13 point``, ``his 4 and 2``, ``your six point``, ``(your 24)``), a die's
+  face (``the 5 would enter``, ``with the three``, ``the 6s``), a throw or a score
+  (``6-2``, ``two-two``, ``double five``, ``6-3``, ``13 to 8``), a move (``13/10*``,
+  ``8/5(2)``), a law, section, rule, table, lesson, turn or line (``law 12``, ``Tactics
+  V``, ``#21``, ``the 8-9-12 rule``, ``[003:365]``), a match's length (``a 7-point
+  match``, ``a match to 3``), a year, ``one`` and ordinals (too often a pronoun or an
+  order to be a count), and the game's fixed furniture (``two dice``, ``the two sides``,
+  a throw's ``two numbers``, ``the 36 throws``);
+* a *book's claim*: a book named (Cady, Hoffmann, Parker, Crawley, Foster, and Hoyle and
+  Berkeley as others print them) is backed by a ``quote`` of that book, or of a book that
+  prints its words (Hoyle: Crawley's or Cady's transcription; Berkeley: Cady's);
+* a *verdict*: a rating or today's analysis (``doubtful``, ``very bad``, ``rates``,
+  ``a shade``, ``level with``, ``almost level``, ``close behind``, ``today's analysis``,
+  ``today's choice``, ``first choice``, ...) is backed by a fact of GNU Backgammon's:
+  ``best``, ``rating``, ``loss``, ``cube`` or ``match-equity``.
+
+:func:`check_lesson` reports every claim no fact backs, and every fact that does not hold.
 """
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
 from dataclasses import dataclass
 
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
 from kiosk.tutor.lessons import figures
-from kiosk.tutor.lessons.model import Lesson, PlayStep, Step
-
-_NUMBER = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen)"
-_CLAIM = re.compile(
-    _NUMBER + r"\s+(throws?|rolls?|pips?|shots?|chances?)\b"
-    r"|\bof the 36\b|\b(doubtful|bad play|rates?|a shade|level with|behind)\b"
-    r"|today's analysis|\d\.\d\d",
-    re.IGNORECASE,
+from kiosk.tutor.lessons.model import (
+    BookPlay,
+    ChartStep,
+    ExplainStep,
+    Lesson,
+    PlayStep,
+    QuestionStep,
+    Step,
 )
 
 
 @dataclass(frozen=True)
 class Problem:
-    """A fact that does not hold, or could not be checked (``skipped``)."""
+    """A fact that does not hold, or could not be checked (``skipped``), or a claim of the
+    step's words that no fact backs (``fact`` empty)."""
 
     step: int
     fact: str
@@ -63,13 +108,208 @@ class Problem:
 
     def __str__(self) -> str:
         mark = "skipped" if self.skipped else "wrong"
-        return f"step {self.step}: {self.fact!r}: {mark}: {self.message}"
+        what = f"{self.fact!r}: " if self.fact else ""
+        return f"step {self.step}: {what}{mark}: {self.message}"
 
 
-def fact_bearing(step: Step) -> bool:
-    """Whether the step's words state a count, a distance, a rating or an analysis."""
-    words = " ".join((step.text, getattr(step, "explain", "")))
-    return bool(_CLAIM.search(words))
+# -- what a step states ---------------------------------------------------------------------
+
+_COUNT = (
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    r"|sixteen|seventeen|eighteen|nineteen|twice|triple"
+)
+_WORD_VALUES = {
+    word: n
+    for n, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+        "fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    )
+} | {
+    w: 10 * n
+    for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+}
+_WORD_VALUES |= {"twice": 2, "triple": 3}
+_FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)(?:\b|(?=%))|\b(" + _COUNT + r")\b", re.IGNORECASE)
+_FACE = r"(?:[1-6]|two|three|four|five|six)"
+_NOUNS = r"(?:%|(?:percent|pips?|men|throws|rolls|shots|chances|ways|times|games|away|points)\b)"
+_MOVE = re.compile(r"(?<![\w/])(?:bar|\d+)(?:/(?:\d+|off)\*?)+(?:\(\d\))?|\bbar/|\(\d\)")
+_THROW = re.compile(r"\b\d+-\d+\b|\b\d+ to \d+\b")  # a throw, a score, a move in words
+#: What is not a figure: each is blanked out of the words before their figures are read.
+_NOT_FIGURES = [
+    _MOVE,
+    re.compile(r"\b\d+(?:-\d+){2,}\b"),  # the 8-9-12 rule
+    _THROW,
+    *(
+        re.compile(pattern, re.IGNORECASE)
+        for pattern in (
+            r"\[\d{3}:\d+\]",  # a line of a book
+            r"#\d+(?:\s+and\s+#\d+)*",  # Hoyle's rules
+            r"\b(?:laws?|Tactics|Problems?|No\.|Tables?|lessons?|Ch\.|Chapter|turns?|steps?"
+            r"|lines?)\s+(?:\d+|[IVX]+\b)(?:\s*(?:-|,|and|to)\s*(?:\d+|[IVX]+\b))*",
+            r"\b(?:ace|deuce|trey|trois|quatre|cinque|size|one|two|three|four|five|six)"
+            r"-(?:ace|deuce|trey|trois|quatre|cinque|one|two|three|four|five|six)\b",
+            r"\bdouble " + _FACE + r"\b",
+            r"\b[1-6]s\b",  # the 6s
+            r"\b\d+-point match(?:es)?\b|\bmatch(?:es)? to \d+\b",
+            r"\b1[5-9]\d\d\b",  # a year
+            r"\btwo (?:dice|sides|numbers|books|plans)\b",  # the game's furniture
+            r"\b(?:of|in|the|these) (?:the )?36\b(?: (?:throws|rolls))?",
+        )
+    ),
+]
+#: A die's face (``with the three``, ``a 3 enters``, ``the six is closed``), once the points'
+#: names are out of the way.
+_DIE_FACES = [
+    re.compile(r"\b(?:with (?:the|a)|any|rolls? a|throws? a)\s+" + _FACE + r"\b", re.I),
+    re.compile(
+        r"\b(?:a|an|the)\s+" + _FACE + r"(?=\s+(?:would|could|can|cannot|is|takes?|bears?"
+        r"|moves?|enters?|lands?|brings?|goes|has|must|from|at|for|with|still|of|be|as)\b"
+        r"|\s+on (?:a|the) die\b|\s*[,.;:)])",
+        re.IGNORECASE,
+    ),
+]
+#: A point's name: ``your 13 point``, ``(your 24)``, ``his 6, 4 and 2 points``, ``your six
+#: and five points``, ``on 13,``, ``the 12.``
+_POSSESSIVE = r"your|his|her|its|their|my|own|either|black's|white's|F's|L's|opponent's|adversary's"
+_PLACES = [
+    re.compile(
+        r"\b(" + before + r")\s+(" + spot + r"(?:(?:,\s*|\s+(?:and|or|to)\s+)" + spot + r")*)"
+        r"(?:\s+(points?)\b|" + after + ")",
+        re.IGNORECASE,
+    )
+    for before, spot, after in (
+        (_POSSESSIVE, r"\d+\b", r"(?!\s*" + _NOUNS + r")"),
+        (
+            r"the|on|to|from|at|onto|of|empty|point|closed|open|both",
+            r"\d+\b",
+            r"(?=\s*(?:[,.;:)]|$)|\s+(?:to|and|or|from|in|on|by|for|but|with|is|are|need|make)\b)",
+        ),
+        (
+            _POSSESSIVE + r"|the|on|to|from|at|onto|of|empty|point|closed|open|both",
+            r"(?:two|three|four|five|six|ace|deuce|trey|trois|quatre|cinque|bar)",
+            r"(?!)",
+        ),
+    )
+]
+_BOOK = re.compile(r"\b(Cady|Hoffmann|Parker|Crawley|Foster|Hoyle|Berkeley)\b")
+#: The books whose transcription a quote backing a book's name may come from.
+_PRINTED_IN = {"Hoyle": ("Hoyle", "Crawley", "Cady"), "Berkeley": ("Cady",)}
+_VERDICT = re.compile(
+    r"\b(?:doubtful|very bad|a bad play|bad today|rates?|rated|a shade|level with|almost level"
+    r"|almost equal|close behind|nearly as well|about as well|first choice|"
+    r"today's (?:analysis|choice)|the coach's measure)\b",
+    re.IGNORECASE,
+)
+_GNU_KINDS = ("best", "rating", "loss", "cube", "match-equity")
+
+
+def words(step: Step) -> str:
+    """What a visitor reads of ``step`` that the lesson wrote (see the module docstring)."""
+    if isinstance(step, PlayStep) and step.replay:
+        return step.lesson_words
+    parts = [step.text, getattr(step, "explain", "")]
+    if isinstance(step, QuestionStep):
+        parts.append(step.choices[step.answer])
+    if isinstance(step, ChartStep):
+        parts += [f"{book}'s figures" for book in step.books]
+    for book in getattr(step, "books", ()):
+        if isinstance(book, BookPlay):
+            parts.append(f"{book.book}: {book.note}")
+    return " ".join(" ".join(parts).split())
+
+
+def _value(word: str) -> float:
+    word = word.lower()
+    if word[0].isdigit():
+        return float(word)
+    tens, _, unit = word.partition("-")
+    return _WORD_VALUES[tens] + (_WORD_VALUES[unit] if unit else 0)
+
+
+def _unplace(match: re.Match[str]) -> str:
+    spots = re.split(r",\s*|\s+(?:and|or|to)\s+", match.group(2))
+    noun = (match.group(3) or "").lower()
+    named = noun == "point" or (noun == "points" and len(spots) > 1)
+    if named or (not noun and all(int(s) <= 24 for s in spots)):
+        return " ~ "
+    return match.group(0)
+
+
+def _figures(text: str) -> list[tuple[float, str]]:
+    """The figures the words state: each value and the words it stands in."""
+    for pattern in _NOT_FIGURES:
+        text = pattern.sub(" ~ ", text)
+    for place in _PLACES:
+        text = place.sub(_unplace, text)
+    for pattern in _DIE_FACES:
+        text = pattern.sub(" ~ ", text)
+    found = []
+    for m in _FIGURE.finditer(text):
+        after = re.match(r"%|\s+[a-z]+", text[m.end() :], re.IGNORECASE)
+        label = m.group(0) + (after.group(0) if after else "")
+        found.append((_value(m.group(1) or m.group(2)), label))
+    return found
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One thing a step's words state: a figure (its ``value``), a book's name or a verdict."""
+
+    kind: str  # "figure", "book" or "verdict"
+    words: str  # as the step words it
+    value: float = 0.0
+
+    def __str__(self) -> str:
+        return self.words if self.kind == "book" else repr(self.words)
+
+
+def claims(step: Step) -> list[Claim]:
+    """Every figure, book and verdict the step's words state (see the module docstring)."""
+    text = words(step)
+    said = [Claim("figure", label, value) for value, label in _figures(text)]
+    said += [Claim("book", book) for book in dict.fromkeys(_BOOK.findall(text))]
+    said += [Claim("verdict", m.group(0)) for m in _VERDICT.finditer(text)]
+    return said
+
+
+def _backing_figures(step: Step) -> set[float]:
+    """Every figure the step's facts state: their values, a quote's words, a calculation's
+    and a chance's figures (not the points and moves a fact is about), and its check's or
+    its chart's figures."""
+    named: set[float] = set()
+    for fact in step.facts:
+        claim = re.sub(r"^after .+?: ", "", fact)
+        kind = claim.split(" ", 1)[0]
+        named |= _RULE_FIGURES.get(kind, set())
+        if kind == "quote":
+            claim = claim.partition(":")[2]
+        elif kind not in ("calc", "distance", "enter", "match-equity"):
+            claim = _MOVE.sub(" ", _THROW.sub(" ", claim.rpartition(" = ")[2]))
+        named |= {_value(m.group(1) or m.group(2)) for m in _FIGURE.finditer(claim)}
+    if isinstance(step, QuestionStep) and step.check:
+        named.add(figures.check(step.check))
+        named |= {float(w) for w in re.findall(r"\d+", step.check)}
+    if isinstance(step, ChartStep):
+        named |= {float(x) for pair in step.exact.items() for x in pair}
+    return named
+
+
+def unbacked(step: Step) -> list[Claim]:
+    """The claims of ``step`` that none of its facts backs."""
+    figures_named = _backing_figures(step)
+    quoted = {m.group(1) for f in step.facts if (m := re.match(r"(?:after .+?: )?quote (\S+)", f))}
+    kinds = {re.sub(r"^after .+?: ", "", f).split()[0] for f in step.facts if f.strip()}
+
+    def backed(claim: Claim) -> bool:
+        if claim.kind == "figure":
+            return claim.value in figures_named
+        if claim.kind == "book":
+            return bool(quoted & set(_PRINTED_IN.get(claim.words, (claim.words,))))
+        return bool(kinds & set(_GNU_KINDS))
+
+    return [claim for claim in claims(step) if not backed(claim)]
 
 
 class _Judge:
@@ -126,6 +366,59 @@ def _men(position: Position, colour: Colour, where: str) -> int:
     return position.count(colour, int(where))
 
 
+def keith(position: Position, colour: Colour) -> int:
+    """Tom Keith's count of ``colour``'s men (see the module docstring)."""
+    men = [position.count(colour, p) for p in range(7)]
+    count = position.pips(colour) + 2 * max(0, men[1] - 1) + max(0, men[2] - 1)
+    count += max(0, men[3] - 3) + sum(1 for p in (4, 5, 6) if men[p] == 0)
+    return count + count // 7 if position.turn == colour else count
+
+
+def rule_of_thumb(rule: str, position: Position) -> str:
+    """The cube action and response a race rule of thumb (``keith``, ``8-9-12``) gives the
+    side on roll, as ``double take`` or ``no-double pass`` (see the module docstring)."""
+    me, him = position.turn, position.turn.other
+    if rule == "keith":
+        above = keith(position, me) - keith(position, him)
+        double, take = above <= 4, above >= 2
+    else:
+        lead = 100 * (position.pips(him) - position.pips(me)) / position.pips(me)
+        double, take = lead >= 8, lead < 12
+    return f"{'double' if double else 'no-double'} {'take' if take else 'pass'}"
+
+
+#: The figures each rule of thumb's definition states, backed by a fact that computes it.
+_RULE_FIGURES = {"keith": {2.0, 3.0, 4.0}, "8-9-12": {8.0, 9.0, 12.0}}
+
+
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+}
+
+
+def _calculate(expression: str) -> float:
+    """The value of a ``calc`` fact's arithmetic (ValueError for anything else)."""
+
+    def value(node: ast.expr) -> float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](value(node.left), value(node.right))
+        raise ValueError(f"{expression!r} is not plain arithmetic")
+
+    try:
+        tree = ast.parse(re.sub(r"(?<=[\d)\s])x(?=[\d(\s])", "*", expression), mode="eval")
+        return value(tree.body)
+    except (SyntaxError, ZeroDivisionError):
+        raise ValueError(f"{expression!r} is not plain arithmetic") from None
+
+
 def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
     """None if ``fact`` holds, else what is wrong (raises LookupError if it cannot be judged)."""
     position = _board(step, board)
@@ -169,15 +462,28 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
     if claim.startswith("cube = "):
         got = _program_cube(position)
         return None if got == claim.split(" = ")[1] else f"GNU Backgammon says {got}"
+    if claim.startswith(("keith = ", "8-9-12 = ")):
+        rule, _, want = claim.partition(" = ")
+        got = rule_of_thumb(rule, position)
+        return None if got == want else f"the {rule} rule gives {got}"
+    if claim.startswith("calc "):
+        expression, _, want = claim[5:].rpartition(" = ")
+        value = _calculate(expression)
+        places = len(want.partition(".")[2])
+        if not want or abs(round(value, places) - float(want)) > 1e-9:
+            return f"it comes to {value:g}"
+        return None
     left, _, right = claim.partition(" = ")
     words, want = left.split(), right.strip()
     if not right:
         return "a fact is written 'WHAT = VALUE'"
     kind = words[0]
-    if kind in ("shots", "hitters", "men", "pips"):
+    if kind in ("shots", "hitters", "men", "pips", "keith"):
         colour = Colour.parse(words[1])
         if kind == "pips":
             got: object = position.pips(colour)
+        elif kind == "keith":
+            got = keith(position, colour)
         elif kind == "men":
             got = _men(position, colour, words[2])
         elif kind == "shots":
@@ -257,16 +563,24 @@ def check_step(step: Step, board: Position, judge: _Judge | None = None) -> list
 
 
 def check_lesson(lesson: Lesson) -> list[Problem]:
-    """Every step's facts and citations checked, and every fact-bearing step has facts."""
+    """Every step's facts and citations checked, and every claim of its words backed (the
+    claims of the lesson's title and summary, as step 0, by any fact of the lesson)."""
     judge = _Judge()
-    problems: list[Problem] = []
+    heading = ExplainStep(
+        number=0,
+        kind="explain",
+        text=f"{lesson.info.title}. {lesson.info.summary}",
+        facts=tuple(fact for step in lesson.steps for fact in step.facts),
+    )
+    problems = [
+        Problem(0, "", f"the title or summary states {claim} but no fact of the lesson backs it")
+        for claim in unbacked(heading)
+    ]
     board = Position.standard()
     for step in lesson.steps:
         board = getattr(step, "position", None) or getattr(step, "board", None) or board
-        # A replayed turn's words come from the book's own moves, parsed by the engine.
-        replayed = getattr(step, "replay", 0)
-        if fact_bearing(step) and not (step.facts or getattr(step, "check", "") or replayed):
-            problems.append(Problem(step.number, "", "states a figure but declares no facts"))
+        for claim in unbacked(step):
+            problems.append(Problem(step.number, "", f"states {claim} but no fact backs it"))
         problems += check_step(step, board, judge)
         cites = [step.cite, *(b.cite for b in getattr(step, "books", ()) if hasattr(b, "cite"))]
         for cite in cites:

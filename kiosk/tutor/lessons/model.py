@@ -33,7 +33,8 @@ or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
     Expands into one ``play`` step per turn of Crawley's recorded games, each showing the
     book's play (arrows and words) before the learner makes it; ``select`` skips ahead:
     ``game = 1 | 2``, ``turns = [first, last]`` (counted from 1), ``notes`` (optional,
-    ``{turn = "words"}``).
+    ``{turn = "words"}``) and ``facts`` (optional, ``{turn = ["fact", ...]}``: what a
+    turn's note states, checked on that turn's play).
 
 Positions are ``"standard"``, ``"empty"``, a GNU Backgammon Position ID, or a table
 ``{white = {6 = 5, 8 = 3}, black = {6 = 2, bar = 1}}`` with each side's men on its own
@@ -132,6 +133,7 @@ class PlayStep(Step):
     plays: Mapping[str, Play] = field(default_factory=dict)  # canonical text -> play
     wrong_first: bool = False  # the step asks for a wrong move first: not a mistake
     replay: int = 0  # a turn of Crawley's game N: the book's play is shown first
+    lesson_words: str = ""  # a replayed turn: what the lesson wrote of it (its lead, its note)
 
     def verdict(self, position_id: str) -> str | None:
         """``"accept"``, ``"good"`` or None for the position a finished play left."""
@@ -598,6 +600,15 @@ class _Builder:
             for k, v in notes.items()
         ):
             raise where.error("notes", 'must be a table {turn = "words"} within the turns')
+        facts = raw.get("facts", {})
+        if not isinstance(facts, dict) or not all(
+            k.isdigit()
+            and turns[0] <= int(k) <= turns[1]
+            and isinstance(v, list)
+            and all(isinstance(f, str) for f in v)
+            for k, v in facts.items()
+        ):
+            raise where.error("facts", 'must be a table {turn = ["fact", ...]} within the turns')
         lead = where.text(raw, "text")
         position = Position.standard(Colour.parse(PLAYERS[game.turns[0].player]))
         for index, turn in enumerate(game.turns[: turns[1]], start=1):
@@ -627,6 +638,10 @@ class _Builder:
                         ),
                         plays={str(play): play},
                         replay=number,
+                        lesson_words=" ".join(
+                            f"{lead if index == turns[0] else ''} {note}".split()
+                        ),
+                        facts=tuple(" ".join(f.split()) for f in facts.get(str(index), ())),
                     )
                 )
             position = play.result
