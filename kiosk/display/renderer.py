@@ -146,6 +146,8 @@ class Renderer:
                 self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
             self._blit_panel(f"band-{colour}", self._band_panel, view, colour)
         self._blit_panel("cube", self._cube_panel, view, "white")
+        if view.illegal:  # under the cards: a menu opened over it is read whole
+            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
         for colour in ("white", "black"):
             if view.chart:
                 self._blit_panel(f"chart-{colour}", self._chart_panel, view, colour)
@@ -157,8 +159,6 @@ class Renderer:
             self._draw_result(view.lesson_result)
         if view.busy:
             self._draw_spinner(now_ms)
-        if view.illegal:
-            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
         if not view.connected:
             pygame.draw.rect(
                 surface, LOST_RED, surface.get_rect(), max(4, self.geometry.radius // 4)

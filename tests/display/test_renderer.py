@@ -269,6 +269,19 @@ def test_lesson_lights_outline_the_locations(renderer: Renderer, view: TableView
         assert (lit > 0) == (where != "4"), where
 
 
+def test_a_menu_opened_over_a_wrong_placement_is_read_whole(
+    renderer: Renderer, view: TableView
+) -> None:
+    view.illegal = ("20", "incomplete", "Your play is not finished: 3-2 must use 2 numbers here.")
+    view.apply({"event": "menu", "title": "Menu", "items": ["Back to the game"], "cursor": 0})
+    renderer.draw(view, 0)
+    _key, card, (x, y) = renderer._panels["menu-white"]
+    assert count_colour(renderer.surface, ILLEGAL, card.get_rect(topleft=(x, y))) == 0
+    view.menu = ()  # the menu closed: the red card is seen again
+    renderer.draw(view, 0)
+    assert count_colour(renderer.surface, ILLEGAL, card.get_rect(topleft=(x, y))) > 0
+
+
 def test_menu_faces_the_player_who_opened_it(renderer: Renderer, view: TableView) -> None:
     from kiosk.display.overlays import CURSOR
 
