@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from kiosk.rules.moves import Play, generate, roll_dice, step_moves, to_arrays
+from kiosk.rules.moves import Play, generate, legal_ends
 from kiosk.rules.position import Colour, Position
 
 
@@ -72,50 +72,8 @@ def hit_points(position: Position, d1: int, d2: int, larger_die: bool = True) ->
     >>> sorted(hit_points(Position.from_points({10: 1, 4: -1}, turn=BLACK), 4, 2))
     [15]
     """
-    dice = roll_dice(d1, d2)
-    me, op = to_arrays(position)
-    doublet = len(dice) == 4
-    # The deepest sequences found so far and the hits (bits by point) of each one's first die.
-    best = 0
-    hits: dict[int, int] = {}
-
-    # The search of moves.generate, with hits for the found positions: one walker shared
-    # by both, calling back at each end, made the generator a quarter slower.
-    def search(seq: tuple[int, ...], i: int, top: int, hit_mask: int) -> None:
-        nonlocal best, hits
-        moved = False
-        if i < len(seq):
-            die = seq[i]
-            for s, t, hit in step_moves(me, op, die, top):
-                moved = True
-                me[s] -= 1
-                me[t] += 1
-                if hit:
-                    op[t] = 0
-                    op[0] += 1
-                search(seq, i + 1, s if doublet else 25, hit_mask | (1 << t if hit else 0))
-                me[s] += 1
-                me[t] -= 1
-                if hit:
-                    op[t] = 1
-                    op[0] -= 1
-        if moved or i < best:
-            return
-        if i > best:
-            best, hits = i, {}
-        first = seq[0]
-        hits[first] = hits.get(first, 0) | hit_mask
-
-    search(dice, 0, 25, 0)
-    if not doublet:
-        search(dice[::-1], 0, 25, 0)
-    if best == 1 and not doublet and larger_die and dice[0] in hits:
-        mask = hits[dice[0]]
-    else:
-        mask = 0
-        for m in hits.values():
-            mask |= m
-    return frozenset(p for p in range(1, 25) if mask >> p & 1)
+    ends = legal_ends(position, d1, d2, larger_die)
+    return frozenset(step.dst for _key, steps in ends for step in steps if step.hit)
 
 
 def shots_by_attacker(position: Position, colour: Colour, point: int) -> dict[int, int]:

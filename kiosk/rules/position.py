@@ -449,6 +449,17 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
     false, as in Cady's rules, which leave the choice to the player).
     The results have the adversary on roll.
     """
+    mover = position.turn
+    return [
+        Play(steps, _result(key, mover)) for key, steps in legal_ends(position, d1, d2, larger_die)
+    ]
+
+
+def legal_ends(
+    position: Position, d1: int, d2: int, larger_die: bool = True
+) -> list[tuple[tuple[int, ...], tuple[Step, ...]]]:
+    """The legal plays of :func:`generate` before their positions are built: for each
+    distinct result, its mover-side arrays ``(*me, *op)`` and the steps that reach it."""
     dice = roll_dice(d1, d2)
     me, op = to_arrays(position)
     found: dict[tuple, tuple[Step, ...]] = {}
@@ -496,8 +507,7 @@ def generate(position: Position, d1: int, d2: int, larger_die: bool = True) -> l
     if best == 1 and not doublet and larger_die:
         larger = [(k, p) for k, p in items if p[0].die == dice[0]]
         items = larger or items
-    mover = position.turn
-    return [Play(steps, _result(key, mover)) for key, steps in items]
+    return items
 
 
 def _result(key: tuple[int, ...], mover: Colour) -> Position:
