@@ -25,14 +25,14 @@ from kiosk.tutor.evaluators.bearoff import homes, win_chance
 from kiosk.tutor.evaluators.net import EQUITY_WEIGHTS, WEIGHTS_FILE, Net, encode
 
 
-def _final(after: Position) -> float:
+def _final(after: Position) -> int:
     """The result of a finished game for the side that just moved (it won): 1, 2 for a
     gammon, 3 for a backgammon."""
     loser = after.turn
     if after.off[loser]:
-        return 1.0
+        return 1
     men = after.men[loser]
-    return 3.0 if any(men[18:25]) else 2.0
+    return 3 if any(men[18:25]) else 2
 
 
 class BuiltinEvaluator:
@@ -51,8 +51,7 @@ class BuiltinEvaluator:
         rows, at = [], []
         for i, after in enumerate(positions):
             if after.winner() is not None:
-                result = _final(after)  # the mover has won: 1, 2 or 3
-                out[i, : int(result)] = 1.0
+                out[i, : _final(after)] = 1.0  # won: a game, a gammon, a backgammon
             elif (race := homes(after)) is not None:
                 out[i, 0] = 1.0 - win_chance(*race)
             else:
