@@ -27,7 +27,7 @@ import numpy as np
 from kiosk.rules import Position
 
 MEN = 10  # the most men a side may have left for the count to be used
-THROWS = 20  # the most throws any such home needs (ten men on the six point, 1-1 each time)
+THROWS = 20  # the most throws any such home needs (ten men on the six point, 2-1 each time)
 TABLE_FILE = Path(__file__).with_name("bearoff.npz")
 ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
 
