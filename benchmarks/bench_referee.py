@@ -36,7 +36,10 @@ from kiosk.link import TableLayout  # noqa: E402
 from kiosk.referee import Referee, RefereeConfig  # noqa: E402
 from kiosk.rules import Game, Phase, Position  # noqa: E402
 from kiosk.rules.moves import apply_step  # noqa: E402
-from kiosk.table import project  # noqa: E402
+from kiosk.table import (
+    TableReading,
+    project,  # noqa: E402
+)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -98,7 +101,7 @@ def main() -> None:
         now = 1
         for board in boards:
             t0 = time.perf_counter()
-            referee.board(board, now)
+            referee.sense(TableReading.of(board, "polarity"), now)
             referee.tick(now)
             verdict_ms.append((time.perf_counter() - t0) * 1000)
             now += 1

@@ -94,6 +94,12 @@ class TableSection:
     point_slots: int = _setting(6, "an integer 1-15", _between(1, 15))
     bar_slots: int = _setting(4, "an integer 1-15", _between(1, 15))
     tray_slots: int = _setting(15, "an integer 1-15", _between(1, 15))
+    simulated_sensing: str = _setting(
+        "occupancy",
+        "occupancy (one reed a slot, the table as designed) or polarity (reeds that tell "
+        "a man's colour): how the simulated table senses its men",
+        _choice("occupancy", "polarity"),
+    )
 
 
 @dataclass

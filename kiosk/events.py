@@ -224,13 +224,16 @@ class Played(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class GameOver(Event):
-    """The game is won: by whom, how, for how many points."""
+    """The game is won: by whom, how, for how many points (as the session being played
+    counts them, with its score after the game)."""
 
     name: ClassVar[str] = "game-over"
     winner: Colour = _colour()
     result: str
     points: int
     passed: bool = _opt()
+    score: tuple[int, ...] = _opt()  # the session's score after the game, if one is played
+    match_over: bool = _opt()  # in a match: whether this game decided it
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,6 +288,7 @@ class TableStatus(Event):
     status: str
     message: str = _opt()
     runtime: str = _opt()  # on connecting: the interpreter running the firmware
+    sensing: str = _opt()  # on connecting: occupancy (one reed a slot) or polarity (colour)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -474,8 +478,9 @@ class LessonEvent(_Carried):
 @dataclass(frozen=True, kw_only=True)
 class OpponentPlayShown(Event):
     """The table's own play, shown for the visitor to move its men (a game against the
-    table): ``position`` is the Position ID after it; ``arrows`` the table locations
-    (from, to) of its steps, and ``text`` its words, where the application shows them."""
+    table): ``position`` is the Position ID after it, ``play`` the play itself; where the
+    application shows it, ``arrows`` (the table locations of its steps) and ``text`` (its
+    words)."""
 
     name: ClassVar[str] = "opponent-play"
     player: Colour = _colour()
@@ -484,6 +489,7 @@ class OpponentPlayShown(Event):
     position: str
     arrows: tuple = _opt()
     text: str = _opt()
+    play: Play | None = field(default=None, metadata={"json": False}, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)

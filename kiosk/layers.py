@@ -5,13 +5,15 @@ functions too) and holds the code to this, and to having no import circle.
 
 - ``rules`` (the pure engine), ``files`` (atomic writes) and ``books`` (the books' data)
   need nothing else;
-- ``table`` (the table's coordinate system), ``config`` (the settings, which name the
-  rule profiles) and ``events`` (every event, typed) stand on the rules;
+- ``table`` (the table's coordinate system and its readings), ``config`` (the settings,
+  which name the rule profiles) and ``events`` (every event, typed) stand on the rules;
 - ``link`` (the serial link) and ``simtable`` (the simulated table) both speak the table's
   frames, and neither knows the other: the link is handed a simulator by its caller;
-- ``referee`` (sensed boards into game events; its scenario runner plays on a simulated
-  table);
+- ``referee`` (readings of the table into game events; it imports only the rules, the
+  table and the events: :data:`REFEREE_NEEDS`);
 - ``tutor`` (coach and lessons, which host a referee) and ``store`` (SQLite);
+- ``play`` (the game core: the game, its referee, the cube, the table's own side,
+  sessions and restarts, for the application and ``kiosk scenario`` alike);
 - ``display`` (the view model and the drawing of it);
 - ``app`` (the loop joining them all), then the commands: ``app_cli``, ``commission_cli``
   and each package's ``cli`` module (a command, registered by ``kiosk/cli.py``, may use any
@@ -27,6 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"link", "simtable"}),
     frozenset({"referee"}),
     frozenset({"tutor", "store"}),
+    frozenset({"play"}),
     frozenset({"display"}),
     frozenset({"app"}),
     frozenset({"app_cli", "commission_cli", "commands"}),
@@ -35,14 +38,20 @@ LAYERS: tuple[frozenset[str], ...] = (
 )
 
 
+#: The only parts the referee imports: it judges readings of the table against the rules.
+REFEREE_NEEDS = frozenset({"referee", "rules", "table", "events"})
+
+
 def part(module: str) -> str:
     """The part of ``kiosk`` a module belongs to; ``"commands"`` for a package's ``cli``.
 
     >>> part("kiosk.rules.moves"), part("kiosk.link.cli"), part("kiosk.app_cli")
     ('rules', 'commands', 'app_cli')
+    >>> part("kiosk.tutor.lessons.cli")
+    'commands'
     """
     pieces = module.split(".")
-    if len(pieces) == 3 and pieces[2] == "cli":
+    if len(pieces) >= 3 and pieces[-1] == "cli":
         return "commands"
     return pieces[1] if len(pieces) > 1 else ""
 

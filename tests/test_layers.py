@@ -9,11 +9,10 @@ import doctest
 from pathlib import Path
 
 import kiosk.layers
-from kiosk.layers import layer, part
+from kiosk.layers import REFEREE_NEEDS, layer, part
 
 ROOT = Path(__file__).resolve().parents[1] / "kiosk"
 
-# Being removed on other branches; the lead deletes these entries at the merge.
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -114,6 +113,18 @@ def test_no_import_upward_and_no_circle() -> None:
     graph = imports()
     found = upward(graph) | circles(graph)
     assert found == set(), "imports against the layers in kiosk/layers.py"
+
+
+def test_the_referee_imports_only_the_rules_the_table_and_the_events() -> None:
+    graph = imports()
+    found = {
+        (module, part(target))
+        for module, targets in graph.items()
+        if part(module) == "referee"
+        for target in targets
+        if part(target) not in REFEREE_NEEDS
+    }
+    assert found == set()
 
 
 def test_the_walk_sees_imports_inside_functions() -> None:

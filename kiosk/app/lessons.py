@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from kiosk.events import Event, LessonEvent, from_json
+from kiosk.play import GameCore
 from kiosk.referee import Referee
-from kiosk.rules import Game
-from kiosk.table.sensing import Sensed
+from kiosk.rules import Game, Position
+from kiosk.table.sensing import Sensed, project
 from kiosk.tutor.lessons import LessonInfo, ProgressStore
 
 Publish = Callable[[Event], None]
@@ -41,21 +42,14 @@ def lesson_label(info: LessonInfo, progress: Mapping[str, tuple[int, bool]]) -> 
 class LessonTable:
     """A :class:`~kiosk.tutor.lessons.LessonHost` on the application's table and bus.
 
-    ``make_referee(game, emit)`` builds a referee wired like the game's but reporting to
-    ``emit``; ``board()`` is the table's last sensed board and the loop's clock.
+    ``core`` is the game core whose table the lesson borrows (its referees are hosted
+    there: the game waits, its dice wells unread).
     """
 
-    def __init__(
-        self,
-        lesson_id: str,
-        publish: Publish,
-        make_referee: Callable[[Game, Publish], Referee],
-        board: Callable[[], tuple[Sensed | None, int]],
-    ) -> None:
+    def __init__(self, lesson_id: str, publish: Publish, core: GameCore) -> None:
         self.lesson_id = lesson_id
         self._publish = publish
-        self._make_referee = make_referee
-        self._board = board
+        self._core = core
 
     def emit(self, event: Event | Mapping) -> None:
         """Publish one of the lesson's events (the engine's JSON, or its referee's event)."""
@@ -66,15 +60,16 @@ class LessonTable:
 
     def new_referee(self, game: Game) -> Referee:
         """A fresh referee for ``game``, judging the table from the board it shows now."""
-        referee = self._make_referee(game, self.emit)
-        sensed, now = self._board()
-        if sensed is not None:
-            referee.board(sensed, now)
-        return referee
+        return self._core.host(game, self.emit)
 
     def sensed(self) -> Sensed | None:
-        """The board the table showed last (None before the first picture)."""
-        return self._board()[0]
+        """The board on the table as the lesson's referee judges it."""
+        return self._core.board
+
+    def shows(self, position: Position) -> bool:
+        """Whether the table shows ``position``, as far as it can tell."""
+        reading = self._core.reading
+        return reading is not None and reading.shows(project(position, self._core.layout))
 
 
 class GuardedProgress:

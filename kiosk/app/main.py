@@ -33,10 +33,10 @@ import queue
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kiosk.app.against import TablePlayer, level_of
 from kiosk.app.coaching import GameCoach
 from kiosk.app.complete import CompletePlay
 from kiosk.app.dice import resolve_source
@@ -45,25 +45,20 @@ from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
 from kiosk.app.modes.entry import PinEntryMode, PinLock
-from kiosk.app.modes.game import (
-    GameMode,
-    cube_json,
-    offer_double,
-)
+from kiosk.app.modes.game import GameMode, cube_words
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.modes.russian import RussianMode
 from kiosk.app.replay import Replay
-from kiosk.app.sessions import TableSession, with_rules
 from kiosk.app.transitions import Transitions
 from kiosk.app.window import Window
 from kiosk.config import DEFAULT_PIN, Config
-from kiosk.display.view import TableView, session_banner
+from kiosk.display.view import TableView, play_arrows, session_banner
 from kiosk.events import (
     MISSING,
     Board,
     Button,
-    CrawfordGame,
+    CubeMoved,
     Event,
     GameOver,
     LessonEvent,
@@ -71,19 +66,24 @@ from kiosk.events import (
     Message,
     ModeChanged,
     NewGame,
+    OpponentPlayShown,
     Played,
     PositionShown,
     Resume,
     SetupOk,
     TableStatus,
 )
-from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
+from kiosk.link import LinkEvent, LinkStatus, QueueListener, TableLayout, TableLink
+from kiosk.play import CoreSettings, GameCore, PlaySession, TableSide, level_of
+from kiosk.play.cube import cube_json
 from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, Game, Phase, Position, get_profile
 from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
-from kiosk.table.sensing import true_counts
+from kiosk.table import TableReading
+from kiosk.table.sensing import Sensed, true_counts
 from kiosk.tutor.lessons import LessonEngine
+from kiosk.tutor.opponent import Opponent
 
 if TYPE_CHECKING:
     from kiosk.app.controls import Controls
@@ -96,27 +96,39 @@ log = logging.getLogger(__name__)
 
 
 def table_layout(config: Config) -> TableLayout:
-    """The table's slot counts from ``[table]``."""
+    """The table's slot counts from ``[table]``, and how a simulated table senses its men
+    (a real table says how it senses them when it connects)."""
     t = config.table
-    return TableLayout(t.point_slots, t.bar_slots, t.tray_slots)
+    return TableLayout(t.point_slots, t.bar_slots, t.tray_slots, t.simulated_sensing)
 
 
 def link_event(event: LinkEvent) -> Event:
     """The application event for a change in the link's state."""
     if event.status in (LinkStatus.CONNECTED, LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
+        info = event.info
+        if event.status == LinkStatus.CONNECTED and info is not None:
+            return TableStatus(
+                status=event.status.value, message=event.message, sensing=info.layout.sensing
+            )
         return TableStatus(status=event.status.value, message=event.message)
     return Message(to="both", text=event.message, speak=False)
 
 
-def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
-    """A position as the simulated table lays it out: location -> (colour, men)."""
+def men_layout(board: Sensed) -> dict[str, tuple[str, int]]:
+    """Men to lay out (location -> (white, black)) as the simulated table takes them:
+    location -> (colour, men)."""
     out: dict[str, tuple[str, int]] = {}
-    for where, (white, black) in true_counts(position).items():
+    for where, (white, black) in board.items():
         if white:
             out[where] = ("white", white)
         elif black:
             out[where] = ("black", black)
     return out
+
+
+def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
+    """A position as the simulated table lays it out: location -> (colour, men)."""
+    return men_layout(true_counts(position))
 
 
 class App:
@@ -153,28 +165,29 @@ class App:
         self.layout = table_layout(config)
         self.bus = EventBus()
         self.view = TableView()
+        self.core = GameCore(
+            self.layout,
+            self._from_core,
+            self._settings(resolve_source(config.dice.source, simulator is not None)),
+            lay_out=self._lay_out,
+            keeper=store,
+        )
         self.modes = ModeStack(self.bus.publish, GameMode(self))
         self.transitions = Transitions(self, self.modes)
         self.menus = TableMenus(self)
         self.pin_lock = PinLock()
-        self.dice_source = resolve_source(config.dice.source, simulator is not None)
         self.tutor = config.tutor.enabled
-        self.referee: Referee | None = None
         self.game_id: int | None = None
-        self.game_serial = 0  # counts the games played or resumed since the start
         self.coach: GameCoach | None = None
-        self.table_player: TablePlayer | None = None  # the table's own side, if it plays
-        self.session: TableSession | None = None  # a match, money session, rubber, set...
         self._session_notes: list[str] = []  # what is said before the session's next game
-        self.setting_up = False
-        self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
-        self.wells: Any = None  # the dice wells' latest reading
         self.running = True
         self.now = 0
         self.idle_since = 0  # the last button or man moved
         self._store_failed = False
         self._connected_before = False
         self._detail_to: str | None = None  # the latest player given a full explanation
+        self._reading: TableReading | None = None  # the table's last reading
+        self._board: Sensed | None = None  # the board last shown to the view
         self.complete = CompletePlay(self.layout, self.bus.publish)
         self.window = Window(
             self.bus.publish,
@@ -196,9 +209,76 @@ class App:
         if events_out is not None:
             self.bus.subscribe(_json_lines(events_out))
         self.bus.subscribe(self._react)
-        self.bus.subscribe(self._table_turn)
+
+    def _settings(self, dice_source: str) -> CoreSettings:
+        """The game core's settings from ``[referee]`` and ``[rules]``, with ``dice_source``."""
+        r = self.config.referee
+        referee = RefereeConfig(
+            settle_ms=r.settle_ms,
+            auto_done_ms=r.auto_done_ms or None,
+            mode=Mode(r.mode),
+            dice_rest_ms=r.dice_rest_ms,
+        )
+        return CoreSettings(
+            referee=referee, profile=self.config.rules.profile, dice_source=dice_source
+        )
+
+    def _from_core(self, event: Event) -> None:
+        """An event of the game core, to the bus; the table's play with its arrows and
+        words, as the players are shown it."""
+        if isinstance(event, OpponentPlayShown) and event.play is not None:
+            event = replace(
+                event,
+                arrows=play_arrows(event.play, event.player),
+                text=f"I play {event.move}. Move my men as the arrows show.",
+            )
+        self.bus.publish(event)
+
+    def _lay_out(self, board: Sensed) -> None:
+        """A simulated table lays out the men the players are asked to lay out."""
+        if self.simulator is not None:
+            self.simulator.set_position(men_layout(board))
 
     # -- what the modes ask ------------------------------------------------------------------
+
+    @property
+    def referee(self) -> Referee:
+        """The game's referee."""
+        return self.core.referee
+
+    @property
+    def table_player(self) -> TableSide | None:
+        """The table's own side, if it plays one."""
+        return self.core.side
+
+    @property
+    def session(self) -> PlaySession | None:
+        """The match, money session, rubber, set or chouette being played, if any."""
+        return self.core.session
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether the players are laying the game's men out."""
+        return self.core.setting_up
+
+    @property
+    def sensed(self) -> Sensed | None:
+        """The board on the table as the active referee judges it."""
+        return self.core.board
+
+    @property
+    def dice_source(self) -> str:
+        """Where the dice come from now: ``wells``, ``buttons`` or ``digital``."""
+        return self.core.settings.dice_source
+
+    @dice_source.setter
+    def dice_source(self, source: str) -> None:
+        self.core.settings = replace(self.core.settings, dice_source=source)
+
+    @property
+    def game_serial(self) -> int:
+        """Counts the games played or resumed since the start."""
+        return self.core.game_serial
 
     @property
     def lesson(self) -> LessonEngine | None:
@@ -256,7 +336,7 @@ class App:
             except Exception as err:  # the store says what is wrong in words
                 self.report_store(err)
                 game_id = None
-            self.session = self._kept_session()
+            self.core.keep_session(self._kept_session())
             if game_id is not None:
                 try:
                     game = self.store.load_game(game_id)
@@ -269,13 +349,13 @@ class App:
                     return
         self.new_game(self.start_position)
 
-    def _kept_session(self) -> TableSession | None:
+    def _kept_session(self) -> PlaySession | None:
         """The session the last game played here belongs to, if it is still going on."""
         assert self.store is not None
         try:
             last = self.store.last_game()
             match_id = self.store.game(last).match_id if last is not None else None
-            return TableSession.resume(self.store, match_id) if match_id is not None else None
+            return PlaySession.resume(self.store, match_id) if match_id is not None else None
         except Exception as err:  # the store says what is wrong in words
             self.report_store(err)
             return None
@@ -304,68 +384,65 @@ class App:
         if lines:
             self.transitions.notice(lines)
 
+    def _table_side(self, colour: Colour, level: str) -> TableSide:
+        """The table plays ``colour`` at ``level`` from now on, its words said to the players."""
+        opponent = Opponent(level, profile=self.config.rules.profile)
+        return self.core.play_against(colour, opponent, level, say=self.say)
+
     def play_the_table(self, colour: Colour, level: str, position: Position | None = None) -> None:
         """A new game against the table, which plays ``colour`` at ``level`` (from
         ``position``, the standard one by default)."""
-        self.table_player, self.session = TablePlayer(self, colour, level), None
+        self._table_side(colour, level)
+        self.core.keep_session(None)
         self.new_game(position, tutor=self.tutor)
 
     def play_friends(self, tutor: bool) -> None:
         """A new game between two players at the table, the tutor watching or not."""
-        self.table_player, self.session = None, None
+        self.core.no_side()
+        self.core.keep_session(None)
         self.new_game(tutor=tutor)
 
     def start_session(self, session: Session | Chouette) -> None:
         """A match, money session, rubber, set or chouette between players at the table."""
-        self.table_player = None
+        self.core.no_side()
         try:
-            self.session = TableSession.start(self.store, session)
+            self.core.start_session(session)
         except Exception as err:  # the store says what is wrong in words
             self.report_store(err)
-            self.session = TableSession(None, session)
+            self.core.keep_session(PlaySession(None, session))
         self.new_game(tutor=self.tutor)
-
-    def _table_turn(self, event: Event) -> None:
-        if self.table_player is not None:
-            self.table_player.follow(event)
 
     def new_game(self, position: Position | None = None, tutor: bool | None = None) -> None:
         """Start a game from ``position`` (the standard one by default): set up, then throw."""
-        position = position or Position.standard()
         if tutor is not None:
             self.tutor = tutor
-        session = self.session
-        if session is not None and session.over:
-            self.session = session = None
-        profile, starter, lines = get_profile(self.config.rules.profile), None, []
-        if session is not None:
-            profile, starter, lines = session.plan()
-        if self.store is not None and self.game_id is not None and self.referee is not None:
-            if self.referee.game.phase != Phase.OVER:
+        if self.store is not None and self.game_id is not None:
+            if self.core.game.phase != Phase.OVER:
                 try:
                     self.store.abandon_game(self.game_id)  # left on purpose: not resumed
                 except Exception as err:
                     self.report_store(err)
-        game = Game(profile, position)
-        if starter is not None:  # a session's next game: the profile says who throws first
-            game.start_with(starter)
-            position = game.position
-        self.referee = self.make_referee(game)
+        core = self.core
+        core.settings = self._settings(self.dice_source)
+        core.profile = get_profile(self.config.rules.profile)
         self.game_id = None
         self.transitions.new_game()
+        lines = core.new_game(position)
+        game = core.game
         self._game_started(game)
+        session = core.session
         if self.store is not None:
             try:
                 if session is not None:
                     players = session.players()
-                elif self.table_player is not None:
-                    players = self.table_player.players
+                elif core.side is not None:
+                    players = core.side.players
                 else:
                     players = ("white", "black")
                 self.game_id = self.store.start_game(
-                    profile.name,
-                    position.position_id(),
-                    str(position.turn),
+                    game.profile.name,
+                    game.position.position_id(),
+                    str(game.position.turn),
                     players=players,
                     match_id=session.match_id if session is not None else None,
                     mode=self.config.referee.mode,
@@ -375,48 +452,42 @@ class App:
         self.bus.publish(
             NewGame(
                 game=self.game_id,
-                position=position.position_id(),
-                turn=position.turn,
-                profile=profile.name,
+                position=game.position.position_id(),
+                turn=game.position.turn,
+                profile=game.profile.name,
                 tutor=self.tutor,
                 dice_source=self.dice_source,
                 cube=(1, None),
             )
         )
         self._show_session(lines)
-        self.set_up(position, restoring=False)
 
     def _show_session(self, lines: list[str]) -> None:
-        """The session's score band, the Crawford game, and what is said before a game."""
+        """The session's score band and what is said before its next game."""
         session = self.session
         if session is None:
             return
         self.bus.publish(session.shown())
-        if session.crawford:
-            self.bus.publish(CrawfordGame())
         self._session_notes = lines  # said once the men are set up
 
-    def _session_game_over(self, event: GameOver) -> None:
-        """A game of the session is over: counted, kept, and the new score said."""
-        assert self.session is not None and self.referee is not None
-        game = self.referee.game
-        lines = self.session.finished(event, game.position, game.cube.value)
-        self.bus.publish(self.session.shown())
+    def _session_game_over(self) -> None:
+        """A game of the session is over: its new score shown and said."""
+        session = self.session
+        assert session is not None
+        lines = session.said
+        self.bus.publish(session.shown())
         self.bus.publish(Message(to="both", text=" ".join(lines[:2]), detail="\n".join(lines)))
 
     def _resume(self, game_id: int, game: Game) -> None:
-        self.table_player = None
+        self.core.no_side()
         if self.store is not None:  # a game against the table names the table a player
             players = self.store.game(game_id).players
             for colour, name in zip((Colour.WHITE, Colour.BLACK), players, strict=True):
                 level = level_of(name)
                 if level is not None:
-                    self.table_player = TablePlayer(self, colour, level)
-        if self.session is not None:  # a Crawford game is played on without the cube
-            rules = self.session.plan()[0]
-            if rules != game.profile:
-                game = with_rules(game, rules)
-        self.referee = self.make_referee(game)
+                    self._table_side(colour, level)
+        self.core.restore(game)
+        game = self.core.game
         self.game_id = game_id
         self._game_started(game)
         self.bus.publish(
@@ -432,28 +503,15 @@ class App:
             )
         )
         self._show_session([])
-        self.set_up(game.position, restoring=True, in_play=True)
         if game.phase == Phase.DOUBLE_OFFERED:
-            offer_double(self)
+            self._double_offered()
 
     def _game_started(self, game: Game) -> None:
         """A game is on (new or resumed): the coach follows it, old offers lapse."""
-        self.game_serial += 1
         if self.tutor:
             self._coach()
         if self.coach is not None:
             self.coach.start_game(game.profile.name, self.config.referee.mode == "teaching")
-
-    def make_referee(self, game: Game, emit: Callable[[Event], None] | None = None) -> Referee:
-        """A referee for ``game`` as ``[referee]`` configures it, reporting to ``emit``."""
-        r = self.config.referee
-        config = RefereeConfig(
-            settle_ms=r.settle_ms,
-            auto_done_ms=r.auto_done_ms or None,
-            mode=Mode(r.mode),
-            dice_rest_ms=r.dice_rest_ms,
-        )
-        return Referee(game, self.layout, config, emit=emit or self.bus.publish)
 
     def _coach(self) -> GameCoach:
         """The coach, started the first time a tutored game needs it."""
@@ -466,28 +524,25 @@ class App:
             )
             if self.coach.problem:
                 log.warning("coach: %s", self.coach.problem)
-            if self.referee is not None:  # the tutor was switched on during a game
-                teaching = self.config.referee.mode == "teaching"
-                self.coach.start_game(self.referee.game.profile.name, teaching)
+            teaching = self.config.referee.mode == "teaching"
+            self.coach.start_game(self.core.game.profile.name, teaching)
         return self.coach
+
+    def host_referee(self, game: Game, emit: Callable[[Event], None]) -> Referee:
+        """A referee for ``game`` (a lesson's) judging the table from now on, reporting to
+        ``emit``; :meth:`restore_game` gives the table back to the game."""
+        return self.core.host(game, emit)
 
     def set_up(self, position: Position, restoring: bool, in_play: bool = False) -> None:
         """Have the players lay ``position`` out (the referee guides them); ``in_play``: a
         game resumed in the middle of a turn, whose men moved so far may stay."""
-        assert self.referee is not None
-        self.setting_up = True
-        self.referee.set_up(position, restoring=restoring, in_play=in_play)
-        if self.sensed is not None:  # a new referee starts from the table as it stands
-            self.referee.board(self.sensed, self.now)
-        if self.wells is not None and self.dice_source == "wells":
-            self.referee.dice(self.wells, self.now)  # and knows whether dice lie in the wells
-        if self.simulator is not None:
-            self.simulator.set_position(simulator_layout(position))
+        self.core.set_up(position, restoring=restoring, in_play=in_play)
 
     def close(self) -> None:
         """Stop the link, the simulated table, the speech, the lights and the store."""
         self.running = False
         self.link.stop()
+        self.core.close()
         if self.simulator is not None:
             self.simulator.close()
         if self.speaker is not None:
@@ -544,8 +599,9 @@ class App:
             except queue.Empty:
                 break
             if change.status == LinkStatus.CONNECTED:
-                if self._connected_before and self.referee is not None:
-                    self.referee.reconnected()  # check the table against the game first
+                info = change.info
+                sensing = info.layout.sensing if info is not None else self.core.sensing
+                self.core.connected(sensing, again=self._connected_before)
                 self._connected_before = True
             self.bus.publish(link_event(change))
         while True:
@@ -553,37 +609,30 @@ class App:
                 frame = self.listener.frames.get_nowait()
             except queue.Empty:
                 break
-            sensed = frame.sensed()
-            if sensed != self.sensed:
+            reading = frame.reading(self.core.sensing)
+            if reading != self._reading:
                 self._woken()
-            self.sensed = sensed
-            self.wells = frame.dice
-            self.bus.publish(Board(board=sensed))  # where the men are now
-            lesson = self.lesson
-            if lesson is not None:  # the lesson throws its own dice: the wells are ignored
-                if lesson.referee is not None:
-                    self._judge(lesson.referee, frame, now)
-            elif self.referee is not None and self.replay is None and not self.russian:
-                if self.dice_source == "wells":
-                    self.referee.dice(frame.dice, now)
-                self._judge(self.referee, frame, now)
+            self._reading = reading
+            self._show_board()  # where the men are now, before the referee's verdicts on it
+            self.core.sense(reading, now)
         self.modes.tick(now)
-        if self.lesson is None and self.referee is not None and self.replay is None:
-            if not self.russian:  # a Russian game's referee is ticked by its mode
-                self.referee.tick(now)
+        self.core.tick(now)
+        self._show_board()
         self.bus.dispatch()
         self._say_when_complete()
         self.transitions.tick(now, self.idle_since)
         self.bus.dispatch()
 
-    def _judge(self, referee: Referee, frame: BoardFrame, now: int) -> None:
-        """One frame to a referee as the table senses it (its identify's ``sense=``): the
-        colour of each man, or only where men are (the referee colours them)."""
-        info = self.link.info
-        if info is not None and info.layout.sensing == "occupancy":
-            referee.occupancy(frame.occupancy(), now)
-        else:
-            referee.board(frame.sensed(), now)
+    def _show_board(self) -> None:
+        """The board as the active referee judges it, to the view when it changed."""
+        reading = self._reading
+        if reading is None:
+            return
+        judge = self.core.judge
+        board = judge.peek(reading) if judge is not None else self.core.board
+        if board is not None and board != self._board:
+            self._board = dict(board)
+            self.bus.publish(Board(board=board))
 
     def _woken(self) -> None:
         """Somebody is at the table (a button, a man moved): the attract screen goes."""
@@ -592,11 +641,11 @@ class App:
 
     def _say_when_complete(self) -> None:
         """The men show a whole play: tell the player to press Done (once per board)."""
-        referee = self.referee
-        if referee is None or self.setting_up or self.sensed is None or self.view.illegal:
+        board = self.core.board
+        if self.setting_up or board is None or self.view.illegal:
             return
-        if self.lesson is None and self.replay is None:
-            self.complete.check(referee.game, self.sensed)
+        if self.lesson is None and self.replay is None and not self.russian:
+            self.complete.check(self.core.game, board)
 
     def frame(self, now: int) -> None:
         """Draw the view if it changed (or moves), and act on the window's keys and mouse."""
@@ -605,6 +654,11 @@ class App:
         legend = {p: self.modes.legend(p) for p in ("white", "black")}
         if legend != view.legend:
             view.legend = legend
+            self.changes += 1
+        side = self.core.side
+        busy = "The table is thinking..." if side is not None and side.thinking else ""
+        if busy != view.busy:
+            view.busy = busy
             self.changes += 1
         if self.display is None:
             return
@@ -664,17 +718,35 @@ class App:
                 if isinstance(mode, LessonMode):
                     mode.on_event(event)
             case Played(accepted=accepted, player=player) if self.tutor and not accepted:
-                table = self.table_player
-                if table is None or player != table.colour:  # the visitor's plays only
+                side = self.core.side
+                if side is None or player != side.colour:  # the visitor's plays only
                     self._rate(event)
             case SetupOk(restored=restored):
-                self.setting_up = False
                 notes, self._session_notes = self._session_notes, []
                 if notes and not restored:
                     text = " ".join([*notes[:2], "Throw to start."])
                     self.bus.publish(Message(to="both", text=text, detail="\n".join(notes)))
+            case CubeMoved(action="double") if not self.russian:
+                self._double_offered()
+            case CubeMoved(action="take", player=taker) if not self.russian:
+                self.say("both", cube_words(self.core.game, taker))
             case GameOver() if self.session is not None and not self.russian:
-                self._session_game_over(event)
+                self._session_game_over()
+
+    def _double_offered(self) -> None:
+        """A double is on offer: its taker is asked to take or pass (the table answers for
+        itself)."""
+        game = self.core.game
+        taker = game.turn.other
+        side = self.core.side
+        if side is not None and side.colour == taker:
+            return
+        stake = 2 * game.cube.value
+        self.say(
+            str(taker),
+            f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.",
+        )
+        self.transitions.double_offered(str(taker))
 
     # -- buttons ---------------------------------------------------------------------------
 
@@ -711,29 +783,28 @@ class App:
 
     def start_replay(self, replay: Replay) -> None:
         """Show a game turn by turn: Done for the next turn, Select for the one before."""
+        self.core.pause()
         self.transitions.replay(replay)
 
     def restore_game(self) -> None:
-        """Back to the game after a replay or a lesson: the players lay its men out again."""
+        """Back to the game after a replay, a lesson or another variant: the players lay its
+        men out again."""
         self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
-        if self.referee is not None:
-            game = self.referee.game
-            self.bus.publish(
-                PositionShown(
-                    position=game.position.position_id(),
-                    turn=game.turn,
-                    dice=game.dice or None,
-                )
+        game = self.core.game
+        self.bus.publish(
+            PositionShown(
+                position=game.position.position_id(),
+                turn=game.turn,
+                dice=game.dice or None,
             )
-            self.set_up(game.position, restoring=True)
+        )
+        self.core.resume_game()
 
     # -- the coach -------------------------------------------------------------------------
 
     def _rate(self, event: Played) -> None:
         """Hand the play just made to the coach (it answers with a ``coach`` event)."""
-        if self.referee is None:
-            return
-        game = self.referee.game
+        game = self.core.game
         if not game.turns:
             return
         turn = game.turns[-1]
@@ -742,8 +813,6 @@ class App:
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )
-
-    # -- the cube --------------------------------------------------------------------------
 
 
 def _json_lines(out: TextIO) -> Callable[[Event], None]:

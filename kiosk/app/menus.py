@@ -14,9 +14,9 @@ from kiosk.app.modes import Host
 from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
-from kiosk.app.sessions import throw_off
 from kiosk.config import save_config
 from kiosk.events import ModeChanged
+from kiosk.play import CubeError, throw_off
 from kiosk.rules import WHITE, Colour, Phase
 from kiosk.rules.chouette import Chouette, ChouetteError, player_names
 from kiosk.rules.profiles import PROFILES
@@ -46,9 +46,8 @@ class TableMenus:
                     submenu=self.declines,
                     shown=lambda: (
                         bool(app.session and app.session.may_decline())
-                        and app.referee is not None
-                        and app.referee.game.phase == Phase.DOUBLE_OFFERED
-                        and app.referee.game.turn == WHITE
+                        and app.core.game.phase == Phase.DOUBLE_OFFERED
+                        and app.core.game.turn == WHITE
                     ),
                 ),
                 Item("Russian backgammon (the books' other game)", submenu=self.russian),
@@ -201,17 +200,18 @@ class TableMenus:
         names = session.may_decline() if session is not None else []
 
         def decline(name: str) -> None:
-            session.declines.append(name)
+            try:
+                app.core.cube.decline(name)
+            except CubeError as err:
+                app.say("both", f"{str(err).capitalize()}.")
+                return
             app.say("both", f"{name} declines the double and settles with the playing opponent.")
 
         items = [Item(f"{name} declines", _call(decline, name)) for name in names]
         return Menu("Which partner declines?", items or [Item("Nobody may decline now.")])
 
     def _double_label(self) -> str:
-        referee = self.app.referee
-        if referee is None:
-            return "Double"
-        game = referee.game
+        game = self.app.core.game
         return f"Double to {2 * game.cube.value} ({game.turn} offers)"
 
     def lessons(self) -> Menu:

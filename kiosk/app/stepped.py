@@ -1,9 +1,9 @@
 """The real application on a simulated table stepped by a virtual clock: the demo and the
 tests drive the whole stack (firmware, pty, link, referee, modes, display) this way.
 
-``wait(ms)`` lets virtual time pass in the steps of :class:`kiosk.referee.stepped.SteppedTable`
+``wait(ms)`` lets virtual time pass in the steps of :class:`kiosk.play.stepped.SteppedTable`
 (the one stepping loop: the table scans, the link catches up with what the table shows or
-:class:`~kiosk.referee.stepped.TableTimeout` says it did not), and the app takes a turn of
+:class:`~kiosk.play.stepped.TableTimeout` says it did not), and the app takes a turn of
 its loop after each. Nothing depends on the machine's speed.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from kiosk.app.controls import button_event
 from kiosk.app.main import App, table_layout
 from kiosk.config import Config
-from kiosk.referee.stepped import STEP_MS, SteppedTable
+from kiosk.play.stepped import STEP_MS, SteppedTable
 
 
 class SteppedApp:
@@ -26,6 +26,7 @@ class SteppedApp:
         self.table = SteppedTable(table_layout(config), sensing=sensing)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         self.events: list[dict] = []  # every event so far, as JSON (what tests read)
+        self.settle = True  # wait for the table's side to think at each step
         self.app = make_app(link=self.link, listener=self.listener)
         self.app.bus.subscribe(lambda event: self.events.append(event.to_json()))
 
@@ -40,6 +41,9 @@ class SteppedApp:
 
     def _step(self, now: int) -> None:
         self.app.step(now)
+        if self.settle:
+            self.app.core.settle()  # the table's side has thought: the same every run
+            self.app.bus.dispatch()
         self.app.frame(now)
 
     def press(self, name: str, player: str | None = None, times: int = 1) -> None:

@@ -86,16 +86,16 @@ class Transitions:
         if isinstance(event, LAPSES_OFFER):
             self.modes.drop(TakeBackOfferMode)
         match event:
-            case Choose(options=options) if app.referee is not None:
-                self.menu(app.menus.choose(list(options), app.referee.choose))
-            case WrongMove(player=player) if app.referee is not None:
+            case Choose(options=options):
+                self.menu(app.menus.choose(list(options), app.core.choose))
+            case WrongMove(player=player):
                 title = f"{str(player).capitalize()} made a wrong move"
-                self.menu(app.menus.wrong_move(title, app.referee.accept))
+                self.menu(app.menus.wrong_move(title, app.core.accept))
             case GameOver() if self.modes.find(RussianMode) is None:
                 self.modes.drop(DoubleOfferMode)
                 self.modes.push(GameEndMode(app))
-            case CoachVerdict(take_back=True) if app.referee is not None:
-                game = app.referee.game
+            case CoachVerdict(take_back=True):
+                game = app.core.game
                 current = event.turn == len(game.turns) and game.phase == Phase.ROLL
                 if current and isinstance(self.modes.top, GameMode):
                     self.modes.push(TakeBackOfferMode(app, event))

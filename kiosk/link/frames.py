@@ -8,7 +8,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from kiosk.link.protocol import fields
-from kiosk.table import LOCATIONS, DieReading, Occupancy, Sensed, SlotState, TableLayout
+from kiosk.table import (
+    LOCATIONS,
+    DieReading,
+    Occupancy,
+    Sensed,
+    SlotState,
+    TableLayout,
+    TableReading,
+)
 
 _SLOT_CHARS = {
     ".": SlotState.EMPTY,
@@ -63,6 +71,12 @@ class BoardFrame:
             where: sum(state is not SlotState.EMPTY for state in states)
             for where, states in self.slots.items()
         }
+
+    def reading(self, sensing: str) -> TableReading:
+        """The frame as the kiosk reads it from a table sensing ``sensing``: the men at
+        every location, their colours only where the table tells them apart."""
+        colours = self.sensed() if sensing == "polarity" else None
+        return TableReading(self.occupancy(), colours, self.dice)
 
     def mixed(self) -> tuple[str, ...]:
         """The locations where both colours are sensed."""

@@ -5,8 +5,9 @@ reports what it decides as events (plain dicts with an ``"event"`` key) to one
 callback. It holds no threads and does no I/O, so it runs the same under the
 real link, the simulated table and the tests.
 
-Occupancy sensing (one reed a slot, :meth:`Referee.occupancy`): the men get their
-colours from location (each side's bar and tray) and from the game's history, against
+Occupancy sensing (one reed a slot: a :class:`~kiosk.table.TableReading` without colours):
+the men get their colours from location (each side's bar and tray) and from the game's
+history, against
 the last board known to be right. Within one turn the mover's men move and the
 adversary's only go to the bar, so counts per point, bar and tray tell every legal
 partial play apart, and every verdict is the same as on a table that senses colour.
@@ -65,7 +66,7 @@ from kiosk.rules import (
     Position,
 )
 from kiosk.rules.profiles import StartCast
-from kiosk.table import DieReading, TableLayout
+from kiosk.table import DieReading, TableLayout, TableReading
 from kiosk.table.sensing import (
     Occupancy,
     Sensed,
@@ -75,6 +76,7 @@ from kiosk.table.sensing import (
     location,
     point_of,
     project,
+    true_counts,
 )
 
 Event = dict
@@ -191,8 +193,34 @@ class Referee:
         if in_play and self.game.phase == Phase.PLAY and self.game.dice:
             self._build_tree()
 
-    def board(self, board: Sensed, now: int) -> None:
-        """A settled frame from the table's firmware (already debounced per switch)."""
+    def sense(self, reading: TableReading, now: int) -> None:
+        """A settled reading of the table (the one way a board comes in): judged by its
+        colours where the table senses them, else by its counts, the men given their
+        colours from location and the game's history."""
+        if reading.colours is not None:
+            self._look(dict(reading.colours), now)
+        else:
+            self._count(dict(reading.counts), now)
+
+    def peek(self, reading: TableReading) -> Sensed:
+        """The board ``reading`` shows as the referee would colour it, before it takes the
+        reading in (it changes nothing in the referee)."""
+        if reading.colours is not None:
+            return dict(reading.colours)
+        kept = self._readings
+        try:
+            return self._coloured(dict(reading.counts))
+        finally:
+            self._readings = kept
+
+    @property
+    def seen(self) -> Sensed | None:
+        """The board as the referee judges it, coloured from the game where the table
+        senses only where men are; None before the first reading."""
+        return self._board
+
+    def _look(self, board: Sensed, now: int) -> None:
+        """A settled board whose men's colours are known."""
         if board == self._board:
             return
         self._board = board
@@ -205,14 +233,14 @@ class Referee:
                 self.game.choose_opening(True)  # the starter plays the cast by moving a man
         self._watch_lift(board)
 
-    def occupancy(self, counts: Occupancy, now: int) -> None:
-        """A settled frame from a table that senses men but not their colour (one reed a
+    def _count(self, counts: Occupancy, now: int) -> None:
+        """A settled board from a table that senses men but not their colour (one reed a
         slot): the men are given colours from location and the game's history."""
         if counts == self._counts:
             return
         self._counts = dict(counts)
         self._coloured_against = None
-        self.board(self._coloured(counts), now)
+        self._look(self._coloured(counts), now)
 
     def readings(self, counts: Occupancy) -> list[Sensed]:
         """Every colouring of an occupancy board worth judging, the first against the last
@@ -564,6 +592,17 @@ class Referee:
         self._lifted = set()
         self._touched = None
         self._judged = None
+
+    @property
+    def target(self) -> Position | None:
+        """The position the players are laying out, while they are."""
+        return self._target
+
+    @property
+    def wanted(self) -> Sensed | None:
+        """The men the players are asked to lay out, while they are (every location's
+        ``(white, black)``, however many slots it has)."""
+        return None if self._target is None else true_counts(self._target)
 
     @property
     def setting_up(self) -> bool:

@@ -37,8 +37,8 @@ from kiosk.rules.russian import (
     format_russian,
     single_steps,
 )
-from kiosk.table import DieReading, TableLayout
-from kiosk.table.sensing import LOCATIONS, Sensed, cap, key
+from kiosk.table import DieReading, TableLayout, TableReading
+from kiosk.table.sensing import LOCATIONS, Occupancy, Sensed, cap, colour_in, key
 
 #: The books' rules the illegal placements cite.
 LAWS = {
@@ -106,6 +106,8 @@ class RussianReferee:
         self._faces_since = 0
         self._armed = True
         self._over = False
+        self._counts: Occupancy | None = None  # the men counted by a table blind to colour
+        self._by_counts: dict[tuple[int, ...], tuple] = {}  # partial boards by their counts
 
     # -- what the runner asks --------------------------------------------------------------
 
@@ -119,30 +121,63 @@ class RussianReferee:
         """Whether the men are still being laid out."""
         return self._target is not None
 
+    @property
+    def wanted(self) -> Sensed | None:
+        """The men the players are asked to lay out, while they are (every location's
+        ``(white, black)``, however many slots it has)."""
+        return None if self._target is None else russian_board(self._target)
+
     def set_up(self, position: RussianPosition) -> None:
         """Have the players lay ``position`` out (every man in its tray for a new game)."""
         self.position, self.turn, self._target, self._over = position, None, position, False
+        self._partials, self._complete, self._by_counts = {}, {}, {}
         self._judged = None
 
     def reconnected(self) -> None:
         """The table came back after a pulled cable or a restart: judge its board afresh."""
         self._judged = None
 
-    def board(self, board: Sensed, now: int) -> None:
-        """A settled frame from the table."""
+    def sense(self, reading: TableReading, now: int) -> None:
+        """A settled reading of the table: judged by its colours where the table senses
+        them, else by its counts, each point's men coloured as the part being played
+        leaves them (a point holds one side's men at a time)."""
+        if reading.colours is not None:
+            self._counts = None
+            self._look(dict(reading.colours), now)
+        else:
+            self._counts = dict(reading.counts)
+            self._look(self._coloured(self._counts), now)
+
+    def peek(self, reading: TableReading) -> Sensed:
+        """The board ``reading`` shows as the referee would colour it (nothing changes)."""
+        if reading.colours is not None:
+            return dict(reading.colours)
+        return self._coloured(dict(reading.counts))
+
+    @property
+    def seen(self) -> Sensed | None:
+        """The board as the referee judges it (coloured from the game on a table that
+        senses only where men are); None before the first reading."""
+        return self._board
+
+    def _look(self, board: Sensed, now: int) -> None:
         if board != self._board:
             self._board, self._changed_at = board, now
 
-    def occupancy(self, counts: dict[str, int], now: int) -> None:
-        """A table that senses men but not their colour cannot tell the Russian game's two
-        sides apart on the entering points: said once, nothing judged."""
-        if self._board is None:
-            self._board = {}
-            self._emit(
-                "notice",
-                about="russian-polarity",
-                message="Russian backgammon needs a table that senses each man's colour.",
-            )
+    def _coloured(self, counts: Occupancy) -> Sensed:
+        """Men counted on a table that cannot see colour, given their colours: a board a
+        legal part may show on the way if one has these counts, else each point as the
+        last known board had it (the trays and bars are one side's each)."""
+        found = self._by_counts.get(tuple(counts.get(w, 0) for w in LOCATIONS))
+        if found is not None:
+            return dict(zip(LOCATIONS, found, strict=True))
+        if self._target is not None:
+            reference, mover = self._target, self._target.turn
+        elif self.turn is not None:
+            reference, mover = self.turn.position, self.turn.player
+        else:
+            reference, mover = self.position, self.position.turn
+        return colour_in(counts, cap(russian_board(reference), self.layout), mover)[0]
 
     def dice(self, wells: tuple[DieReading, DieReading], now: int) -> None:
         """What the two dice wells read: a throw once both faces have rested."""
@@ -159,13 +194,15 @@ class RussianReferee:
         self._settle(now)
         if self._board is None or now - self._changed_at < self.config.settle_ms:
             return
+        if self._counts is not None:  # colours follow the part being played now
+            self._board = self._coloured(self._counts)
         k = key(self._board)
         if k != self._judged:
             self._judged = k
             self._judge(self._board)
 
-    def throw(self, d1: int, d2: int) -> None:
-        """The dice thrown by the side on roll."""
+    def throw(self, d1: int, d2: int, now: int = 0) -> None:
+        """The dice thrown by the side on roll (from any source: wells, buttons, digital)."""
         if self._over:
             self._emit("error", message="The game is over.")
             return
@@ -341,6 +378,7 @@ class RussianReferee:
     def _build(self) -> None:
         """Index every board a legal play of the part may show on the way (any order)."""
         self._partials, self._complete, self._illegal = {}, {}, None
+        self._by_counts = {}
         turn = self.turn
         if turn is None or turn.over or turn.needs_choice:
             return
@@ -354,6 +392,13 @@ class RussianReferee:
         self._partials.pop(key(cap(russian_board(start), self.layout)), None)
         self._walk(start, list(turn.part.dice) if turn.part is not None else [])
         self._partials[key(cap(russian_board(start), self.layout))] = []
+        self._index_counts()
+
+    def _index_counts(self) -> None:
+        """The part's boards by their counts alone, for a table blind to colour."""
+        self._by_counts = {}
+        for k in [*self._complete, *self._partials]:
+            self._by_counts.setdefault(tuple(w + b for w, b in k), k)
 
     def _walk(self, position: RussianPosition, dice: list[int]) -> bool:
         """Index the boards single steps of the part's dice lead to on the way to a legal

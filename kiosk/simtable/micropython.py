@@ -137,7 +137,7 @@ class MicroPythonFirmware:
         self._write = write
         self._rows: list[int] | None = None
         spec = {
-            "layout": [layout.point_slots, layout.bar_slots, layout.tray_slots],
+            "layout": [layout.point_slots, layout.bar_slots, layout.tray_slots, layout.sensing],
             "rows": matrix.rows,
             "columns": matrix.columns,
             "now": clock.ticks_ms(),

@@ -23,6 +23,7 @@ from kiosk.table.layout import (
 from kiosk.table.sensing import (
     Occupancy,
     Sensed,
+    TableReading,
     cap,
     describe,
     key,
@@ -43,6 +44,7 @@ __all__ = [
     "Sensed",
     "SlotState",
     "TableLayout",
+    "TableReading",
     "cap",
     "colour",
     "describe",

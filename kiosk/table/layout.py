@@ -12,7 +12,7 @@ DEFAULT_TRAY_SLOTS = 15
 MAX_SLOTS = 15
 #: How a slot senses its man (see ``TableLayout.sensing``).
 SENSINGS: tuple[str, ...] = ("polarity", "occupancy")
-DEFAULT_SENSING = "polarity"
+DEFAULT_SENSING = "occupancy"
 
 POINTS: tuple[str, ...] = tuple(str(n) for n in range(1, 25))
 BARS: tuple[str, ...] = ("bar-white", "bar-black")

@@ -15,9 +15,10 @@ see :mod:`kiosk.link`).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
 from kiosk.rules import BAR, BLACK, OFF, WHITE, Colour, Position
-from kiosk.table.layout import LOCATIONS, TableLayout
+from kiosk.table.layout import LOCATIONS, DieReading, TableLayout
 
 Sensed = dict[str, tuple[int, int]]
 #: Men per location whatever their colour: all that an occupancy-sensing table reads.
@@ -151,3 +152,52 @@ def describe(where: str, colour: Colour) -> str:
         owner = where[4:]
         return "your tray" if owner == str(colour) else f"{owner}'s tray"
     return f"your {point_of(colour, where)} point"
+
+
+NO_DICE = (DieReading.EMPTY, DieReading.EMPTY)
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """One settled picture of the table, read once where it comes in: the men at every
+    location (``counts``, all a table with one reed a slot can tell), their colours where
+    the table senses them (``colours``, else ``None``), and the dice wells.
+
+    Everything above the link takes this, never a raw frame; a referee turns it into the
+    board it judges (coloured from the game where the table cannot see colour).
+
+    >>> reading = TableReading.of({"6": (5, 0), "19": (0, 5)}, "occupancy")
+    >>> reading.counts, reading.colours, reading.sees_colour
+    ({'6': 5, '19': 5}, None, False)
+    >>> reading.shows({"6": (5, 0), "19": (0, 5)}), reading.shows({"6": (4, 1), "19": (0, 5)})
+    (True, True)
+    >>> TableReading.of({"6": (5, 0)}, "polarity").shows({"6": (4, 1)})
+    False
+    """
+
+    counts: Mapping[str, int]
+    colours: Mapping[str, tuple[int, int]] | None = None
+    dice: tuple[DieReading, DieReading] = NO_DICE
+
+    @classmethod
+    def of(
+        cls,
+        board: Mapping[str, tuple[int, int]],
+        sensing: str,
+        dice: tuple[DieReading, DieReading] = NO_DICE,
+    ) -> TableReading:
+        """The reading a table sensing ``sensing`` gives of ``board`` (colours as they are)."""
+        colours = dict(board) if sensing == "polarity" else None
+        return cls(occupancy(board), colours, dice)
+
+    @property
+    def sees_colour(self) -> bool:
+        """Whether the table tells white men from black ones."""
+        return self.colours is not None
+
+    def shows(self, board: Mapping[str, tuple[int, int]]) -> bool:
+        """Whether the table shows ``board`` as far as it can tell (its colours where it
+        senses them, else its counts)."""
+        if self.colours is not None:
+            return all(self.colours.get(w, (0, 0)) == pair for w, pair in board.items())
+        return all(self.counts.get(w, 0) == sum(pair) for w, pair in board.items())

@@ -87,6 +87,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from kiosk.rules import Cube, Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
@@ -94,6 +95,7 @@ from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, chances_functio
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -434,6 +436,13 @@ class OpponentWorker:
         double (:meth:`Opponent.cube_action`)."""
         method = "answer_double" if doubled else "cube_action"
         return self._submit(method, (position, cube), callback)
+
+    def run(self, work: Callable[..., T], *args: Any) -> Future[T]:
+        """Do other work for the table off the caller's thread, after what it is thinking
+        about (a review of the game): no time limit, no fallback."""
+        if self._closed.is_set():
+            raise RuntimeError("the opponent worker is closed")
+        return self._turns.submit(work, *args)
 
     def _submit(self, method: str, args: tuple, callback: Callable | None) -> Future:
         if self._closed.is_set():

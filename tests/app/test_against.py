@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.app.against import level_of
 from kiosk.app.main import simulator_layout
 from kiosk.config import Config
+from kiosk.play.side import level_of
 from kiosk.rules import Colour, Phase, Position
 from kiosk.store import Store
 from kiosk.store.export import match_to_mat

@@ -19,7 +19,7 @@ MODULES = [
     "kiosk.app.modes",
     "kiosk.app.modes.attract",
     "kiosk.app.modes.entry",
-    "kiosk.app.sessions",
+    "kiosk.play.sessions",
 ]
 
 

@@ -21,7 +21,7 @@ from kiosk.events import (
     event_for,
     from_json,
 )
-from kiosk.referee.scenario import run_script
+from kiosk.play.scenario import run_script
 from kiosk.rules import Colour, Position
 
 

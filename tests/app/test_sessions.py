@@ -12,11 +12,11 @@ import pygame
 
 from kiosk.app.main import simulator_layout
 from kiosk.app.modes.entry import NameEntryMode
-from kiosk.app.sessions import TableSession
 from kiosk.display import Calibration
 from kiosk.display.renderer import Renderer
 from kiosk.display.view import score_lines
 from kiosk.events import GameOver
+from kiosk.play.sessions import PlaySession
 from kiosk.rules import BLACK, WHITE, Phase, Position, Result
 from kiosk.rules.chouette import Chouette
 from kiosk.rules.met import match_equity
@@ -300,13 +300,13 @@ def test_a_partner_declines_the_boxs_double_from_the_menu(harness) -> None:
 
 
 def test_the_session_counts_a_game_the_rules_do_not_allow_in_words() -> None:
-    table = TableSession(None, Session.match(3))
+    table = PlaySession(None, Session.match(3))
     table.plan()
     doubled = GameOver(winner=WHITE, result="single", points=2)
     table.session.record(BLACK, Result.SINGLE)
     table.session.record(BLACK, Result.SINGLE)
     table.plan()  # the Crawford game: no cube may be turned in it
-    lines = table.finished(doubled, Position.standard(), cube=2)
+    _, lines = table.finished(doubled, Position.standard(), cube=2)
     assert lines == [
         "White wins a single game.",
         "This game cannot be counted in the session: there is no doubling in the Crawford game",

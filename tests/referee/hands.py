@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.referee.scenario import ScenarioRunner
+from kiosk.play.scenario import ScenarioRunner
 from kiosk.rules import BAR, OFF, Colour, Play
 
 

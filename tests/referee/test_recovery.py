@@ -3,7 +3,7 @@
 from kiosk.link import TableLayout
 from kiosk.referee import Referee, RefereeConfig
 from kiosk.rules import BLACK, Game, Phase, Position
-from kiosk.table import project
+from kiosk.table import TableReading, project
 from tests.referee.hands import kinds, run
 
 
@@ -65,11 +65,11 @@ def test_restart_guides_the_players_back_to_the_stored_position():
     )
     referee.set_up(stored, restoring=True)
     table = project(Position.standard(), layout)  # the table still shows the start
-    referee.board(table, 0)
+    referee.sense(TableReading.of(table, "polarity"), 0)
     referee.tick(200)
     [guide] = kinds(events, "setup")
     assert {c["table"] for c in guide["corrections"]} == {"8", "6", "5"}
-    referee.board(project(stored, layout), 300)
+    referee.sense(TableReading.of(project(stored, layout), "polarity"), 300)
     referee.tick(500)
     assert events[-1] == {"event": "setup-ok", "restored": True}
     referee.throw(6, 5, 600)

@@ -3,7 +3,7 @@
 from kiosk.link import TableLayout
 from kiosk.referee import Referee, RefereeConfig
 from kiosk.rules import WHITE, Game, Phase, Position
-from kiosk.table import project
+from kiosk.table import TableReading, project
 from tests.referee.hands import kinds
 
 
@@ -20,7 +20,7 @@ def test_auto_done_ends_a_complete_play_after_it_stays_settled():
     game, referee, events = _referee(settle_ms=100, auto_done_ms=2000)
     referee.throw(3, 1, 0)
     done = Position.standard().parse_play(3, 1, "8/5 6/5").result.swap_turn()
-    referee.board(project(done, TableLayout()), 10)
+    referee.sense(TableReading.of(project(done, TableLayout()), "polarity"), 10)
     referee.tick(200)
     assert kinds(events, "play") == []  # settled, but not yet for two seconds
     referee.tick(2300)
@@ -35,7 +35,7 @@ def test_settle_time_keeps_a_passing_hand_from_being_judged():
         Position.from_points({24: 2, 13: 4, 11: 1, 8: 3, 6: 5, 19: -5, 17: -3, 12: -5, 1: -2}),
         TableLayout(),
     )
-    referee.board(wrong, 10)
+    referee.sense(TableReading.of(wrong, "polarity"), 10)
     referee.tick(200)
     assert kinds(events, "illegal") == []
     referee.tick(320)

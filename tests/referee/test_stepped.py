@@ -2,7 +2,7 @@
 
 import pytest
 
-from kiosk.referee.stepped import SteppedTable, TableTimeout
+from kiosk.play.stepped import SteppedTable, TableTimeout
 
 
 def test_a_link_that_never_catches_up_raises():

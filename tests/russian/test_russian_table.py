@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from kiosk.referee.scenario import ScenarioRunner
+from kiosk.play.scenario import ScenarioRunner
 from kiosk.rules.russian import (
     BAR,
     HAND,

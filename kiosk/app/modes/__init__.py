@@ -42,8 +42,8 @@ if TYPE_CHECKING:
     from kiosk.config import Config
     from kiosk.display.view import TableView
     from kiosk.link import TableLink
-    from kiosk.referee import Referee
-    from kiosk.rules import Colour, Game, Position
+    from kiosk.play import GameCore, PlaySession
+    from kiosk.rules import Colour, Position
     from kiosk.tutor.lessons import LessonEngine
 
 Publish = Callable[[Event], None]
@@ -87,23 +87,24 @@ class Host(Protocol):
     bus: EventBus
     view: TableView
     link: TableLink
-    referee: Referee | None
-    store: object | None
-    simulator: object | None
+    core: GameCore  # the game, its referee, the cube, the table's side, the session
+    store: Any  # kiosk.store.Store, or None
+    simulator: Any  # kiosk.simtable.SimulatedTable, or None
     tutor: bool
-    dice_source: str
+    dice_source: str  # wells, buttons or digital
     now: int
-    setting_up: bool
-    sensed: dict[str, tuple[int, int]] | None
     modes: ModeStack
     menus: Menus
     transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
-    lesson: LessonEngine | None  # the lesson on the table, if one is
-    replay: Replay | None  # the game being replayed, if one is
-    table_player: Any  # kiosk.app.against.TablePlayer: the table's side, if it plays one
-    session: Any  # kiosk.app.sessions.TableSession: the match or session played, if any
-    layout: Any  # kiosk.link.TableLayout: the table's slots
-    wells: Any  # the dice wells' latest reading
+
+    @property
+    def lesson(self) -> LessonEngine | None: ...
+    @property
+    def replay(self) -> Replay | None: ...
+    @property
+    def russian(self) -> bool: ...
+    @property
+    def session(self) -> PlaySession | None: ...
 
     def detail_player(self, player: str | None = None) -> str | None: ...
     def open_menu(self, player: str | None) -> None: ...
@@ -117,8 +118,6 @@ class Host(Protocol):
     def restore_game(self) -> None: ...
     def start_lesson(self, lesson_id: str) -> None: ...
     def start_replay(self, replay: Replay) -> None: ...
-    def set_up(self, position: Position, restoring: bool, in_play: bool = False) -> None: ...
-    def make_referee(self, game: Game, emit: Callable[[Event], None] | None = None) -> Referee: ...
     def report_store(self, err: Exception) -> None: ...
     def progress(self) -> GuardedProgress | None: ...
     def ask_pin(self) -> None: ...

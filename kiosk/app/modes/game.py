@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Host, Legend, Mode
-from kiosk.events import CoachVerdict, CubeMoved, Detail, GameOver, PositionShown, TakeBack
-from kiosk.rules import Colour, CubeAction, Game, Phase
+from kiosk.events import CoachVerdict, Detail, PositionShown
+from kiosk.play import CubeError, TooLate
+from kiosk.rules import Colour, Game, Phase
 
 
 class GameMode(Mode):
@@ -63,24 +64,13 @@ class GameEndMode(Mode):
             self.app.open_menu(player)
 
 
-def cube_json(game: Game) -> tuple[int, str | None]:
-    """The cube as events carry it: (value, owner or None)."""
-    owner = game.cube.owner
-    return (game.cube.value, None if owner is None else str(owner))
-
-
-def offer_double(app: Host, made: bool = False) -> None:
-    """The player on roll doubles (``made``: now, from the menu; else the double was already
-    on offer, as in a game resumed): the adversary is asked to take or pass."""
-    assert app.referee is not None
-    game = app.referee.game
-    if made:
-        game.double()
-        app.bus.publish(CubeMoved(action="double", player=game.turn, cube=cube_json(game)))
-    taker = str(game.turn.other)
-    stake = 2 * game.cube.value
-    app.say(taker, f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.")
-    app.transitions.double_offered(taker)
+def cube_words(game: Game, taker: Colour) -> str:
+    """What is said when ``taker`` takes a double: the cube's value, whose throw it is."""
+    doubler = taker.other
+    return (
+        f"{str(taker).capitalize()} takes: the cube is at {game.cube.value}. "
+        f"{str(doubler).capitalize()}, throw the dice."
+    )
 
 
 class DoubleOfferMode(Mode):
@@ -106,26 +96,10 @@ class DoubleOfferMode(Mode):
 
     def answer(self, take: bool) -> None:
         """The adversary takes (the cube changes hands) or passes (the game is over)."""
-        app = self.app
-        assert app.referee is not None
-        game = app.referee.game
-        doubler, taker = game.turn, game.turn.other
-        if app.session is not None:  # a chouette settles a double at once
-            app.session.cube_answered(doubler, take)
-        if take:
-            game.take()
-            app.bus.publish(CubeMoved(action="take", player=taker, cube=cube_json(game)))
-            app.say(
-                "both",
-                f"{str(taker).capitalize()} takes: the cube is at "
-                f"{game.cube.value}. {str(doubler).capitalize()}, throw the dice.",
-            )
-            return
-        game.pass_()
-        app.bus.publish(CubeMoved(action="pass", player=taker, cube=cube_json(game)))
-        app.bus.publish(
-            GameOver(winner=doubler, result="single", points=game.cube.value, passed=True)
-        )
+        try:
+            self.app.core.cube.answer(take)
+        except CubeError as err:
+            self.app.say("both", f"{str(err).capitalize()}.")
 
 
 class TakeBackOfferMode(Mode):
@@ -156,43 +130,32 @@ class TakeBackOfferMode(Mode):
     def take_back(self) -> None:
         """The game as it was before the play, the same dice to play again."""
         app, offer = self.app, self.offer
-        assert app.referee is not None
-        game = app.referee.game
-        if app.setting_up or game.phase != Phase.ROLL or len(game.turns) != offer.turn:
-            app.say(offer.to, "Too late to take that play back: the game has gone on.")
+        try:
+            turn = app.core.take_back(offer.turn or 0)
+        except TooLate as err:
+            app.say(offer.to, str(err))
             return
-        turn = game.take_back()
         mover, (d1, d2) = str(turn.colour), turn.dice
-        before = turn.before.position_id()
-        app.bus.publish(
-            TakeBack(
-                player=turn.colour,
-                dice=turn.dice,
-                move=str(turn.play),
-                position=before,
-                number=offer.turn,
-            )
-        )
         app.bus.publish(
             PositionShown(
-                position=before,
+                position=turn.before.position_id(),
                 turn=turn.colour,
                 dice=turn.dice,
                 text=f"{mover.capitalize()} takes back {turn.play or 'the play'}: put the "
                 f"men back as shown, then play {d1}-{d2} again.",
             )
         )
-        app.set_up(turn.before, restoring=True)
 
 
 def done_meaning(app: Host, player: str) -> str:
     """What ``player``'s Done button does in the game now ("" for nothing)."""
-    referee = app.referee
-    if referee is None or app.setting_up:
+    core = app.core
+    if core.setting_up:
         return ""
-    if app.table_player is not None and player == str(app.table_player.colour):
+    side = core.side
+    if side is not None and player == str(side.colour):
         return ""  # the table's own side: nobody sits there, and its turn ends by itself
-    game = referee.game
+    game = core.game
     if game.phase == Phase.OVER:
         return "new game"
     if game.phase == Phase.PLAY:
@@ -208,54 +171,51 @@ def done_meaning(app: Host, player: str) -> str:
 
 def press_done(app: Host, player: str | None) -> None:
     """Done in the game: throw (digital or button dice), finish the play, or start again."""
-    referee = app.referee
-    if referee is None:
-        return
-    game = referee.game
+    core = app.core
+    game = core.game
     if game.phase == Phase.OVER:
         app.new_game(tutor=app.tutor)
         return
-    if app.setting_up:
+    if core.setting_up:
         app.say("both", "Lay the men out as shown first.")
         return
     if game.phase == Phase.DOUBLE_OFFERED:
-        offer_double(app)
+        app.say(str(game.turn.other), "Answer the double first: Select takes it, Back passes.")
         return
     who = Colour.parse(player) if player else None
     if game.phase in (Phase.OPENING, Phase.OPENING_OPTION, Phase.ROLL):
         if game.phase == Phase.ROLL and who is not None and who != game.turn:
             if not _throws_for_the_table(app, str(who)):
                 return  # not this player's throw: the legend shows whose it is
-        if app.dice_source == "digital":
-            referee.throw(*digital_throw(), app.now)
+        if core.holding:
+            app.say("both", "The table is deciding whether to double: a moment.")
+        elif app.dice_source == "digital":
+            core.throw(*digital_throw())
         elif app.dice_source == "buttons":
-            app.transitions.dice_entry(lambda d1, d2: referee.throw(d1, d2, app.now))
+            app.transitions.dice_entry(core.throw)
         else:
             app.say("both", "Throw both dice into the dice wells.")
     elif game.phase == Phase.PLAY:
-        referee.press_done(who, app.now)
+        core.press_done(who)
 
 
 def _throws_for_the_table(app: Host, player: str | None) -> bool:
     """Whether ``player`` is the visitor, throwing for the table on its turn."""
-    table = app.table_player
-    referee = app.referee
-    return (
-        table is not None
-        and referee is not None
-        and referee.game.turn == table.colour
-        and player == str(table.colour.other)
+    side = app.core.side
+    return side is not None and app.core.game.turn == side.colour and player == str(
+        side.colour.other
     )
 
 
 def may_double(app: Host) -> bool:
     """Whether the player on roll may offer a double now."""
+    side = app.core.side
     return (
-        app.referee is not None
-        and app.lesson is None
+        app.lesson is None
         and app.replay is None
-        and not app.setting_up
-        and CubeAction.DOUBLE in app.referee.game.legal_cube_actions()
+        and not app.russian
+        and app.core.cube.may_double
+        and (side is None or app.core.game.turn != side.colour)
     )
 
 
@@ -264,4 +224,7 @@ def double(app: Host) -> None:
     if not may_double(app):
         app.say("both", "A double cannot be offered now.")
         return
-    offer_double(app, made=True)
+    try:
+        app.core.cube.double()
+    except CubeError as err:
+        app.say("both", f"{str(err).capitalize()}.")

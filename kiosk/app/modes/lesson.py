@@ -44,20 +44,18 @@ class LessonMode(Mode):
         if button == "select" and engine.state in (*NEXT, State.PLAYING):
             self.app.bus.publish(Detail(player=Colour.parse(player or self._reader)))
         elif button == "done" and engine.state == State.PLAYING and engine.referee is not None:
-            engine.referee.press_done(None, self.app.now)  # whichever side the learner plays
+            self.app.core.press_done(None)  # whichever side the learner plays
         elif button in ("back", "menu"):
             engine.on_event({"event": "button", "name": "menu"})  # leave, progress kept
         elif button in ("done", "select"):
             engine.on_event({"event": "button", "name": button})
 
     def tick(self, now: int) -> None:
-        """A changed board to the engine, time to its referee."""
-        sensed = self.app.sensed
-        if sensed is not None and sensed != self._shown:
-            self._shown = sensed
-            self.engine.on_board(sensed)
-        if self.engine.referee is not None:
-            self.engine.referee.tick(now)
+        """A changed board (as the lesson's referee judges it) to the engine."""
+        board = self.app.core.board
+        if board is not None and board != self._shown:
+            self._shown = dict(board)
+            self.engine.on_board(board)
 
     def on_event(self, event: LessonEvent) -> None:
         """An event of the lesson: to its engine; leaving or finishing it opens the menu."""
@@ -85,7 +83,8 @@ def start_lesson(app: Host, lesson_id: str) -> None:
     except LessonError as err:
         app.say("both", f"That lesson cannot be started: {err}", warning=True)
         return
-    host = LessonTable(lesson.id, app.bus.publish, app.make_referee, lambda: (app.sensed, app.now))
+    app.core.pause()  # the game waits: nothing is judged until the lesson asks
+    host = LessonTable(lesson.id, app.bus.publish, app.core)
     engine = LessonEngine(lesson, host, app.progress(), app.config.tutor.player_slot)
     app.transitions.lesson(engine)
     app.bus.publish(

@@ -2,8 +2,10 @@
 
 Every man starts in its tray; Done ends each part of a throw (or throws digital dice);
 after Cady's deuce-ace the caster picks the doublet with Menu (next) and Select; Back
-leaves the Russian game and the standard game is laid out again. The coach is silent: it
-has no evaluator for this game, and the banner says so. Russian games are not stored.
+leaves the Russian game and the standard game is laid out again. The game core plays it
+(:meth:`kiosk.play.GameCore.play_variant`), on a table that senses colour or only where
+men are alike. The coach is silent: it has no evaluator for this game, and the banner
+says so. Russian games are not stored.
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from __future__ import annotations
 from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Card, Host, Legend, Mode
 from kiosk.events import ModeChanged
-from kiosk.referee.referee import RefereeConfig
 from kiosk.referee.russian import RussianReferee
-from kiosk.rules.russian import RussianPosition, get_russian_profile
+from kiosk.referee.variants import variant
 
 
 class RussianMode(Mode):
@@ -21,29 +22,28 @@ class RussianMode(Mode):
 
     name = "russian"
 
-    def __init__(self, app: Host, variant: str) -> None:
+    def __init__(self, app: Host, name: str) -> None:
         self.app = app
-        self.profile = get_russian_profile(variant)
-        config = RefereeConfig(
-            settle_ms=app.config.referee.settle_ms, dice_rest_ms=app.config.referee.dice_rest_ms
-        )
-        self.referee = RussianReferee(self.profile, app.layout, config, emit=app.bus.publish)
+        self.variant = variant(name)
         self.doublet = 1  # the doublet shown for a deuce-ace choice
+        self._referee: RussianReferee | None = None
+
+    @property
+    def referee(self) -> RussianReferee:
+        """The referee of the Russian game being played."""
+        assert self._referee is not None, "the Russian game starts when its mode is entered"
+        return self._referee
 
     def entered(self) -> None:
-        book = self.profile.title.split(",")[0]
         self.app.bus.publish(
             ModeChanged(
                 mode="russian",
-                banner=f"Russian backgammon ({book}) · the coach is silent: it has no "
-                "evaluator for this game",
+                banner=f"{self.variant.title} · the coach is silent: it has no evaluator for "
+                "this game",
             )
         )
         self.app.say("both", "Russian backgammon: put all fifteen of your men in your tray.")
-        self.referee.set_up(RussianPosition.start())
-        simulator = self.app.simulator
-        if simulator is not None:  # the simulated table lays the men out itself
-            simulator.set_position({"off-white": ("white", 15), "off-black": ("black", 15)})
+        self._referee = self.app.core.play_variant(self.variant.name)
 
     @property
     def choosing(self) -> bool:
@@ -65,7 +65,7 @@ class RussianMode(Mode):
         return (*keys, ("back", "leave Russian backgammon"))
 
     def card(self) -> Card | None:
-        if not self.choosing:
+        if self._referee is None or not self.choosing:
             return None
         return Card(
             "Deuce-ace: choose your doublet",
@@ -88,20 +88,11 @@ class RussianMode(Mode):
             if referee.over:
                 self.entered()  # a new game: every man back to its tray
             elif turn is not None and not turn.over:
-                referee.press_done(None, app.now)
+                app.core.press_done(None)
             elif app.dice_source == "digital":
-                referee.throw(*digital_throw())
+                app.core.throw(*digital_throw())
             elif app.dice_source == "buttons":
-                app.transitions.dice_entry(referee.throw)
-
-    def tick(self, now: int) -> None:
-        """The table's board and dice to the Russian referee, and time."""
-        app = self.app
-        if app.sensed is not None:
-            self.referee.board(app.sensed, now)
-        if app.wells is not None and app.dice_source == "wells":
-            self.referee.dice(app.wells, now)
-        self.referee.tick(now)
+                app.transitions.dice_entry(app.core.throw)
 
 
 def _throw_words(source: str) -> str:

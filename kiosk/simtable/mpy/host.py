@@ -73,13 +73,13 @@ def _firmware(rest):
     spec = json.loads(rest)
     matrix = _Matrix(spec["rows"], spec["columns"])
     clock = _Clock(spec["now"])
-    point, bar, tray = spec["layout"]
+    point, bar, tray, sensing = spec["layout"]
     options = spec["options"]
     _take()
     _state["matrix"] = matrix
     _state["clock"] = clock
     _state["firmware"] = TableFirmware(
-        matrix, clock, _write, layout=Layout(point, bar, tray), **options
+        matrix, clock, _write, layout=Layout(point, bar, tray, sensing), **options
     )
     return "ok"
 

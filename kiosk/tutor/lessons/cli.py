@@ -79,8 +79,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from kiosk.play.lessons import Learner, TableSession
     from kiosk.tutor.lessons import LessonError, load_lesson, read_lesson
-    from kiosk.tutor.lessons.headless import Learner, TableSession
 
     try:
         path = Path(args.lesson)

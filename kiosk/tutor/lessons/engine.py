@@ -1,7 +1,7 @@
 """The lesson engine: plays a :class:`~kiosk.tutor.lessons.model.Lesson` at the table.
 
 It is a state machine fed from the application's event stream. The host (the
-application, or :mod:`kiosk.tutor.lessons.headless` in tests) gives it a
+application, or :mod:`kiosk.play.lessons` in tests) gives it a
 :class:`LessonHost`: where to publish events, a fresh referee for each position the
 learner must lay out or play from, and the board the table shows. The engine
 publishes:
@@ -30,7 +30,6 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from kiosk.books.sources import with_years
-from kiosk.link import TableLayout
 from kiosk.referee import Referee
 from kiosk.rules import (
     BAR,
@@ -43,7 +42,7 @@ from kiosk.rules import (
     shots,
     shots_by_attacker,
 )
-from kiosk.table import location, point_of, project
+from kiosk.table import location, point_of
 from kiosk.table.sensing import Sensed, describe
 from kiosk.tutor.lessons.model import (
     ChartStep,
@@ -76,7 +75,11 @@ class LessonHost(Protocol):
         """Judge the table with a fresh referee for ``game`` from now on; return it."""
 
     def sensed(self) -> Sensed | None:
-        """The last board the table showed (None before the first picture)."""
+        """The board on the table as the referee judges it (None before the first picture)."""
+
+    def shows(self, position: Position) -> bool:
+        """Whether the table shows ``position``, as far as it can tell (a table with one
+        reed a slot tells where men are, not their colour)."""
 
 
 class ProgressStore(Protocol):
@@ -316,11 +319,7 @@ class LessonEngine:
         self.referee = self.host.new_referee(game)
 
     def _shows(self, position: Position) -> bool:
-        board = self.host.sensed()
-        return board is not None and board == project(position, self._layout())
-
-    def _layout(self) -> TableLayout:
-        return self.referee.layout if self.referee else TableLayout()
+        return self.host.shows(position)
 
     # -- plays -------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Scripted sessions through the whole stack: simulated table, pty, link, referee, game.
+"""Scripted sessions through the whole stack: simulated table, pty, link, game core, referee.
 
 A script has one action per line (``#`` starts a comment)::
 
@@ -28,6 +28,12 @@ most a minute; a line that cannot be run gets one ``error`` event. Time is a vir
 clock: the table is stepped through its scans, so a script runs fast and always the
 same way.
 
+The table is the one the hardware is designed as: one reed a slot (occupancy sensing),
+unless the runner is made with ``sensing="polarity"`` or a ``sensing`` line switches it
+(the men stay where they are). The ``table`` event names the sensing. The script drives a
+:class:`~kiosk.play.GameCore`, the same core the application's modes drive: the cube, the
+sessions, the table's own side and the restart are the application's own.
+
 ``variant`` (before ``setup``) switches to Russian backgammon (:mod:`kiosk.referee.russian`):
 ``setup standard`` then lays every man in its tray (in hand), or ``setup R:...`` a Russian
 position; ``LOC`` is ``1``-``24`` along the common track (the same for both sides),
@@ -44,9 +50,9 @@ placement is ``illegal`` with ``not-the-tables-move``). Before its throw the tab
 double (``{"event": "cube", "action": "double", ...}``), answered with ``take`` or
 ``pass``; the visitor on roll doubles with ``double`` and the table takes or passes at
 once (``cube`` events; a pass ends the game, ``game-over`` with ``"passed": true``). The
-runner is handed the opponents by its maker (``opponents``: a level's name to an object
-with ``choose(position, dice)``, whose ``.play`` is the play, and ``cube_action`` and
-``answer_double``, whose ``.action`` is the cube decision), as ``kiosk scenario`` does.
+runner is handed the opponents by its maker (``opponents``: a level's name to an
+:class:`~kiosk.tutor.opponent.Opponent`), as ``kiosk scenario`` does; it waits for the
+table to think, so a script always plays the same way.
 """
 
 from __future__ import annotations
@@ -55,63 +61,34 @@ import json
 import queue
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TextIO
+from typing import TextIO
 
-from kiosk.events import CrawfordGame, CubeMoved, Event, GameOver, OpponentPlayShown
+from kiosk.events import ChouetteSeating, Event, TableStatus
 from kiosk.link import BoardFrame, TableLayout
-from kiosk.referee.referee import Mode, Referee, RefereeConfig
+from kiosk.play.core import CoreSettings, GameCore
+from kiosk.play.cube import CubeError
+from kiosk.play.stepped import STEP_MS, SteppedTable, TableTimeout
+from kiosk.referee.referee import Mode, RefereeConfig
 from kiosk.referee.russian import RussianReferee, russian_board, table_location
-from kiosk.referee.sessions import ScriptSession
-from kiosk.referee.stepped import STEP_MS, SteppedTable, TableTimeout
-from kiosk.rules import (
-    BAR,
-    OFF,
-    WHITE,
-    Colour,
-    Cube,
-    CubeAction,
-    Game,
-    GameError,
-    Phase,
-    Position,
-    get_profile,
-)
+from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.rules.board import InvalidPositionError
+from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
 from kiosk.rules.russian import HAND as RUSSIAN_HAND
-from kiosk.rules.russian import (
-    VARIANTS,
-    RussianPosition,
-    RussianProfile,
-    get_russian_profile,
-)
-from kiosk.rules.session import SessionError
-from kiosk.table import Sensed, location, true_counts
+from kiosk.rules.russian import VARIANTS, RussianPosition
+from kiosk.rules.session import Kind, Scoring, Session, SessionError
+from kiosk.table import LOCATIONS, TableReading, location, true_counts
+from kiosk.table.sensing import Sensed
+from kiosk.tutor.opponent import Opponent
 
 SENSING = ("polarity", "occupancy")  # reeds that tell the colour, or one reed a slot
 MAX_WAIT_MS = 60_000  # a minute of table time per wait: longer is a mistake in the script
+SCORINGS = tuple(s.value for s in Scoring)
+LEVELS = ("beginner", "intermediate", "expert")
+THINK_LIMIT_S = 60.0  # a script waits for the table's evaluator: the same play every run
 
 
 class ScriptError(ValueError):
     """A script line that cannot be run."""
-
-
-class TableOpponent(Protocol):
-    """The table's own player (:class:`kiosk.tutor.opponent.Opponent`)."""
-
-    def choose(self, position: Position, dice: tuple[int, int]) -> Any:
-        """Its play of ``dice`` in ``position``, as ``.play``."""
-        ...
-
-    def cube_action(self, position: Position, cube: Cube) -> Any:
-        """Before its throw: ``.action`` is ``double``, ``no-double`` or ``too-good``."""
-        ...
-
-    def answer_double(self, position: Position, cube: Cube) -> Any:
-        """The visitor doubles: ``.action`` is ``take`` or ``pass``."""
-        ...
-
-
-LEVELS = ("beginner", "intermediate", "expert")
 
 
 class ScenarioRunner:
@@ -122,24 +99,25 @@ class ScenarioRunner:
         emit: Callable[[dict], None],
         layout: TableLayout | None = None,
         settle_ms: int = 300,
-        sensing: str = "polarity",
+        sensing: str = "occupancy",
         firmware: str = "cpython",
-        opponents: Callable[[str], TableOpponent] | None = None,
+        opponents: Callable[[str], Opponent] | None = None,
     ) -> None:
         self.emit = emit
         self.opponents = opponents
-        self.sessions = ScriptSession()
-        self.russian: RussianProfile | None = None  # the Russian game's rules, if playing it
-        self._opponent: tuple[Colour, TableOpponent] | None = None
-        self._shown: tuple[int, int] | None = None  # (game, turn) whose play the table showed
-        self._cube_asked: tuple[int, int] | None = None  # (game, turn) it thought of doubling
         self.layout = layout or TableLayout()
         self.settle_ms = settle_ms
         self.sensing = _sensing(sensing)
-        self.profile = get_profile(None)
+        self.firmware = firmware
         self.mode = Mode.TEACHING
         self.turn = WHITE
+        self.russian = False  # a game of Russian backgammon has the table
+        self._variant = "russian-cady"  # which book's Russian game
         self._setup: tuple[str, Position] | None = None
+        # the sessions a script builds (the core plays them): scoring, stranded options
+        self._scoring = Scoring.GAMES
+        self._multiply = False
+        self._throw_off: ThrowOff | None = None
         self.table = SteppedTable(self.layout, firmware=firmware, sensing=self.sensing)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         # When the dice last came down (until they rest), and whether a wait followed: the
@@ -148,12 +126,16 @@ class ScenarioRunner:
         self._waited_on_dice = False
         self._last: BoardFrame | None = None
         self._was_connected = False
-        self._start = Position.standard(self.turn)  # where the game began (for a restart)
-        self.game = Game(self.profile, self._start)
-        self.referee = self._referee()
+        self.core = GameCore(self.layout, self._publish, self._settings())
+        self.core.new_game(Position.standard(self.turn), set_up=False)
+
+    def _settings(self) -> CoreSettings:
+        config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
+        return CoreSettings(referee=config, dice_source="wells", think_limit=THINK_LIMIT_S)
 
     def close(self) -> None:
-        """Stop the link and the simulated table."""
+        """Stop the table's side, the link and the simulated table."""
+        self.core.close()
         self.table.close()
 
     def __enter__(self) -> ScenarioRunner:
@@ -162,28 +144,28 @@ class ScenarioRunner:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _referee(self) -> Referee:
-        """A referee for the current game, shown the table as it stands."""
-        config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        referee = Referee(self.game, self.layout, config, emit=self._from_referee)
-        if self._last is not None:
-            self._show(referee, self._last, self.now)
-        return referee
+    @property
+    def game(self) -> Game:
+        """The game being played (a lesson's, while one hosts the table)."""
+        judge = self.core.judge
+        game = getattr(judge, "game", None)
+        return game if isinstance(game, Game) else self.core.game
 
     # -- for a driver such as a lesson -----------------------------------------------------
 
-    def new_referee(self, game: Game) -> Referee:
-        """Judge the table with a fresh referee for ``game``, from the board it shows now.
-
-        Script actions then play in that game (a lesson drives the runner this way).
-        """
-        self.game = game
-        self.referee = self._referee()
-        return self.referee
+    def host(self, game: Game, emit: Callable[[Event], None]) -> object:
+        """Judge the table with a fresh referee for ``game`` reporting to ``emit``, from the
+        board it shows now; script actions then play in that game (a lesson drives the
+        runner this way)."""
+        return self.core.host(game, emit)
 
     def sensed(self) -> Sensed | None:
-        """The last board the link reported (None before the first frame)."""
-        return self._last.sensed() if self._last is not None else None
+        """The board on the table as the referee judges it (None before the first frame)."""
+        return self.core.board
+
+    def reading(self) -> TableReading | None:
+        """The table's last reading (None before the first frame)."""
+        return self.core.reading
 
     # -- running ---------------------------------------------------------------------------
 
@@ -204,7 +186,7 @@ class ScenarioRunner:
         word, *args = line.split()
         name = word.replace("-", "_")
         handler = getattr(self, "_do_" + name, None)
-        if self.russian is not None:
+        if self.russian:
             handler = getattr(self, "_ru_" + name, None) or (
                 handler if name in SHARED_WITH_RUSSIAN else None
             )
@@ -224,14 +206,15 @@ class ScenarioRunner:
         """Players wait for thrown dice to come to rest before they do anything else."""
         if self._dice_laid is None:
             return
-        left = self._dice_laid + self.referee.config.dice_rest + STEP_MS - self.now
+        rest = self.core.settings.referee.dice_rest
+        left = self._dice_laid + rest + STEP_MS - self.now
         self._dice_laid = None
         self._waited_on_dice = False
         if left > 0:
             self.wait(left)
 
     def wait(self, ms: int) -> None:
-        """Let ``ms`` of virtual time pass on the table and at the referee."""
+        """Let ``ms`` of virtual time pass on the table and in the game core."""
         self.table.wait(ms, self._step)
 
     @property
@@ -240,8 +223,8 @@ class ScenarioRunner:
         return self.table.now
 
     def _step(self, now: int) -> None:
-        """Deliver to the referee every frame the link has decoded (the table has caught
-        up), then let the referee's clock run."""
+        """Deliver every frame the link has decoded (the table has caught up) to the core,
+        let its clock run, and wait for the table's side to think."""
         self._link_events()
         while True:
             try:
@@ -249,51 +232,17 @@ class ScenarioRunner:
             except queue.Empty:
                 break
             self._last = frame
-            self._show(self.referee, frame, now)
-        self.referee.tick(now)
-        self._opponent_turn()
+            self.core.sense(frame.reading(self.core.sensing), now)
+        self.core.tick(now)
+        self.core.settle()
 
-    def _opponent_turn(self) -> None:
-        """The table's turn, its dice thrown: show its play and have the referee expect it."""
-        if self._opponent is None:
-            return
-        colour, opponent = self._opponent
-        game = self.game
-        turn = (id(game), len(game.turns))
-        if game.turn != colour or self.referee.setting_up:
-            return
-        if game.phase == Phase.ROLL and self._cube_asked != turn:
-            self._cube_asked = turn
-            if CubeAction.DOUBLE in game.legal_cube_actions():
-                if opponent.cube_action(game.position, game.cube).action == "double":
-                    game.double()
-                    self._cube_event("double", colour)
-            return
-        if game.phase != Phase.PLAY or game.dice is None:
-            return
-        if self._shown == turn:
-            return
-        self._shown = turn
-        play = opponent.choose(game.position, game.dice).play
-        self.referee.expect(play)
-        self.emit(
-            OpponentPlayShown(
-                player=colour, dice=game.dice, move=str(play), position=play.result.position_id()
-            ).to_json()
-        )
-
-    def _show(self, referee: Referee, frame: BoardFrame, now: int) -> None:
-        """One frame to the referee, as this table senses it."""
-        referee.dice(frame.dice, now)
-        if self.sensing == "occupancy":
-            referee.occupancy(frame.occupancy(), now)
-        else:
-            referee.board(frame.sensed(), now)
+    def _publish(self, event: Event) -> None:
+        self.emit(event.to_json())
 
     # -- actions ---------------------------------------------------------------------------
 
     def _do_profile(self, args: list[str]) -> None:
-        self.profile = get_profile(_one(args, "profile NAME"))
+        self.core.profile = get_profile(_one(args, "profile NAME"))
         self._new_game()
 
     def _do_mode(self, args: list[str]) -> None:
@@ -302,7 +251,8 @@ class ScenarioRunner:
             self.mode = Mode(word)
         except ValueError:
             raise ScriptError(f"mode is teaching or laws, not {word!r}") from None
-        self.referee = self._referee()
+        self.core.settings = self._settings()
+        self.core.judge_again()
 
     def _do_setup(self, args: list[str]) -> None:
         what = _one(args, "setup standard|POSITION_ID|empty")
@@ -312,21 +262,38 @@ class ScenarioRunner:
             position = Position.from_id(what, self.turn)
         self._setup = (what, position)
         self._new_game(position)
-        self.sim.set_position({} if what == "empty" else _layout(position))
-        self.referee.set_up(position)
+        self.sim.set_position({} if what == "empty" else _layout(true_counts(position)))
+        self.core.set_up(self.core.game.position, restoring=False)
         self.wait(self.settle_ms + STEP_MS)
 
     def _do_sensing(self, args: list[str]) -> None:
         self.sensing = _sensing(_one(args, "sensing occupancy|polarity"))
         self.emit({"event": "sensing", "mode": self.sensing})
-        self.referee = self._referee()
+        if self.sensing != self.table.sim.layout.sensing:
+            self._switch_table()
+        self.core.judge_again()
+
+    def _switch_table(self) -> None:
+        """The same men on a table sensing the other way (the link reconnects to it)."""
+        old = self.table
+        men = {where: old.sim.men(where) for where in LOCATIONS}
+        table = SteppedTable(self.layout, firmware=self.firmware, sensing=self.sensing)
+        table.now = old.now
+        old.close()
+        for where, placed in men.items():
+            for man in placed:
+                table.sim.place(where, man)
+        self.table = table
+        self.sim, self.link, self.listener = table.sim, table.link, table.listener
+        self._was_connected = False
+        self.wait(STEP_MS)
 
     def _do_turn(self, args: list[str]) -> None:
         self.turn = Colour.parse(_one(args, "turn white|black"))
         if self._setup and self._setup[0] not in ("standard", "empty") and not self.game.turns:
             self._do_setup([self._setup[0]])
         elif self.game.phase in (Phase.OPENING, Phase.ROLL) and not self.game.turns:
-            self.game.set_turn(self.turn)
+            self.core.set_turn(self.turn)
 
     def _do_opening(self, args: list[str]) -> None:
         white, black = _dice(args)
@@ -335,7 +302,7 @@ class ScenarioRunner:
     def _do_dice(self, args: list[str]) -> None:
         d1, d2 = _dice(args)
         if self.game.phase == Phase.OPENING:
-            self.game.start_with(self.turn)
+            self.core.skip_opening(self.turn)
         self._throw(d1, d2)
 
     def _do_cocked(self, args: list[str]) -> None:
@@ -368,7 +335,7 @@ class ScenarioRunner:
     def _do_tumble(self, args: list[str]) -> None:
         d1, d2 = _dice(args)
         if self.game.phase == Phase.OPENING:
-            self.game.start_with(self.turn)
+            self.core.skip_opening(self.turn)
         self.sim.clear_dice()
         self.wait(STEP_MS)
         self.sim.tumble(d1, d2, hold=self.wait)
@@ -385,20 +352,28 @@ class ScenarioRunner:
     def _do_dead_reed(self, args: list[str]) -> None:
         if len(args) != 2 or not args[1].isdigit():
             raise ScriptError("dead-reed LOC SLOT (slot 1 is at the edge)")
-        self.sim.kill_reed(self._where(args[:1])[0], int(args[1]) - 1)
-        self.wait(STEP_MS)
+        self._reed(args[0], int(args[1]), self.sim.kill_reed)
 
     def _do_welded_reed(self, args: list[str]) -> None:
         if not 2 <= len(args) <= 3 or not args[1].isdigit():
             raise ScriptError("welded-reed LOC SLOT [white|black] (slot 1 is at the edge)")
         where, colour = self._where([args[0], *args[2:]])
-        self.sim.weld_reed(where, int(args[1]) - 1, colour.name.lower())
+        self._reed(
+            args[0], int(args[1]), lambda w, s: self.sim.weld_reed(w, s, colour.name.lower())
+        )
+
+    def _reed(self, loc: str, slot: int, fault: Callable[[str, int], None]) -> None:
+        where = self._where([loc])[0]
+        slots = self.sim.layout.slots(where)
+        if not 1 <= slot <= slots:
+            raise ScriptError(f"{loc} has slots 1 to {slots}, not {slot}")
+        fault(where, slot - 1)
         self.wait(STEP_MS)
 
     def _do_chatter(self, args: list[str]) -> None:
         flips = _one(args, "chatter FLIPS")
-        if not flips.isdigit():
-            raise ScriptError("chatter takes a number of flips, 0 to switch it off")
+        if not flips.isdigit() or int(flips) > 20:
+            raise ScriptError("chatter takes a number of flips, 0 (off) to 20")
         self.sim.chatter = int(flips)
 
     def _do_opponent(self, args: list[str]) -> None:
@@ -407,146 +382,128 @@ class ScenarioRunner:
             raise ScriptError(usage)
         if self.opponents is None:
             raise ScriptError("this runner has no opponent to play: run it with kiosk scenario")
-        colour = Colour.parse(args[0])
-        self._opponent = (colour, self.opponents(args[1] if len(args) == 2 else LEVELS[0]))
-        self._shown = None
+        level = args[1] if len(args) == 2 else LEVELS[0]
+        self.core.play_against(Colour.parse(args[0]), self.opponents(level), level)
 
     def _do_restart(self, args: list[str]) -> None:
         """The kiosk restarts: the game is read back from its record (its turns, the dice
         thrown), a new referee checks the table against it, and a game against the table
         shows the table's pending play again (the same play: its choice is seeded)."""
-        game = self.game
-        restored = Game(self.profile, self._start)
-        for turn in game.turns:
-            restored.record_play(turn.colour, turn.dice, turn.play)
-        if game.phase == Phase.PLAY and game.dice is not None:
-            restored.record_throw(game.turn, game.dice)
-        self.game = restored
-        self.referee = self._referee()
-        self.referee.set_up(restored.position, restoring=True, in_play=True)
-        self._shown = None
+        self.core.restart()
         self.wait(self.settle_ms + STEP_MS)
 
-    def _cube_event(self, action: str, player: Colour) -> None:
-        cube = self.game.cube
-        owner = None if cube.owner is None else str(cube.owner)
-        self.emit(CubeMoved(action=action, player=player, cube=(cube.value, owner)).to_json())
-
     def _do_double(self, args: list[str]) -> None:
-        game = self.game
-        if self._opponent is not None and game.turn == self._opponent[0]:
+        core = self.core
+        side = core.side
+        if side is not None and self.game.turn == side.colour:
             raise ScriptError("the table is on roll: only the visitor on roll doubles")
-        if game.phase == Phase.OPENING:
-            game.start_with(self.turn)  # a position set up: its side on roll throws first
+        if self.game.phase == Phase.OPENING:
+            core.skip_opening(self.turn)  # a position set up: its side on roll throws first
         try:
-            game.double()
-        except GameError as err:
-            if self.sessions.crawford:
-                raise ScriptError(
-                    "no double now: the Crawford game is played without the cube"
-                ) from None
-            raise ScriptError(f"no double now: {err}") from None
-        self._cube_event("double", game.turn)
-        if self._opponent is not None:  # the table answers at once
-            answer = self._opponent[1].answer_double(game.position, game.cube).action
-            self._answer(take=answer == "take")
+            core.cube.double()
+        except CubeError as err:
+            raise ScriptError(str(err)) from None
+        core.settle()  # the table answers at once
 
     def _do_take(self, args: list[str]) -> None:
-        self._answer_double(take=True)
+        self._answer(take=True)
 
     def _do_pass(self, args: list[str]) -> None:
-        self._answer_double(take=False)
-
-    def _answer_double(self, take: bool) -> None:
-        if self.game.phase != Phase.DOUBLE_OFFERED:
-            raise ScriptError("no double is on offer")
-        self._answer(take)
+        self._answer(take=False)
 
     def _answer(self, take: bool) -> None:
-        """The side not on roll takes the double (and owns the cube) or passes (and loses)."""
-        game = self.game
-        doubler, taker = game.turn, game.turn.other
         try:
-            self.sessions.cube_answered(doubler, take)
-        except SessionError as err:
+            self.core.cube.answer(take)
+        except CubeError as err:
             raise ScriptError(str(err)) from None
-        if take:
-            game.take()
-            self._cube_event("take", taker)
-            return
-        game.pass_()
-        self._cube_event("pass", taker)
-        self._emit_game_over(
-            GameOver(winner=doubler, result="single", points=game.cube.value, passed=True).to_json()
-        )
-
-    def _emit_game_over(self, event: dict) -> None:
-        """A ``game-over`` event, counted by the session being played (if any)."""
-        try:
-            event = self.sessions.game_over(event, self.game.position, self.game.cube.value)
-        except (SessionError, ValueError) as err:
-            self.emit({"event": "error", "message": f"the session cannot count this game: {err}"})
-        self.emit(event)
-        if self.sessions.chouette is not None:
-            self.emit(self.sessions.seating())  # the rotation after the game
-
-    def _from_referee(self, event: Event) -> None:
-        data = event.to_json()
-        if data["event"] == "game-over":
-            self._emit_game_over(data)
-        else:
-            self.emit(data)
 
     # -- sessions ----------------------------------------------------------------------
 
     def _do_match(self, args: list[str]) -> None:
         length = _number(_one(args, "match N"), "match N: a number of points")
-        self._session(lambda: self.sessions.match(length, self.profile))
+        if length < 1:
+            raise ScriptError(f"a match is played to 1 point or more, not {length}")
+        self._session(Session.match(length, self.core.profile))
 
     def _do_rubber(self, args: list[str]) -> None:
-        self._session(lambda: self.sessions.kind("rubber", self.profile))
+        self._session(Session.rubber(self.core.profile))
 
     def _do_set(self, args: list[str]) -> None:
-        self._session(lambda: self.sessions.kind("set", self.profile))
+        self._session(Session.set(self.core.profile))
 
     def _do_scoring(self, args: list[str]) -> None:
         word = _one(args, "scoring games|stranded1|stranded2|stranded3")
-        self._session(lambda: self.sessions.set_scoring(word, self.profile))
+        if word not in SCORINGS:
+            raise ScriptError(f"scoring is one of {', '.join(SCORINGS)}, not {word!r}")
+        scoring = Scoring(word)
+        playing = self.core.session.session if self.core.session is not None else None
+        if isinstance(playing, Session) and playing.kind != Kind.MONEY and scoring != Scoring.GAMES:
+            raise ScriptError(f"a {playing.kind.value} is counted in games, not by stranded men")
+        self._scoring = scoring
+        if playing is None or isinstance(playing, Session) and playing.kind == Kind.MONEY:
+            money = Session.money(
+                self.core.profile, scoring=scoring, stranded_multiply=self._multiply
+            )
+            self._session(money)
+        else:
+            self._new_game()
+
+    def _do_stranded_multiply(self, args: list[str]) -> None:
+        word = _one(args, "stranded-multiply on|off")
+        if word not in ("on", "off"):
+            raise ScriptError("stranded-multiply on|off")
+        self._multiply = word == "on"
+        playing = self.core.session.session if self.core.session is not None else None
+        if isinstance(playing, Session):
+            playing.stranded_multiply = self._multiply
 
     def _do_chouette(self, args: list[str]) -> None:
         players = _number(_one(args, "chouette N"), "chouette N: 3 to 8 players")
-        self._session(lambda: self.sessions.start_chouette(players))
+        if not 3 <= players <= 8:
+            raise ScriptError(f"a chouette has 3 to 8 players, not {players}")
+        self._throw_off = ThrowOff(player_names(players))
+        self.core.keep_session(None)
+        self._new_game()
 
     def _do_throw(self, args: list[str]) -> None:
         if len(args) != 2:
             raise ScriptError("throw P D: player P's die in the chouette's throw-off")
         player = _number(args[0], "throw P D: P is a player's number")
         die = _number(args[1], "throw P D: D is a die, 1 to 6")
+        if self._throw_off is None:
+            raise ScriptError("throw P D is the throw-off of a chouette: chouette N first")
         try:
-            seated = self.sessions.throw(player, die, self.profile)
-        except SessionError as err:
+            self._throw_off.throw(player, die)
+        except (ChouetteError, ValueError) as err:
             raise ScriptError(str(err)) from None
-        if seated is not None:
-            self.emit(seated)
+        if not self._throw_off.done:
+            return
+        chouette = Chouette.seated(self._throw_off, profile=self.core.profile)
+        self._throw_off = None
+        seating = self.core.start_session(chouette).seating()
+        assert isinstance(seating, ChouetteSeating)
+        self.emit(seating.to_json())
 
     def _do_decline(self, args: list[str]) -> None:
         player = _number(_one(args, "decline P"), "decline P: a partner's number")
+        session = self.core.session
+        chouette = session.session if session is not None else None
         if self.game.phase != Phase.DOUBLE_OFFERED:
             raise ScriptError("no double is on offer")
+        if not isinstance(chouette, Chouette):
+            raise ScriptError("a partner declines the box's double in a chouette only")
+        names = chouette.players
+        name = names[player - 1] if 1 <= player <= len(names) else ""
+        if name not in chouette.partners or name == chouette.captain:
+            raise ScriptError(f"player {player} is not a partner who may decline by himself")
         try:
-            self.sessions.decline(player)
-        except SessionError as err:
+            self.core.cube.decline(name)
+        except CubeError as err:
             raise ScriptError(str(err)) from None
 
-    def _do_stranded_multiply(self, args: list[str]) -> None:
-        word = _one(args, "stranded-multiply on|off")
-        if word not in ("on", "off"):
-            raise ScriptError("stranded-multiply on|off")
-        self.sessions.set_multiply(word == "on")
-
-    def _session(self, start: Callable[[], None]) -> None:
+    def _session(self, session: Session) -> None:
         try:
-            start()
+            self.core.start_session(session)
         except SessionError as err:
             raise ScriptError(str(err)) from None
         self._new_game()
@@ -561,11 +518,11 @@ class ScenarioRunner:
         if not args or args[0] != "done" or len(args) > 2:
             raise ScriptError("press done [white|black]")
         colour = Colour.parse(args[1]) if len(args) == 2 else None
-        self.referee.press_done(colour, self.now)
+        self.core.press_done(colour)
         self.wait(STEP_MS)
 
     def _do_accept(self, args: list[str]) -> None:
-        self.referee.accept()
+        self.core.accept()
         self.wait(STEP_MS)
 
     def _do_unplug(self, args: list[str]) -> None:
@@ -597,31 +554,28 @@ class ScenarioRunner:
             except queue.Empty:
                 return
             status = event.status.name.lower()
-            if status in ("connected", "disconnected"):
-                if status == "connected" and self._was_connected:
-                    self.referee.reconnected()
+            if status not in ("connected", "disconnected"):
+                continue
+            sensing = event.info.layout.sensing if event.info is not None else ""
+            if status == "connected":
+                self.core.connected(sensing or self.core.sensing, again=self._was_connected)
                 self._was_connected = True
-                report = {"event": "table", "status": status, "message": event.message}
-                if status == "connected" and event.info is not None:
-                    report["runtime"] = event.info.runtime
-                self.emit(report)
+            runtime = event.info.runtime if event.info is not None else None
+            self._publish(
+                TableStatus(status=status, message=event.message, **_connected(runtime, sensing))
+            )
 
     def _do_choose(self, args: list[str]) -> None:
-        self.referee.choose(_number(_one(args, "choose N"), "usage: choose N") - 1)
+        self.core.choose(_number(_one(args, "choose N"), "usage: choose N") - 1)
         self.wait(STEP_MS)
 
     # -- helpers ---------------------------------------------------------------------------
 
     def _new_game(self, position: Position | None = None) -> None:
-        rules, starter = self.sessions.next_game(self.profile)
-        if starter is not None:  # who throws first in a session's next game: the profile's
-            self.turn = starter
-            position = position.with_turn(starter) if position is not None else None
-        self._start = position or Position.standard(self.turn)
-        self.game = Game(rules, self._start)
-        if self.sessions.crawford:
-            self.emit(CrawfordGame().to_json())
-        self.referee = self._referee()
+        """A new game (the session's next), from ``position``, its men not laid out."""
+        self.russian = False
+        self.core.new_game(position or Position.standard(self.turn), set_up=False)
+        self.turn = self.core.game.turn
 
     def _throw(self, d1: int, d2: int) -> None:
         self.sim.clear_dice()
@@ -637,10 +591,10 @@ class ScenarioRunner:
         if word not in VARIANTS:
             raise ScriptError(f"the variant is one of {', '.join(VARIANTS)}, not {word!r}")
         if word == "standard":
-            self.russian = None
             self._new_game()
             return
-        self.russian = get_russian_profile(word)
+        self._variant = word
+        self.russian = True
         self._ru_setup(["standard"])
 
     def _ru_setup(self, args: list[str]) -> None:
@@ -653,17 +607,9 @@ class ScenarioRunner:
             )
         except InvalidPositionError as err:
             raise ScriptError(str(err)) from None
-        assert self.russian is not None
-        config = RefereeConfig(settle_ms=self.settle_ms, mode=self.mode)
-        self.referee = RussianReferee(self.russian, self.layout, config, emit=self._from_referee)
-        layout = {}
-        for where, (w, b) in russian_board(position).items():
-            if w or b:
-                layout[where] = ("white", w) if w else ("black", b)
-        self.referee.set_up(position)
-        if self._last is not None:  # a new referee starts from the table as it stands
-            self._show(self.referee, self._last, self.now)
-        self.sim.set_position(layout)
+        referee = self.core.play_variant(self._variant)
+        referee.set_up(position)
+        self.sim.set_position(_layout(russian_board(position)))
         self.wait(self.settle_ms + STEP_MS)
 
     def _ru_dice(self, args: list[str]) -> None:
@@ -677,12 +623,11 @@ class ScenarioRunner:
 
     def _ru_choose_doublet(self, args: list[str]) -> None:
         n = _number(_one(args, "choose-doublet N"), "choose-doublet takes a doublet of 1 to 6")
-        self.referee.choose_doublet(n)
+        assert self.core.variant is not None
+        self.core.variant.choose_doublet(n)
         self.wait(STEP_MS)
 
-    def _russian_where(self, args: list[str]) -> tuple[str, Colour]:
-        referee = self.referee
-        assert isinstance(referee, RussianReferee)
+    def _russian_where(self, referee: RussianReferee, args: list[str]) -> tuple[str, Colour]:
         turn = referee.turn
         mover = turn.player if turn is not None and not turn.over else referee.position.turn
         colour = Colour.parse(args[1]) if len(args) == 2 else mover
@@ -698,9 +643,10 @@ class ScenarioRunner:
     def _where(self, args: list[str]) -> tuple[str, Colour]:
         if not 1 <= len(args) <= 2:
             raise ScriptError("lift|place LOC [white|black]")
-        if isinstance(self.referee, RussianReferee):
-            return self._russian_where(args)
-        colour = Colour.parse(args[1]) if len(args) == 2 else self.game.turn
+        if self.core.variant is not None:
+            return self._russian_where(self.core.variant, args)
+        game = self.game
+        colour = Colour.parse(args[1]) if len(args) == 2 else game.turn
         word = args[0].lower()
         if word == "bar":
             return location(colour, BAR), colour
@@ -708,7 +654,7 @@ class ScenarioRunner:
             return location(colour, OFF), colour
         if not word.isdigit() or not 1 <= int(word) <= 24:
             raise ScriptError(f"a location is 1-24, bar or off, not {args[0]!r}")
-        return location(self.game.turn, int(word)), colour
+        return location(game.turn, int(word)), colour
 
 
 SHARED_WITH_RUSSIAN = {
@@ -730,6 +676,16 @@ SHARED_WITH_RUSSIAN = {
 }
 
 
+def _connected(runtime: str | None, sensing: str) -> dict[str, str]:
+    """The ``table`` event's fields on connecting: the firmware's interpreter, the sensing."""
+    fields = {}
+    if runtime is not None:
+        fields["runtime"] = runtime
+    if sensing:
+        fields["sensing"] = sensing
+    return fields
+
+
 def _text(raw: str | bytes) -> str:
     if isinstance(raw, str):
         return raw
@@ -741,7 +697,7 @@ def _text(raw: str | bytes) -> str:
 
 def _number(word: str, usage: str) -> int:
     if not word.isdigit():
-        raise ScriptError(f"{usage} (not {word!r})")
+        raise ScriptError(f"{usage} (not {word[:40]!r})")
     return int(word)
 
 
@@ -763,10 +719,10 @@ def _dice(args: list[str]) -> tuple[int, int]:
     return int(args[0]), int(args[1])
 
 
-def _layout(position: Position) -> dict[str, tuple[str, int]]:
-    """A position as the simulated table lays it out: location -> (colour, men)."""
+def _layout(board: Sensed) -> dict[str, tuple[str, int]]:
+    """A board's men as the simulated table lays them out: location -> (colour, men)."""
     out = {}
-    for where, (w, b) in true_counts(position).items():
+    for where, (w, b) in board.items():
         if w:
             out[where] = ("white", w)
         elif b:
@@ -778,14 +734,16 @@ def run_script(
     lines: Iterable[str | bytes],
     out: TextIO,
     settle_ms: int = 300,
-    sensing: str = "polarity",
+    sensing: str = "occupancy",
     firmware: str = "cpython",
-    opponents: Callable[[str], TableOpponent] | None = None,
+    opponents: Callable[[str], Opponent] | None = None,
 ) -> list[dict]:
     """Run a script, writing one JSON object per event to ``out``; returns the events.
 
-    ``firmware`` is the interpreter running the table's firmware (``cpython`` or
-    ``micropython``); ``opponents`` gives the table's player at a level (``opponent``).
+    ``sensing`` is how the simulated table senses its men (``occupancy``: one reed a slot,
+    the hardware as designed; ``polarity``: reeds that tell the colour); ``firmware`` the
+    interpreter running the table's firmware (``cpython`` or ``micropython``);
+    ``opponents`` gives the table's player at a level (``opponent``).
     """
     events: list[dict] = []
 

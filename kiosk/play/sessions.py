@@ -1,22 +1,25 @@
-"""Sessions at the table: a match, a money session, a rubber, a set or a chouette, game after game.
+"""Sessions of several games: a match, a money session, a rubber, a set or a chouette.
 
-A :class:`TableSession` holds one session (:class:`kiosk.rules.session.Session` or
+A :class:`PlaySession` holds one session (:class:`kiosk.rules.session.Session` or
 :class:`kiosk.rules.chouette.Chouette`) and its match row in the store. Before each game it
 gives the game's rules (no cube in the Crawford game), who throws first, the players' names
 and what to say (the score, the Crawford game, gammons that cannot matter, who plays whom in
-a chouette); after each game it counts the result, saves the session at once (so a power
-cut loses nothing) and says the new score. :meth:`TableSession.shown` is the score band's
-event.
+a chouette); after each game it counts the result into the ``game-over`` event (the
+session's ``score``, a match's ``match_over``, the ``points`` the session counts), saves
+the session at once (so a power cut loses nothing) and says the new score.
+:meth:`PlaySession.shown` is the score band's event. The application and ``kiosk
+scenario`` both hold their session in this class, through :class:`~kiosk.play.GameCore`.
 
 >>> from kiosk.events import GameOver
 >>> from kiosk.rules import Position, WHITE
->>> table = TableSession(None, Session.match(3, players=("Ann", "Bob")))
+>>> table = PlaySession(None, Session.match(3, players=("Ann", "Bob")))
 >>> rules, starter, lines = table.plan()
 >>> rules.doubling, starter, lines[0]
 (True, None, 'Match to 3: Ann 0, Bob 0.')
 >>> over = GameOver(winner=WHITE, result="gammon", points=2)
->>> table.finished(over, Position.standard(), cube=1)[:2]
-['Ann wins a gammon game.', 'Match to 3: Ann 2, Bob 0.']
+>>> counted, said = table.finished(over, Position.standard(), cube=1)
+>>> counted.score, counted.match_over, said[:2]
+((2, 0), False, ['Ann wins a gammon game.', 'Match to 3: Ann 2, Bob 0.'])
 >>> table.plan()[0].doubling, table.shown().crawford
 (False, True)
 """
@@ -24,8 +27,9 @@ event.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from kiosk.events import MISSING, GameOver, SessionShown
+from kiosk.events import MISSING, ChouetteSeating, GameOver, SessionShown
 from kiosk.rules import WHITE, Colour, Game, Phase, Position, Result, RuleProfile
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff
 from kiosk.rules.met import kazaross_xg2
@@ -35,7 +39,7 @@ from kiosk.store.sessions import keep_session, resume_session, start_session
 from kiosk.table.sensing import location
 
 
-class TableSession:
+class PlaySession:
     """One session played at the table, kept in ``store`` (``None``: not saved)."""
 
     def __init__(
@@ -48,9 +52,10 @@ class TableSession:
         self.stranded: StrandedCount | None = None  # the last game's count, zone by zone
         self.loser: Colour | None = None  # whose men the count was made under
         self.declines: list[str] = []  # a chouette's partners declining the box's double
+        self.said: list[str] = []  # what was said when the last game was counted
 
     @classmethod
-    def start(cls, store: object | None, session: Session | Chouette) -> TableSession:
+    def start(cls, store: object | None, session: Session | Chouette) -> PlaySession:
         """A new session, its match row opened in the store (if there is one)."""
         match_id = None
         if store is not None:
@@ -58,7 +63,7 @@ class TableSession:
         return cls(store, session, match_id)
 
     @classmethod
-    def resume(cls, store: object, last_match: int | None) -> TableSession | None:
+    def resume(cls, store: object, last_match: int | None) -> PlaySession | None:
         """The session still going on whose match the last game played here belongs to."""
         kept = resume_session(store)  # type: ignore[arg-type]
         if kept is None or kept[0] != last_match:
@@ -108,10 +113,11 @@ class TableSession:
 
     # -- after a game ----------------------------------------------------------------------
 
-    def finished(self, over: GameOver, position: Position, cube: int) -> list[str]:
-        """Count a finished game, save the session, and say the score (the lines)."""
+    def finished(self, over: GameOver, position: Position, cube: int) -> tuple[GameOver, list[str]]:
+        """Count a finished game and save the session: the ``game-over`` event with the
+        session's count in it, and what is said (the result, the new score)."""
         s = self.session
-        winner, result = Colour.parse(str(over.winner)), Result(over.result)
+        winner, result = over.winner, Result(over.result)
         passed = over.passed is not MISSING and bool(over.passed)
         name = dict(zip((WHITE, WHITE.other), self.players(), strict=True))[winner]
         name = name[:1].upper() + name[1:]
@@ -121,7 +127,10 @@ class TableSession:
                 paid = {} if passed else s.finish(winner, result)
                 lines = [", ".join(f"{n} {v:+d}" for n, v in paid.items())] if paid else []
                 lines += [s.who_plays(), *s.seating()]
+                counted = replace(over, score=tuple(s.score))
             else:
+                if s.over:  # a session already decided counts no more games
+                    return over, [won]
                 if s.scoring.option is not None and not passed:
                     self.stranded = s.count_stranded(position, winner.other, result)
                     self.loser = winner.other
@@ -130,10 +139,17 @@ class TableSession:
                 lines = s.notes()
                 if self.stranded is not None:
                     lines.insert(0, "Stranded men: " + "; ".join(self.stranded.lines()) + ".")
-        except (SessionError, ChouetteError) as err:
-            return [won, f"This game cannot be counted in the session: {err}"]
+                fields = s.game_over_fields()
+                counted = replace(
+                    over,
+                    points=s.games[-1].points,
+                    score=tuple(fields["score"]),
+                    match_over=fields.get("match_over", MISSING),
+                )
+        except (SessionError, ChouetteError, ValueError) as err:
+            return over, [won, f"This game cannot be counted in the session: {err}"]
         self.keep()
-        return [won, *lines]
+        return counted, [won, *lines]
 
     def cube_answered(self, doubler: Colour, take: bool) -> None:
         """A double taken or passed, as a chouette counts it at once (the partners who
@@ -150,6 +166,12 @@ class TableSession:
             self.declines = []
         self.keep()
 
+    def decline(self, name: str) -> None:
+        """A partner declines the box's double by himself, before the captain answers."""
+        if name not in self.may_decline():
+            raise SessionError(f"{name} is not a partner who may decline the box's double")
+        self.declines.append(name)
+
     def may_decline(self) -> list[str]:
         """The partners who may still decline the box's double by themselves."""
         s = self.session
@@ -163,6 +185,13 @@ class TableSession:
             keep_session(self.store, self.match_id, self.session)  # type: ignore[arg-type]
 
     # -- what the display shows ------------------------------------------------------------
+
+    def seating(self) -> ChouetteSeating | None:
+        """A chouette's seats after the throw-off or a game (None for other sessions)."""
+        s = self.session
+        if not isinstance(s, Chouette):
+            return None
+        return ChouetteSeating(box=s.box, captain=s.captain, order=tuple(s.order))
 
     def shown(self) -> SessionShown:
         """The score band's line: the kind, the score, the Crawford game, the chances."""

@@ -1,7 +1,7 @@
 """Lessons run headless through the whole stack, with a scripted or a simulated learner.
 
 :class:`TableSession` puts a :class:`~kiosk.tutor.lessons.engine.LessonEngine` on a
-:class:`~kiosk.referee.scenario.ScenarioRunner` (simulated table, pseudo-terminal, link,
+:class:`~kiosk.play.scenario.ScenarioRunner` (simulated table, pseudo-terminal, link,
 referee). Events reach the engine the way the application's event bus delivers them:
 after the action that caused them, never from inside the referee.
 
@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from kiosk.events import Event
 from kiosk.link import LOCATIONS
+from kiosk.play.scenario import ScenarioRunner, ScriptError
 from kiosk.referee import Referee
-from kiosk.referee.scenario import ScenarioRunner, ScriptError
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Play, Position, shots
-from kiosk.table import point_of
-from kiosk.table.sensing import Sensed, true_counts
+from kiosk.table import SlotState, point_of
+from kiosk.table.sensing import Sensed, project, true_counts
 from kiosk.tutor.lessons.engine import LessonEngine, ProgressStore, State, _position
 from kiosk.tutor.lessons.model import CountStep, Lesson, PlayStep, QuestionStep
 
@@ -39,12 +40,13 @@ class TableSession:
         player_slot: str = "guest-1",
         settle_ms: int = SETTLE_MS,
         on_event: Callable[[dict], None] | None = None,
+        sensing: str = "occupancy",
     ) -> None:
         self.events: list[dict] = []
         self._queue: list[dict] = []
         self._on_event = on_event
         self.settle_ms = settle_ms
-        self.runner = ScenarioRunner(self._queue.append, settle_ms=settle_ms)
+        self.runner = ScenarioRunner(self._queue.append, settle_ms=settle_ms, sensing=sensing)
         self.engine = LessonEngine(lesson, self, store, player_slot)
         self._board: Sensed | None = None
 
@@ -66,11 +68,30 @@ class TableSession:
 
     def new_referee(self, game: Game) -> Referee:
         """A fresh referee judging the simulated table."""
-        return self.runner.new_referee(game)
+        referee = self.runner.host(game, self._referee_event)
+        assert isinstance(referee, Referee)
+        return referee
+
+    def _referee_event(self, event: Event) -> None:
+        self._queue.append(event.to_json())
 
     def sensed(self) -> Sensed | None:
-        """The last board the simulated table reported."""
+        """The board on the table as the lesson's referee judges it."""
         return self.runner.sensed()
+
+    def shows(self, position: Position) -> bool:
+        """Whether the table shows ``position``, as far as it can tell."""
+        reading = self.runner.reading()
+        return reading is not None and reading.shows(project(position, self.runner.layout))
+
+    def seen_by_learner(self) -> Sensed:
+        """The men on the table as the learner sees them: every colour, every man."""
+        sim = self.runner.sim
+        board: Sensed = {}
+        for where in LOCATIONS:
+            men = sim.men(where)
+            board[where] = (men.count(SlotState.WHITE), men.count(SlotState.BLACK))
+        return board
 
     # -- running -----------------------------------------------------------------------------
 
@@ -157,7 +178,7 @@ class Learner:
         engine = session.engine
         state = engine.state
         step = engine.current_step
-        board = session.sensed() or {}
+        board = session.seen_by_learner()
         turn = engine.referee.game.turn if engine.referee else WHITE
         wait = f"wait {session.settle_ms + 60}"
         if state == State.LAYING:

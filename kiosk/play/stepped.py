@@ -90,9 +90,7 @@ class SteppedTable:
             while not self.shows_table(self.listener.last):
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TableTimeout(
-                        f"the link did not show the table within {self.timeout:g} s"
-                    )
+                    raise TableTimeout(f"the link did not show the table within {self.timeout:g} s")
                 self.listener.arrived.wait(min(left, 0.05))
 
     def shows_table(self, frame: BoardFrame | None) -> bool:
