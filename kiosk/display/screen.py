@@ -62,6 +62,12 @@ def open_surface(width: int, height: int, fullscreen: bool, headless: bool) -> p
     pygame.font.init()
     if headless:
         return pygame.display.set_mode((width, height))
+    if pygame.display.get_driver() == "x11":
+        # The picture is drawn in software; SDL would otherwise show it through an OpenGL
+        # texture, which on a machine without a GPU driver loads Mesa's llvmpipe (about
+        # 100 MB). X11's shared-memory images show it as fast. (Wayland and KMS/DRM have
+        # no such path: there the texture stays.) An installer's own setting wins.
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
     pygame.display.set_caption("Backgammon Table")
     if fullscreen:
         surface = pygame.display.set_mode((width, height), pygame.FULLSCREEN)
