@@ -156,7 +156,9 @@ def _table(
     )
     if why:
         logging.getLogger(__name__).info("%s", why)
-    display = Display(calibration, fullscreen=config.display.fullscreen, layout=layout)
+    display = Display(
+        calibration, fullscreen=config.display.fullscreen, layout=layout, settings=config.display
+    )
     events_out: TextIO | None = None
     if args.events == "-":
         events_out = sys.stdout
