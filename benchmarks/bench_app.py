@@ -11,15 +11,32 @@ application uses meanwhile (its loop, the link's threads: the whole process less
 simulated table's thread, whose work the RP2040 does on a real table),
 ``idle_cpu_with_simulator_pct`` the whole process's, and ``idle_frames_drawn`` the frames
 drawn (nothing changed: none).
+
+Start-up and memory are measured on ``kiosk run`` itself, in a process of its own, as it
+runs in a window: the window's size (``[display]`` 1280x720) drawn with SDL's dummy video
+driver, a real-time simulated table on a pty as its table, a fresh store, the tutor on.
+``first_frame_s`` is the time from starting the process to the first frame drawn;
+``rss_mb`` the process's resident memory a few seconds later, the table waiting for its
+first player; ``rss_coached_mb`` after the opening play, laid on the simulated table, has
+been rated by the coach (whose evaluator is loaded by then); ``rss_peak_mb`` the most it
+held at any moment. ``first_frame_s`` is the median of three launches.
+
+Each group of figures is one function returning a dict; ``MEASURES`` lists them.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import statistics
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -33,9 +50,46 @@ from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
 
 SECONDS = 6.0
 IDLE_SECONDS = 5.0
+SETTLE_SECONDS = 3.0  # after the first frame (or the verdict), before the memory is read
+WAIT = 60.0  # for any one thing the child process should do; generous on a loaded machine
+WINDOW = (1280, 720)
+LAUNCHES = 3  # start-up is timed on each; a loaded machine makes single launches vary
+
+# Runs ``kiosk run`` as the console script does; the one addition: on its first frame
+# drawn the child writes the wall-clock time as a JSON line beside its events.
+CHILD = """
+import json, sys, time
+import kiosk.app_cli as cli
+table = cli._table
+
+def timed_table(*args):
+    from kiosk.display import screen
+    frame = screen.Display.frame
+
+    def first(self, *a, **k):
+        events = frame(self, *a, **k)
+        screen.Display.frame = frame
+        print(json.dumps({"event": "bench-first-frame", "at": time.time()}), flush=True)
+        return events
+
+    screen.Display.frame = first
+    return table(*args)
+
+cli._table = timed_table
+from kiosk.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 def main() -> None:
+    figures: dict[str, object] = {}
+    for measure in MEASURES:
+        figures.update(measure())
+    print(json.dumps(figures))
+
+
+def loop() -> dict[str, object]:
+    """The loop at its frame rate while a hand moves men, then the table left idle."""
     config = Config()
     config.dice.source = "digital"
     layout = table_layout(config)
@@ -134,7 +188,116 @@ def main() -> None:
         f"({figures['idle_cpu_with_simulator_pct']}% with the simulated table), "
         f"{len(draws)} frames drawn"
     )
-    print(json.dumps(figures))
+    return figures
+
+
+def start_and_memory() -> dict[str, object]:
+    """``kiosk run`` in a process of its own: start to first frame, and resident memory."""
+    starts = []
+    for launch in range(LAUNCHES):
+        with KioskRun() as run:
+            starts.append(run.first_frame)
+            if launch:
+                continue  # the first launch goes on: its memory, then a play rated
+            time.sleep(SETTLE_SECONDS)
+            rss = run.memory("VmRSS")
+            # the opening throw (white's 3 against black's 1), and white plays 8/5 6/5
+            run.expect("setup-ok")
+            run.sim.set_dice(3, 1)
+            run.expect("opening")
+            run.sim.clear_dice()
+            run.sim.move("8", "5", "white")
+            run.sim.move("6", "5", "white")
+            run.expect("coach")
+            time.sleep(SETTLE_SECONDS)
+            coached, peak = run.memory("VmRSS"), run.memory("VmHWM")
+    first_frame = statistics.median(starts)
+    figures = {
+        "first_frame_s": round(first_frame, 2),
+        "rss_mb": round(rss, 1),
+        "rss_coached_mb": round(coached, 1),
+        "rss_peak_mb": round(peak, 1),
+    }
+    print(
+        f"kiosk run at {WINDOW[0]}x{WINDOW[1]}: first frame {first_frame:.2f} s after start "
+        f"(median of {LAUNCHES} launches: {', '.join(f'{s:.2f}' for s in starts)})"
+    )
+    print(
+        f"resident memory: {rss:.1f} MB waiting for a player, {coached:.1f} MB once the "
+        f"coach has rated a play, {peak:.1f} MB at most"
+    )
+    return figures
+
+
+class KioskRun:
+    """``kiosk run`` started in a process of its own, with a fresh configuration and store,
+    against a real-time simulated table laid out for a game; its events are read as they
+    come. ``first_frame`` is the seconds from starting the process to its first frame."""
+
+    def __enter__(self) -> KioskRun:
+        from kiosk.app.main import simulator_layout
+        from kiosk.rules import Position
+
+        self._folder = tempfile.TemporaryDirectory()
+        folder = self._folder.name
+        self.sim = SimulatedTable(realtime=True)
+        self.sim.set_position(simulator_layout(Position.standard()))
+        config = Path(folder, "config.toml")
+        config.write_text(
+            f'[table]\nport = "{self.sim.port_name}"\n'
+            '[dice]\nsource = "wells"\n'
+            "[referee]\nauto_done_ms = 300\n"
+            f'[store]\npath = "{Path(folder, "table.sqlite3")}"\n'
+            f"[display]\nwidth = {WINDOW[0]}\nheight = {WINDOW[1]}\n"
+            f'calibration = "{Path(folder, "calibration.toml")}"\n'
+        )
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+        env.pop("BACKGAMMON_TABLE_CONFIG", None)
+        started = time.time()
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, "run", "--config", str(config), "--events", "-"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=folder,
+            env=env,
+        )
+        self.events: queue.Queue[dict] = queue.Queue()
+        threading.Thread(target=_read_events, args=(self.child, self.events), daemon=True).start()
+        self.first_frame = self.expect("bench-first-frame")["at"] - started
+        return self
+
+    def expect(self, kind: str) -> dict:
+        """The child's next event of ``kind``."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                event = self.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise SystemExit(f"kiosk run sent no {kind} event in {WAIT:.0f} s") from None
+            if event.get("event") == kind:
+                return event
+
+    def memory(self, field: str) -> float:
+        """A memory figure of the child (``VmRSS``, ``VmHWM``) in MiB (Linux /proc)."""
+        with open(f"/proc/{self.child.pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+        raise SystemExit(f"/proc/{self.child.pid}/status has no {field}")
+
+    def __exit__(self, *exc: object) -> None:
+        self.child.terminate()
+        self.child.wait(WAIT)
+        self.sim.close()
+        self._folder.cleanup()
+
+
+def _read_events(child: subprocess.Popen, events: queue.Queue[dict]) -> None:
+    assert child.stdout is not None
+    for line in child.stdout:
+        if line.startswith("{"):
+            events.put(json.loads(line))
 
 
 def _thread_cpu_s(name: str) -> float:
@@ -146,6 +309,8 @@ def _thread_cpu_s(name: str) -> float:
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return 0.0
 
+
+MEASURES: tuple[Callable[[], dict[str, object]], ...] = (loop, start_and_memory)
 
 if __name__ == "__main__":
     main()

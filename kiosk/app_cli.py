@@ -46,14 +46,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument(
         "--position",
         metavar="POSITION_ID",
-        help="start a new game from this GNU Backgammon Position ID (white on roll)",
+        help="start a new game with the men where this GNU Backgammon Position ID puts "
+        "them (its side on roll is white, at the bottom of the screen); the opening throw "
+        "then decides who plays first",
     )
     run.set_defaults(func=_run)
     doctor = subparsers.add_parser(
         "doctor",
         help="check the serial device, firmware, GPIO, display, audio, disk and database",
+        description="Check everything the table needs and say, one line each, what is in "
+        "order and what is wrong and how to put it right: the configuration, the table's "
+        "serial device and firmware, the buttons and lights, the screen, speech and sound, "
+        "the tutor's evaluator, disk space, the database, the installer's PIN and the "
+        "commissioning of the slots. Exits with status 1 if anything is wrong.",
     )
-    doctor.add_argument("--config", help="configuration file to check")
+    doctor.add_argument(
+        "--config",
+        help="configuration file to check (default: $BACKGAMMON_TABLE_CONFIG "
+        "or ~/.config/backgammon-table/config.toml)",
+    )
     doctor.add_argument("--port", help="the table's serial port (overrides [table] port)")
     doctor.set_defaults(func=_doctor)
 
@@ -68,14 +79,6 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(f"kiosk run: {err}", file=sys.stderr)
         return 2
-    port = args.port or config.table.port or None
-    if port is None:
-        from kiosk.link import find_table_port
-
-        port = find_table_port()
-    if args.demo or (port is None and is_headless()):
-        return _demo(args, config)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     start = None
     if args.position:
         from kiosk.rules import Position
@@ -85,6 +88,21 @@ def _run(args: argparse.Namespace) -> int:
         except ValueError as err:
             print(f"kiosk run: --position {args.position}: {err}", file=sys.stderr)
             return 2
+    port = args.port or config.table.port or None
+    if port is None:
+        from kiosk.link import find_table_port
+
+        port = find_table_port()
+    if args.demo or (port is None and is_headless()):
+        if start is not None:
+            print(
+                "kiosk run: --position needs a table or a screen; the headless "
+                "demonstration always plays its own game",
+                file=sys.stderr,
+            )
+            return 2
+        return _demo(args, config)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     return _table(args, config, config_path(args.config), port, start)
 
 
@@ -138,7 +156,9 @@ def _table(
     )
     if why:
         logging.getLogger(__name__).info("%s", why)
-    display = Display(calibration, fullscreen=config.display.fullscreen, layout=layout)
+    display = Display(
+        calibration, fullscreen=config.display.fullscreen, layout=layout, settings=config.display
+    )
     events_out: TextIO | None = None
     if args.events == "-":
         events_out = sys.stdout

@@ -58,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Standard output belongs to the commands (``kiosk plays --batch`` writes JSON lines):
     # pygame must not greet it.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # pygame looks for its own files through setuptools' pkg_resources when it can import
+    # it (9 MB, a sixth of a second, and a deprecation warning with recent setuptools);
+    # without it pygame reads them from its package directory, as it does in a wheel.
+    sys.modules.setdefault("pkg_resources", None)  # type: ignore[arg-type]
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)

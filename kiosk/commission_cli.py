@@ -30,12 +30,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "commission",
         help="walk through every slot of a new table and record the ones that read wrong",
-        description=__doc__.splitlines()[0],
+        description="Walk the installer through every slot of a new table: the screen "
+        "lights one slot (or dice-well cell) at a time, the installer puts a man there and "
+        "takes him away. Slots that read wrong are stored beside the calibration "
+        "(commission.toml); the table leaves them out from then on and 'kiosk doctor' "
+        "lists them.",
     )
     parser.add_argument("--config", help="configuration file (default: the usual one)")
     parser.add_argument("--port", help="serial port (default: the table)")
     parser.add_argument("--out", help="where to store the result (default: beside the calibration)")
-    parser.add_argument("--headless", action="store_true", help="no window")
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="no window: a real table's installer answers on standard input (an empty "
+        "line: Select; b: nothing happens)",
+    )
     parser.add_argument("--simulate", action="store_true", help="a simulated table and installer")
     for fault in ("dead", "welded"):
         parser.add_argument(

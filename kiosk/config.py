@@ -213,6 +213,7 @@ class DisplaySection:
         "", 'a file path, or "" for calibration.toml beside this configuration file'
     )
     screenshots: str = _setting("screenshots", "a directory path")
+    large_text: bool = _setting(False, "true, false (every word on the screen a third larger)")
 
 
 @dataclass

@@ -9,13 +9,15 @@ A play is taken back with :meth:`kiosk.rules.Game.take_back`.
 from __future__ import annotations
 
 import logging
+import threading
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.config import TutorSection
 from kiosk.events import CoachVerdict, Event
 from kiosk.rules import Play, Position, get_profile
-from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, choose_evaluator
+from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, Rating, choose_evaluator
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
@@ -38,7 +40,10 @@ class GameCoach:
     """Rates the plays of tutored games in a background thread; never blocks the caller.
 
     ``current_game`` numbers the game on now: verdicts on plays of an earlier game are
-    dropped. ``problem`` says why the evaluator asked for is not used ("" if it is).
+    dropped. The evaluator is chosen and loaded when the first play is rated, in that
+    thread (GNU Backgammon's nets are tens of megabytes a table nobody has played at yet
+    does not need); ``problem`` then says why the evaluator asked for is not used ("" if
+    it is).
     """
 
     def __init__(
@@ -48,20 +53,21 @@ class GameCoach:
         publish: Publish,
         current_game: Callable[[], int],
     ) -> None:
-        settings = coach_config(tutor)
-        self.problem = ""
-        try:
-            evaluator = choose_evaluator(settings)
-        except (EvaluatorError, OSError) as err:
-            self.problem = f"the {settings.evaluator} evaluator cannot be used ({err})"
-            log.warning("coach: %s; rating with the built-in evaluation", self.problem)
-            evaluator = BuiltinEvaluator()
-        self.evaluator = evaluator.name
         self._publish = publish
         self._current_game = current_game
         self._jobs: deque[tuple[int, int]] = deque()
-        coach = Coach(evaluator, settings.thresholds, profile=profile)
-        self._worker = CoachWorker(coach, self._tagged)
+        self._coach = _CoachOnFirstUse(coach_config(tutor), profile)
+        self._worker = CoachWorker(self._coach, self._tagged)
+
+    @property
+    def problem(self) -> str:
+        """Why the evaluator asked for is not used ("" if it is, or none is chosen yet)."""
+        return self._coach.problem
+
+    @property
+    def evaluator(self) -> str:
+        """The name of the evaluator rating the plays (chosen now if it was not yet)."""
+        return self._coach.made().evaluator.name
 
     @property
     def teaching(self) -> bool:
@@ -71,7 +77,7 @@ class GameCoach:
     def start_game(self, profile: str, teaching: bool) -> None:
         """A new game (or a resumed one) under ``profile``, in teaching mode or not."""
         self._worker.teaching = teaching
-        self._worker.coach.profile = get_profile(profile)
+        self._coach.profile = profile
 
     def submit(
         self,
@@ -93,7 +99,7 @@ class GameCoach:
     def close(self) -> None:
         """Stop the worker and release the evaluator."""
         self._worker.close()
-        self._worker.coach.close()
+        self._coach.close()
 
     def _tagged(self, event: dict) -> None:
         """The worker's verdict (one per job, in order), tagged and published if still current."""
@@ -101,3 +107,50 @@ class GameCoach:
         if game != self._current_game():
             return
         self._publish(CoachVerdict(data={**event, "turn": turn}))
+
+
+class _CoachOnFirstUse:
+    """A :class:`~kiosk.tutor.coach.Coach` made the first time it rates a play."""
+
+    def __init__(self, settings: CoachConfig, profile: str) -> None:
+        self._settings = settings
+        self._profile = profile
+        self._coach: Coach | None = None
+        self._lock = threading.Lock()
+        self.problem = ""
+
+    @property
+    def profile(self) -> str:
+        """The rule profile the plays are rated under."""
+        return self._profile
+
+    @profile.setter
+    def profile(self, name: str) -> None:
+        with self._lock:
+            self._profile = name
+            if self._coach is not None:
+                self._coach.profile = get_profile(name)
+
+    def made(self) -> Coach:
+        """The coach, its evaluator chosen and loaded now if it was not yet."""
+        with self._lock:
+            if self._coach is None:
+                settings = self._settings
+                try:
+                    evaluator = choose_evaluator(settings)
+                except (EvaluatorError, OSError) as err:
+                    self.problem = f"the {settings.evaluator} evaluator cannot be used ({err})"
+                    log.warning("coach: %s; rating with the built-in evaluation", self.problem)
+                    evaluator = BuiltinEvaluator()
+                self._coach = Coach(evaluator, settings.thresholds, profile=self._profile)
+            return self._coach
+
+    def rate(self, *args: Any, **kwargs: Any) -> Rating:
+        """:meth:`Coach.rate`, by the coach made on first use."""
+        return self.made().rate(*args, **kwargs)
+
+    def close(self) -> None:
+        """Release the evaluator, if one was loaded."""
+        with self._lock:
+            if self._coach is not None:
+                self._coach.close()

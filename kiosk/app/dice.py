@@ -13,9 +13,11 @@ it with Select.
 
 from __future__ import annotations
 
-import secrets
+import random
 
 SOURCES = ("wells", "buttons", "digital")
+# os.urandom, as the secrets module uses, without the OpenSSL library secrets loads (3 MB)
+_SYSTEM = random.SystemRandom()
 
 
 def resolve_source(configured: str, simulated: bool) -> str:
@@ -29,7 +31,7 @@ def resolve_source(configured: str, simulated: bool) -> str:
 
 def digital_throw() -> tuple[int, int]:
     """Two fair dice from the operating system's random source."""
-    return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
+    return _SYSTEM.randint(1, 6), _SYSTEM.randint(1, 6)
 
 
 class DiceEntry:

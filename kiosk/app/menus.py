@@ -68,6 +68,11 @@ class TableMenus:
                     lambda: f"Speech: {_on(c.speech.enabled)}", self._toggle_speech, keep_open=True
                 ),
                 Item(lambda: f"Volume: {c.speech.volume}%", self._next_volume, keep_open=True),
+                Item(
+                    lambda: f"Large text: {_on(c.display.large_text)}",
+                    self._toggle_large_text,
+                    keep_open=True,
+                ),
                 Item("Test the table's switches", self._self_test),
                 Item("Save these settings", self._save),
                 Item("Quit the application", app.quit),
@@ -308,6 +313,11 @@ class TableMenus:
     def _next_volume(self) -> None:
         s = self.app.config.speech
         s.volume = (s.volume + 25) % 225
+
+    def _toggle_large_text(self) -> None:
+        """Every word on the screen larger, or back to its usual size (the display follows)."""
+        d = self.app.config.display
+        d.large_text = not d.large_text
 
     def _self_test(self) -> None:
         if not self.app.link.request_self_test():

@@ -14,7 +14,8 @@ from pathlib import Path
 import pygame
 
 from kiosk.display.calibration import Calibration, save_calibration
-from kiosk.display.renderer import ACCENT, DIM, OK_GREEN, TEXT, Renderer
+from kiosk.display.palette import ACCENT, CONNECTED, DIM, TEXT
+from kiosk.display.renderer import Renderer
 from kiosk.link import LOCATIONS, TableLayout
 
 MARK: tuple[int, int, int] = (230, 230, 230)
@@ -155,7 +156,7 @@ class CalibrationScreen:
         for where in LOCATIONS:
             if where == session.location:
                 continue
-            colour = OK_GREEN if where in session.confirmed else MARK
+            colour = CONNECTED if where in session.confirmed else MARK
             for x, y in calibration.slots[where]:
                 pygame.draw.line(self.surface, colour, (x - r // 3, y), (x + r // 3, y), 2)
                 pygame.draw.line(self.surface, colour, (x, y - r // 3), (x, y + r // 3), 2)

@@ -308,6 +308,9 @@ def load_or_default(
     try:
         return load_calibration(path, layout), None
     except FileNotFoundError:
-        return Calibration.default(width, height, layout), f"No calibration saved at {path} yet."
+        return Calibration.default(width, height, layout), (
+            f"No calibration saved at {path} yet: the default layout is drawn "
+            "('kiosk calibrate' lines it up under a real table's slots)."
+        )
     except (OSError, ValueError) as error:
         return Calibration.default(width, height, layout), f"Calibration not used: {error}"

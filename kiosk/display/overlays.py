@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.display.palette import (
+    CARD,
+    CARD_DIM,
+    CARD_EDGE,
+    CARD_TEXT,
+    CHART_SERIES,
+    CURSOR,
+    CURSOR_TEXT,
+    RGB,
+    WRONG,
+)
 from kiosk.display.text import TextCache
 
-RGB = tuple[int, int, int]
-
-CARD: RGB = (12, 20, 18)
-CARD_EDGE: RGB = (255, 204, 64)
-CARD_TEXT: RGB = (240, 240, 232)
-CARD_DIM: RGB = (150, 160, 154)
-CURSOR: RGB = (255, 204, 64)
-CURSOR_TEXT: RGB = (14, 22, 20)
-SERIES: tuple[RGB, ...] = ((90, 200, 255), (255, 160, 60), (190, 120, 255), (120, 230, 140))
-WRONG: RGB = (235, 60, 60)
+MARKERS = ("circle", "square", "triangle", "diamond")  # each series its own, not colour alone
 
 
 def list_card(
@@ -83,7 +85,8 @@ def _more(card: pygame.Surface, at: tuple[int, int], size: int, up: bool) -> Non
 
 
 def chart_card(text: TextCache, size: tuple[int, int], chart: dict, line: int) -> pygame.Surface:
-    """A lesson's chart: each series as a line of points, the books' wrong figures ringed."""
+    """A lesson's chart: each series as a line of points (each its colour and marker, also
+    shown in the legend), the books' wrong figures ringed."""
     width, height = size
     pad = max(8, line // 2)
     card = pygame.Surface(size)
@@ -124,22 +127,42 @@ def chart_card(text: TextCache, size: tuple[int, int], chart: dict, line: int) -
         card.blit(label, label.get_rect(midtop=(at(x, 0)[0], plot.bottom + 2)))
     legend_x = pad
     legend_y = height - pad - legend_h
+    mark = max(4, line // 5)
     for i, s in enumerate(series):
-        colour = SERIES[i % len(SERIES)]
+        colour = CHART_SERIES[i % len(CHART_SERIES)]
+        marker = MARKERS[i % len(MARKERS)]
         line_points = [at(float(x), float(y)) for x, y in sorted(s["values"])]
         if len(line_points) > 1:
             pygame.draw.lines(card, colour, False, line_points, 3)
         for xy in line_points:
-            pygame.draw.circle(card, colour, xy, 4)
+            _marker(card, marker, colour, xy, mark)
+        _marker(card, marker, colour, (legend_x + mark, legend_y + legend_h // 2), mark)
         name = text.render(str(s.get("name", "")), small, colour)
-        card.blit(name, (legend_x, legend_y))
-        legend_x += name.get_width() + pad * 2
+        card.blit(name, (legend_x + 3 * mark, legend_y))
+        legend_x += 3 * mark + name.get_width() + pad * 2
     for wrong in chart.get("wrong", ()):
         try:
             xy = at(float(wrong["x"]), float(wrong["book_value"]))
         except (KeyError, TypeError, ValueError):
             continue
-        pygame.draw.circle(card, WRONG, xy, max(7, line // 3), 3)
+        ring = max(7, line // 3)
+        pygame.draw.circle(card, CARD_TEXT, xy, ring + 3, 2)  # told from an orange series
+        pygame.draw.circle(card, WRONG, xy, ring, 3)
     axis = text.render(str(chart.get("x_label", "")), small, CARD_DIM)
     card.blit(axis, axis.get_rect(bottomright=(width - pad, height - pad)))
     return card
+
+
+def _marker(card: pygame.Surface, shape: str, colour: RGB, xy: tuple[int, int], r: int) -> None:
+    """A chart point drawn as ``shape`` (circle, square, triangle or diamond) of radius ``r``."""
+    x, y = xy
+    if shape == "square":
+        pygame.draw.rect(card, colour, (x - r, y - r, 2 * r, 2 * r))
+    elif shape == "triangle":
+        pygame.draw.polygon(card, colour, [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)])
+    elif shape == "diamond":
+        pygame.draw.polygon(
+            card, colour, [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)]
+        )
+    else:
+        pygame.draw.circle(card, colour, xy, r)

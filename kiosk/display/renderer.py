@@ -20,56 +20,56 @@ import pygame
 from kiosk.display.calibration import Calibration
 from kiosk.display.geometry import Geometry, Strip
 from kiosk.display.overlays import chart_card, list_card
+from kiosk.display.palette import (
+    ACCENT,
+    ARROW,
+    BACKGROUND,
+    BAND,
+    BAND_TURN,
+    BAR_WOOD,
+    COLUMN,
+    CONNECTED,
+    CUBE_EDGE,
+    CUBE_FACE,
+    DETAIL_BG,
+    DIM,
+    EDGE,
+    FELT,
+    FRAME,
+    FRAME_EDGE,
+    FRAME_NUMBER,
+    HIT,
+    ILLEGAL,
+    ILLEGAL_CARD,
+    LIFTED,
+    LIGHT,
+    LOST,
+    LOST_BG,
+    MAN_BLACK,
+    MAN_WHITE,
+    MOVABLE,
+    POINT_DARK,
+    POINT_LIGHT,
+    RATING_COLOURS,
+    RGB,
+    RIGHT,
+    SENSOR_STRIP,
+    TARGET,
+    TEXT,
+    TRAY_BED,
+    WARNING_BG,
+    WRONG,
+)
 from kiosk.display.text import TextCache
 from kiosk.display.view import PlayerText, TableView, button_label, score_lines
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
 from kiosk.table.sensing import true_counts
 
-RGB = tuple[int, int, int]
-
-BACKGROUND: RGB = (16, 24, 22)
-COLUMN: RGB = (22, 33, 30)
-FRAME: RGB = (92, 60, 36)
-FRAME_EDGE: RGB = (58, 37, 22)
-FELT: RGB = (30, 72, 58)
-BAR_WOOD: RGB = (74, 48, 29)
-POINT_LIGHT: RGB = (226, 211, 178)
-POINT_DARK: RGB = (164, 66, 48)
-SENSOR_STRIP: RGB = (14, 14, 14)
-TRAY_BED: RGB = (18, 34, 28)
-FRAME_NUMBER: RGB = (226, 206, 170)
-
-MOVABLE: RGB = (255, 204, 64)
-LIFTED: RGB = (110, 210, 255)
-TARGET: RGB = (60, 230, 120)
-HIT: RGB = (255, 128, 48)
-ILLEGAL: RGB = (226, 40, 40)
-ARROW: RGB = (130, 196, 255)
-ARROW_EDGE: RGB = (12, 22, 40)
-LIGHT: RGB = (180, 130, 255)
-MAN_WHITE: RGB = (236, 230, 214)
-MAN_BLACK: RGB = (36, 36, 42)
-
-BAND: RGB = (14, 22, 20)
-BAND_TURN: RGB = (24, 40, 35)
-TEXT: RGB = (240, 240, 232)
-DIM: RGB = (150, 160, 154)
-ACCENT: RGB = (255, 204, 64)
-WARNING_BG: RGB = (150, 26, 26)
-OK_GREEN: RGB = (70, 200, 110)
-LOST_RED: RGB = (230, 50, 50)
-DETAIL_BG: RGB = (10, 18, 16)
-
 DETAIL_CLOSE = "Select again: close"
 ANSWER_FOOTER = "Select: next choice    Done: answer"
-RATING_COLOURS: dict[str, RGB] = {
-    "fine": (70, 200, 110),
-    "doubtful": (255, 204, 64),
-    "bad": (255, 128, 48),
-    "very bad": (235, 60, 60),
-}
 PULSE_LEVELS = 6
+LARGE_TEXT = 1.35  # how much larger the words are with [display] large_text
 
 
 def _shade(colour: RGB, factor: float) -> RGB:
@@ -78,6 +78,11 @@ def _shade(colour: RGB, factor: float) -> RGB:
         max(0, min(255, int(colour[1] * factor))),
         max(0, min(255, int(colour[2] * factor))),
     )
+
+
+def _whole(lines: list[str], text: str) -> bool:
+    """Whether ``lines`` (from :meth:`TextCache.fit`) hold all of ``text``, none cut off."""
+    return " ".join(lines).split() == text.split()
 
 
 def _other(colour: str) -> str:
@@ -92,6 +97,8 @@ class Renderer:
         surface: pygame.Surface,
         calibration: Calibration,
         layout: TableLayout | None = None,
+        *,
+        large_text: bool = False,
     ) -> None:
         self.layout = layout or TableLayout()
         calibration.check(self.layout)
@@ -104,6 +111,8 @@ class Renderer:
         self.calibration = calibration
         self.geometry = Geometry(calibration)
         self.text = TextCache()
+        self.large_text = large_text
+        self.scale = LARGE_TEXT if large_text else 1.0  # of every word's size
         self._static = self._draw_static()
         self._sprites: dict[tuple, pygame.Surface] = {}
         self._panels: dict[str, tuple[tuple, pygame.Surface, tuple[int, int]]] = {}
@@ -111,6 +120,12 @@ class Renderer:
         self._counts: Mapping[str, tuple[int, int]] = {}
         self._arrows_key: tuple | None = None
         self._arrows: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
+
+    def set_large_text(self, on: bool) -> None:
+        """Draw the words larger (``on``) or at their usual size from the next frame."""
+        if on != self.large_text:
+            self.large_text, self.scale = on, LARGE_TEXT if on else 1.0
+            self._panels.clear()
 
     # -- the frame ------------------------------------------------------------
 
@@ -160,9 +175,7 @@ class Renderer:
         if view.busy:
             self._draw_spinner(now_ms)
         if not view.connected:
-            pygame.draw.rect(
-                surface, LOST_RED, surface.get_rect(), max(4, self.geometry.radius // 4)
-            )
+            pygame.draw.rect(surface, LOST, surface.get_rect(), max(4, self.geometry.radius // 4))
 
     def draw_board(self) -> None:
         """Draw the bare board: frame, points, bar, trays and the sensor strips."""
@@ -213,7 +226,7 @@ class Renderer:
         """A lesson answer's verdict: a tick or a cross, readable from either side."""
         cx, cy = self.geometry.bar.centerx, self.geometry.centre_y
         r = int(self.geometry.radius * 1.2)
-        pygame.draw.circle(self.surface, OK_GREEN if correct else ILLEGAL, (cx, cy), r)
+        pygame.draw.circle(self.surface, RIGHT if correct else WRONG, (cx, cy), r)
         w = max(4, r // 4)
         if correct:
             tick = [(cx - r * 0.5, cy), (cx - r * 0.1, cy + r * 0.4), (cx + r * 0.5, cy - r * 0.4)]
@@ -230,9 +243,10 @@ class Renderer:
         else:
             x, y, w, h = self.calibration.location_rect(where)
             centre = (x + w // 2, y + h // 2)
-        size = max(14, int(self.geometry.radius * 0.9))
+        size = max(14, int(self.geometry.radius * 0.9 * self.scale))
         label = self.text.render(f"{men} x {each} = {men * each}", size, TEXT)
         box = label.get_rect(center=centre).inflate(size // 2, size // 4)
+        box.clamp_ip(self.surface.get_rect())  # a tray at the screen's edge
         pygame.draw.rect(self.surface, BAND, box, border_radius=size // 3)
         pygame.draw.rect(self.surface, ACCENT, box, 2, border_radius=size // 3)
         self.surface.blit(label, label.get_rect(center=box.center))
@@ -246,14 +260,35 @@ class Renderer:
         return strip.slots[max(0, min(index, len(strip.slots) - 1))]
 
     def _draw_illegal_point(self, where: str) -> None:
+        """The location of a wrong placement, filled and hatched (not told by colour alone)."""
+        key = ("illegal", where)
+        sprite = self._sprites.get(key)
         strip = self.geometry.strips[where]
         if where in POINTS:
-            pygame.draw.polygon(self.surface, ILLEGAL, strip.triangle)
+            xs, ys = [x for x, _ in strip.triangle], [y for _, y in strip.triangle]
+            box = pygame.Rect(int(min(xs)), int(min(ys)), 0, 0)
+            box.size = (int(max(xs)) - box.x + 2, int(max(ys)) - box.y + 2)
         else:
-            x, y, w, h = self.calibration.location_rect(where)
-            pygame.draw.rect(
-                self.surface, ILLEGAL, (x, y, w, h), border_radius=self.geometry.radius
-            )
+            box = pygame.Rect(self.calibration.location_rect(where))
+        if sprite is None:
+            sprite = pygame.Surface(box.size, pygame.SRCALPHA)
+            if where in POINTS:
+                corners = [(x - box.x, y - box.y) for x, y in strip.triangle]
+                pygame.draw.polygon(sprite, ILLEGAL, corners)
+            else:
+                pygame.draw.rect(
+                    sprite, ILLEGAL, sprite.get_rect(), border_radius=self.geometry.radius
+                )
+            hatch = pygame.Surface(box.size, pygame.SRCALPHA)
+            step = max(8, self.geometry.radius * 2 // 3)
+            for x in range(-box.height, box.width, step):
+                pygame.draw.line(
+                    hatch, ILLEGAL_CARD, (x, box.height), (x + box.height, 0), max(2, step // 3)
+                )
+            hatch.blit(sprite, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)  # inside only
+            sprite.blit(hatch, (0, 0))
+            self._sprites[key] = sprite
+        self.surface.blit(sprite, box.topleft)
         self._draw_sensor_strip(self.surface, strip)
 
     def _draw_movable(self, where: str, counts: Mapping, mover: str) -> None:
@@ -261,7 +296,9 @@ class Renderer:
         xy = self._slot(where, self._own(counts, where, mover) - 1)
         ring = strip.ring_radius(self.geometry.radius)
         self._blit_glow(MOVABLE, int(ring * 1.45), xy, 0.8)
-        pygame.draw.circle(self.surface, MOVABLE, xy, ring, max(3, ring // 6))
+        width = max(3, ring // 6)
+        pygame.draw.circle(self.surface, EDGE, xy, ring + 1, width + 2)  # seen on a light point
+        pygame.draw.circle(self.surface, MOVABLE, xy, ring, width)
 
     def _draw_lifted(self, view: TableView, counts: Mapping) -> None:
         where = str(view.lifted)
@@ -269,7 +306,14 @@ class Renderer:
         # The sensed board no longer holds the lifted man; the played position still does.
         xy = self._slot(where, own if view.board is not None else own - 1)
         ring = self.geometry.strips[where].ring_radius(self.geometry.radius)
-        pygame.draw.circle(self.surface, LIFTED, xy, ring, max(3, ring // 5))
+        # a ring of beads (the place the man left), unlike the solid rings and discs
+        bead = max(2, ring // 5)
+        for i in range(12):
+            angle = i / 12 * math.tau
+            at = (xy[0] + ring * math.cos(angle), xy[1] + ring * math.sin(angle))
+            pygame.draw.circle(self.surface, EDGE, at, bead + 1)
+            pygame.draw.circle(self.surface, LIFTED, at, bead)
+        pygame.draw.circle(self.surface, EDGE, xy, max(3, ring // 4) + 2)
         pygame.draw.circle(self.surface, LIFTED, xy, max(3, ring // 4))
 
     def target_slot(self, view: TableView, where: str) -> int:
@@ -289,9 +333,19 @@ class Renderer:
         ring = self.geometry.strips[where].ring_radius(self.geometry.radius)
         self._blit_glow(TARGET, int(ring * 1.7), xy, 0.45 + 0.55 * pulse)
         pygame.draw.circle(self.surface, TARGET, xy, ring, max(3, ring // 6))
-        pygame.draw.circle(self.surface, TARGET, xy, max(4, int(ring * 0.55)))
-        if hit:
-            pygame.draw.circle(self.surface, HIT, xy, ring + max(4, ring // 4), max(3, ring // 6))
+        disc = max(4, int(ring * 0.55))
+        pygame.draw.circle(self.surface, EDGE, xy, disc + 2)  # a filled disc, edged dark
+        pygame.draw.circle(self.surface, TARGET, xy, disc)
+        if hit:  # a ring with four ticks pointing in: a blot is hit there
+            outer = ring + max(4, ring // 4)
+            width = max(3, ring // 6)
+            pygame.draw.circle(self.surface, HIT, xy, outer, width)
+            for i in range(4):
+                angle = (i + 0.5) / 4 * math.tau
+                c, s_ = math.cos(angle), math.sin(angle)
+                start = (xy[0] + (outer + width) * c, xy[1] + (outer + width) * s_)
+                end = (xy[0] + (ring - width) * c, xy[1] + (ring - width) * s_)
+                pygame.draw.line(self.surface, HIT, start, end, width)
 
     def _blit_glow(self, colour: RGB, radius: int, xy: tuple[int, int], strength: float) -> None:
         level = max(1, min(PULSE_LEVELS, round(strength * PULSE_LEVELS)))
@@ -317,11 +371,11 @@ class Renderer:
             ]
         width = max(4, int(self.geometry.radius * 0.26))
         for line, head in self._arrows:
-            pygame.draw.lines(self.surface, ARROW_EDGE, False, line, width + 4)
-            pygame.draw.polygon(self.surface, ARROW_EDGE, head, 0)
+            pygame.draw.lines(self.surface, EDGE, False, line, width + 4)
+            pygame.draw.polygon(self.surface, EDGE, head, 0)
             pygame.draw.lines(self.surface, ARROW, False, line, width)
             pygame.draw.polygon(self.surface, ARROW, head, 0)
-            pygame.draw.polygon(self.surface, ARROW_EDGE, head, 2)
+            pygame.draw.polygon(self.surface, EDGE, head, 2)
 
     def _arrow_shape(
         self, src: str, dst: str
@@ -412,7 +466,7 @@ class Renderer:
         if key is None:
             return state
         rect = self.geometry.bands[colour]
-        band = BandPainter(self.text, rect.size, colour)
+        band = BandPainter(self.text, rect.size, colour, self.scale)
         surface = band.paint(view, message)
         return surface, rect.topleft
 
@@ -437,12 +491,15 @@ class Renderer:
         # right-hand half, as a player reads the board.
         width = max(inner.right - self.geometry.bar.right - self.geometry.radius, inner.width // 3)
         panel = pygame.Surface((width, half), pygame.SRCALPHA)
-        size, lines = self.text.fit(
-            content[1], width, half, int(half * 0.62), max(14, int(half * 0.3)), 2
-        )
+        largest = int(half * 0.62)
+        smallest = min(largest, int(max(14, half * 0.3) * self.scale))
+        size, lines = self.text.fit(content[1], width, half, largest, smallest, 2)
         colour_text = ACCENT if content[0] == "choose" else TEXT
         block = self.text.block(lines, size, colour_text, "centre")
-        panel.blit(block, block.get_rect(center=(width // 2, half // 2)))
+        at = block.get_rect(center=(width // 2, half // 2))
+        backing = at.inflate(size // 2, size // 8).clip(panel.get_rect())  # over an arrow too
+        pygame.draw.rect(panel, (*BAND, 200), backing, border_radius=size // 3)
+        panel.blit(block, at)
         if colour == "white":
             where = (inner.right - width, gap.top + half)
         else:
@@ -455,16 +512,27 @@ class Renderer:
         if key is None:
             return (where, message, colour)
         geometry = self.geometry
-        width = min(int(geometry.board.width * 0.42), max(geometry.radius * 14, 320))
+        wide = min(0.42 * self.scale, 0.6)
+        width = min(int(geometry.board.width * wide), max(geometry.radius * 14, 320))
         height = max(geometry.gap.height - 8, geometry.radius * 2)
         panel = pygame.Surface((width, height), pygame.SRCALPHA)
-        pygame.draw.rect(panel, ILLEGAL, panel.get_rect(), border_radius=height // 6)
+        pygame.draw.rect(panel, ILLEGAL_CARD, panel.get_rect(), border_radius=height // 6)
         pygame.draw.rect(panel, TEXT, panel.get_rect(), 3, border_radius=height // 6)
+        icon = min(height // 2, geometry.radius * 2)  # a cross in a ring: "not there"
+        centre = (12 + icon // 2, height // 2)
+        pygame.draw.circle(panel, TEXT, centre, icon // 2, max(2, icon // 10))
+        d = icon * 0.22
+        for sign in (1, -1):
+            a = (centre[0] - d, centre[1] - sign * d)
+            b = (centre[0] + d, centre[1] + sign * d)
+            pygame.draw.line(panel, TEXT, a, b, max(2, icon // 9))
+        left = icon + 24
+        smallest = min(int(height * 0.36), int(max(14, height * 0.18) * self.scale))
         size, lines = self.text.fit(
-            message, width - 24, height - 12, int(height * 0.36), max(14, int(height * 0.18)), 3
+            message, width - left - 12, height - 12, int(height * 0.36), smallest, 3
         )
         block = self.text.block(lines, size, TEXT, "centre")
-        panel.blit(block, block.get_rect(center=(width // 2, height // 2)))
+        panel.blit(block, block.get_rect(center=((left + width - 12) // 2, height // 2)))
         cx = geometry.anchor(where)[0] if where in geometry.strips else geometry.board.centerx
         x = int(min(max(cx - width / 2, geometry.board.left), geometry.board.right - width))
         return panel, (x, geometry.centre_y - height // 2)
@@ -478,8 +546,8 @@ class Renderer:
         panel.fill(DETAIL_BG)
         pygame.draw.rect(panel, ACCENT, panel.get_rect(), 4)
         pad = max(12, rect.height // 14)
-        big = max(18, int(self.calibration.height * 0.042))
-        small = max(14, int(self.calibration.height * 0.032))
+        big = max(18, int(self.calibration.height * 0.042 * self.scale))
+        small = max(14, int(self.calibration.height * 0.032 * self.scale))
         # Drawn upright for the player whose edge is at the panel's bottom.
         title_size, title = self.text.fit(
             message.title or message.text, rect.width - 2 * pad, big * 3, big, small, 2
@@ -517,14 +585,15 @@ class Renderer:
         return self.calibration.width - x - width, self.calibration.height - y - height
 
     def _card_line(self) -> int:
-        return max(12, int(self.calibration.height * 0.032))
+        return max(12, int(self.calibration.height * 0.032 * self.scale))
 
     def _list_panel(
         self, colour: str, title: str, items: tuple[str, ...], cursor: int, footer: str
     ):
         line = self._card_line()
         half = self.geometry.halves[colour]
-        width = int(min(self.geometry.board.width * 0.46, max(line * 18, half.width * 0.3)))
+        wide = min(0.46 * self.scale, 0.62)  # of the board: larger words, a wider card
+        width = int(min(self.geometry.board.width * wide, max(line * 18, half.width * 0.3)))
         rows = len(items) + (1 if title else 0) + (1 if footer else 0)
         height = min(half.height - 12, int(line * 1.4 * rows + line * 1.5))
         card = list_card(self.text, (width, height), title, items, cursor, footer, line)
@@ -567,8 +636,8 @@ class Renderer:
         else:
             cy = geometry.centre_y
         panel = pygame.Surface((size, size), pygame.SRCALPHA)
-        pygame.draw.rect(panel, (236, 232, 220), panel.get_rect(), border_radius=size // 7)
-        pygame.draw.rect(panel, (40, 40, 40), panel.get_rect(), 2, border_radius=size // 7)
+        pygame.draw.rect(panel, CUBE_FACE, panel.get_rect(), border_radius=size // 7)
+        pygame.draw.rect(panel, CUBE_EDGE, panel.get_rect(), 2, border_radius=size // 7)
         label = self.text.render(
             str(64 if value == 1 and owner is None else value), size // 2, BAND
         )
@@ -656,10 +725,13 @@ class Renderer:
 class BandPainter:
     """One player's band, drawn upright as that player sees it."""
 
-    def __init__(self, text: TextCache, size: tuple[int, int], colour: str) -> None:
+    def __init__(
+        self, text: TextCache, size: tuple[int, int], colour: str, scale: float = 1.0
+    ) -> None:
         self.text = text
         self.width, self.height = size
         self.colour = colour
+        self.scale = scale  # of the words' sizes (large text)
 
     def paint(self, view: TableView, message: PlayerText | None) -> pygame.Surface:
         """The band's surface: turn and dice, message, pips and score, connection."""
@@ -669,7 +741,7 @@ class BandPainter:
         surface.fill(BAND_TURN if mine else BAND)
         if mine:
             pygame.draw.rect(surface, ACCENT, (0, 0, w, max(4, h // 22)))
-        pad = max(12, h // 8)
+        pad = max(12, h // 8) if self.scale == 1 else max(8, h // 10)  # room for large words
         left = self._turn_and_dice(surface, view, mine, pad)
         right = self._connection(surface, view, pad)
         right = self._scores(surface, view, right, pad)
@@ -680,7 +752,7 @@ class BandPainter:
 
     def _turn_and_dice(self, surface: pygame.Surface, view: TableView, mine: bool, pad: int) -> int:
         h = self.height
-        label_size = max(12, int(h * 0.2))
+        label_size = max(12, int(h * 0.2 * self.scale))
         die = int(h * 0.5)
         font = self.text.font(label_size)
         width = max(2 * die + 3 * pad, font.size("FIRST THROW")[0] + 2 * pad)
@@ -730,7 +802,7 @@ class BandPainter:
 
     def _cocked_die(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         pygame.draw.rect(surface, WARNING_BG, rect, border_radius=rect.width // 6)
-        pygame.draw.rect(surface, ILLEGAL, rect, 3, border_radius=rect.width // 6)
+        pygame.draw.rect(surface, LOST, rect, 3, border_radius=rect.width // 6)
         mark = self.text.render("?", int(rect.height * 0.8), TEXT)
         surface.blit(mark, mark.get_rect(center=rect.center))
 
@@ -739,7 +811,11 @@ class BandPainter:
         me = 0 if self.colour == "white" else 1
         pips = view.pips[me]
         big = max(14, int(h * 0.34))
-        small = max(11, int(h * 0.17))
+        small = max(11, int(h * 0.17 * self.scale))
+        room = h - pad // 2  # the three lines, shrunk together if larger words need it
+        while big > 14 and self._height(big) + pad // 3 + 2 * self._height(small) > room:
+            big -= 1
+            small = max(11, min(small, big // 2))
         pip_label = self.text.render("?" if view.hide_pips else f"{pips}", big, TEXT)
         pip_word = self.text.render("pips", small, DIM)
         score, cube = score_lines(view, self.colour)
@@ -767,17 +843,19 @@ class BandPainter:
 
     def _connection(self, surface: pygame.Surface, view: TableView, pad: int) -> int:
         h = self.height
-        small = max(11, int(h * 0.16))
+        small = max(11, int(h * 0.16 * self.scale))
         width = int(h * 2.3)
         x = self.width - width - pad
         dot = max(6, h // 9)
-        colour = OK_GREEN if view.connected else LOST_RED
+        colour = CONNECTED if view.connected else LOST
         text = "Table connected" if view.connected else (view.connection_message or "No table")
         if not view.connected:
             box = pygame.Rect(x - pad // 2, pad // 2, width + pad, h - pad)
-            pygame.draw.rect(surface, (70, 16, 16), box, border_radius=pad)
+            pygame.draw.rect(surface, LOST_BG, box, border_radius=pad)
         pygame.draw.circle(surface, colour, (x + dot, h // 2), dot)
-        size, lines = self.text.fit(text, width - 3 * dot, h - 2 * pad, small, 10, 3)
+        size, lines = self.text.fit(
+            text, width - 3 * dot, h - 2 * pad, small, int(10 * self.scale), 3
+        )
         block = self.text.block(lines, size, TEXT if not view.connected else DIM)
         surface.blit(block, block.get_rect(midleft=(x + 3 * dot, h // 2)))
         return x - pad
@@ -811,27 +889,56 @@ class BandPainter:
         if message is None or not message.text:
             message = PlayerText("")
         h = self.height
-        small = max(12, int(h * 0.18))
-        rating = None
-        if message.rating:
-            colour = RATING_COLOURS.get(message.rating, DIM)
-            rating = self.text.render(f"Coach: {message.rating}", small, colour)
-        beside = rating.get_width() + small * 2 if rating else 0
+        small = max(12, int(h * 0.18 * self.scale))
+        rating = self._rating(message.rating, small) if message.rating else None
+        beside = rating.get_width() + small if rating else 0
         hint = self._legend(view, small, box.width - beside)
         room = (
             box.height - max(r.get_height() for r in (hint, rating) if r)
             if hint or rating
             else box.height
         )
+        text_box = box
         if message.warning:
             pygame.draw.rect(surface, WARNING_BG, box.inflate(box.height // 6, 0), border_radius=10)
+            sign = min(room, int(h * 0.3 * self.scale))
+            if message.text and sign >= 12:  # a warning sign: not told by its colour alone
+                self._warning_sign(
+                    surface, pygame.Rect(box.left, box.top + (room - sign) // 2, sign, sign)
+                )
+                text_box = box.inflate(-(sign + sign // 3), 0).move((sign + sign // 3) // 2, 0)
         if message.text:
-            size, lines = self.text.fit(
-                message.text, box.width, room, int(h * 0.34), max(12, int(h * 0.2)), 2
-            )
+            largest = int(h * 0.34 * self.scale)
+            smallest = min(largest, max(12, int(h * 0.2 * self.scale)))
+            size, lines = self.text.fit(message.text, text_box.width, room, largest, smallest, 2)
+            if self.scale > 1 and not _whole(lines, message.text):  # all of it, if smaller
+                usual = max(12, int(h * 0.2))
+                size, lines = self.text.fit(message.text, text_box.width, room, largest, usual, 2)
             block = self.text.block(lines, size, TEXT)
-            surface.blit(block, block.get_rect(midleft=(box.left, box.top + room // 2)))
+            surface.blit(block, block.get_rect(midleft=(text_box.left, box.top + room // 2)))
         if hint:
             surface.blit(hint, hint.get_rect(bottomleft=(box.left + beside, box.bottom)))
         if rating:
             surface.blit(rating, rating.get_rect(bottomleft=box.bottomleft))
+
+    def _rating(self, rating: str, size: int) -> pygame.Surface:
+        """The coach's word on a dark chip edged in its colour (readable on a warning too)."""
+        colour = RATING_COLOURS.get(rating, DIM)
+        words = self.text.render(f"Coach: {rating}", size, colour)
+        pad = max(3, size // 4)
+        chip = pygame.Surface((words.get_width() + 2 * pad, words.get_height()), pygame.SRCALPHA)
+        pygame.draw.rect(chip, DETAIL_BG, chip.get_rect(), border_radius=pad)
+        pygame.draw.rect(chip, colour, chip.get_rect(), 1, border_radius=pad)
+        chip.blit(words, (pad, 0))
+        return chip
+
+    def _warning_sign(self, surface: pygame.Surface, box: pygame.Rect) -> None:
+        """A triangle with an exclamation mark."""
+        corners = [(box.centerx, box.top), box.bottomright, box.bottomleft]
+        pygame.draw.polygon(surface, TEXT, corners)
+        mark = self.text.render("!", int(box.height * 0.75), WARNING_BG)
+        surface.blit(mark, mark.get_rect(midbottom=(box.centerx, box.bottom + box.height // 12)))
+
+    def _height(self, size: int) -> int:
+        """The height of a line of text at ``size``."""
+        return self.text.font(size).get_height()

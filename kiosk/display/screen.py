@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -11,6 +12,9 @@ from kiosk.display.calibration import Calibration
 from kiosk.display.renderer import Renderer
 from kiosk.display.view import TableView
 from kiosk.link import TableLayout
+
+if TYPE_CHECKING:
+    from kiosk.config import DisplaySection
 
 INPUT_EVENTS = (
     pygame.KEYDOWN,
@@ -62,6 +66,12 @@ def open_surface(width: int, height: int, fullscreen: bool, headless: bool) -> p
     pygame.font.init()
     if headless:
         return pygame.display.set_mode((width, height))
+    if pygame.display.get_driver() == "x11":
+        # The picture is drawn in software; SDL would otherwise show it through an OpenGL
+        # texture, which on a machine without a GPU driver loads Mesa's llvmpipe (about
+        # 100 MB). X11's shared-memory images show it as fast. (Wayland and KMS/DRM have
+        # no such path: there the texture stays.) An installer's own setting wins.
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
     pygame.display.set_caption("Backgammon Table")
     if fullscreen:
         surface = pygame.display.set_mode((width, height), pygame.FULLSCREEN)
@@ -71,7 +81,11 @@ def open_surface(width: int, height: int, fullscreen: bool, headless: bool) -> p
 
 
 class Display:
-    """The screen under the board: draws a view each frame and collects the players' input."""
+    """The screen under the board: draws a view each frame and collects the players' input.
+
+    With ``settings`` (the ``[display]`` section) the words are drawn large while
+    ``large_text`` is on, as the installer's settings menu switches it.
+    """
 
     def __init__(
         self,
@@ -79,8 +93,10 @@ class Display:
         fullscreen: bool = True,
         headless: bool | None = None,
         layout: TableLayout | None = None,
+        settings: DisplaySection | None = None,
     ) -> None:
         self.headless = is_headless() if headless is None else headless
+        self.settings = settings  # [display]: large_text is followed as it changes
         self.warning: str | None = None
         if not self.headless and fullscreen:
             pygame.display.init()
@@ -96,7 +112,8 @@ class Display:
         self.surface = open_surface(
             calibration.width, calibration.height, fullscreen, self.headless
         )
-        self.renderer = Renderer(self.surface, calibration, layout)
+        large = settings is not None and settings.large_text
+        self.renderer = Renderer(self.surface, calibration, layout, large_text=large)
         self._frames = 0
 
     @property
@@ -109,6 +126,9 @@ class Display:
         return the key, mouse and quit events since last frame."""
         events = pygame.event.get()
         self._frames += 1
+        if self.settings is not None and self.settings.large_text != self.renderer.large_text:
+            self.renderer.set_large_text(self.settings.large_text)
+            redraw = True
         if redraw or self._frames <= SETTLING_FRAMES or any(e.type in EXPOSED for e in events):
             self.renderer.draw(view, now_ms)
             pygame.display.flip()

@@ -14,7 +14,13 @@ from kiosk.table.layout import TableLayout
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``simulate-table`` and ``table-watch`` sub-commands."""
     simulate = subparsers.add_parser(
-        "simulate-table", help="serve a simulated table on a pty, driven from stdin"
+        "simulate-table",
+        help="serve a simulated table on a pty, driven from stdin",
+        description="Run a simulated table (its firmware, reeds and dice wells) on a "
+        "pseudo-terminal that 'kiosk run --port' or 'kiosk table-watch --port' can open "
+        "as if it were the real table's USB serial port. Type commands on standard input "
+        "to place, lift and move men, lay or throw the dice, or make reeds fail ('help' "
+        "lists them, 'quit' stops).",
     )
     _layout_options(simulate)
     simulate.add_argument("--scan-hz", type=int, default=200, help="scans per second")
@@ -28,7 +34,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the interpreter running the firmware (micropython: the WebAssembly port)",
     )
     simulate.set_defaults(func=_simulate)
-    watch = subparsers.add_parser("table-watch", help="print the table's frames and link events")
+    watch = subparsers.add_parser(
+        "table-watch",
+        help="print the table's frames and link events",
+        description="Connect to the table and print every frame it sends (each slot's "
+        "reading and the dice wells) and every change of the link (connected, lost, "
+        "incompatible firmware), until Ctrl+C. With no table attached a simulated one is "
+        "watched.",
+    )
     watch.add_argument("--port", help="serial port (default: the table, else a simulation)")
     _layout_options(watch)
     watch.set_defaults(func=_watch)
@@ -36,9 +49,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _layout_options(parser: argparse.ArgumentParser) -> None:
     default = TableLayout()
-    parser.add_argument("--point-slots", type=int, default=default.point_slots)
-    parser.add_argument("--bar-slots", type=int, default=default.bar_slots)
-    parser.add_argument("--tray-slots", type=int, default=default.tray_slots)
+    for name, where, value in (
+        ("point", "each point", default.point_slots),
+        ("bar", "each side's half of the bar", default.bar_slots),
+        ("tray", "each bear-off tray", default.tray_slots),
+    ):
+        parser.add_argument(
+            f"--{name}-slots",
+            type=int,
+            default=value,
+            metavar="N",
+            help=f"sensing slots in {where} (default {value}, as [table] {name}_slots)",
+        )
 
 
 def _layout(args: argparse.Namespace) -> TableLayout:

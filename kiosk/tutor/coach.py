@@ -256,7 +256,8 @@ def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
     if rating.rating == "fine":
         text = f"Good play: {rating.move or 'no move'}."
     else:
-        cost = f" (it costs {rating.equity_loss:.2f})" if rating.equity_loss is not None else ""
+        loss = rating.equity_loss  # equity: points won or lost a game, on average
+        cost = f" (it costs {loss:.2f} points a game on average)" if loss is not None else ""
         label = rating.rating.capitalize()
         text = f"{label} play. Better was {rating.best_text}{cost}."
         if take_back:

@@ -9,7 +9,7 @@ from display_pixels import rgb
 from kiosk.cli import main
 from kiosk.display import Calibration, load_calibration, save_calibration
 from kiosk.display.calibrate import CalibrationScreen, CalibrationSession
-from kiosk.display.renderer import ACCENT
+from kiosk.display.palette import ACCENT
 from kiosk.link import LOCATIONS
 
 

@@ -9,7 +9,7 @@ import pygame
 from display_pixels import differing
 
 from kiosk.display import Renderer
-from kiosk.display.renderer import ACCENT
+from kiosk.display.palette import ACCENT
 from kiosk.display.view import TableView, button_label
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 from test_renderer import count_colour, screenshot
 
-from kiosk.display.renderer import ACCENT, ARROW
+from kiosk.display.palette import ACCENT, ARROW
 from kiosk.display.view import TableView
 from kiosk.events import LessonEvent
 

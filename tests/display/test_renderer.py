@@ -7,15 +7,24 @@ import pytest
 from display_pixels import differing, rgb
 
 from kiosk.display import Calibration, Display, Renderer, save_screenshot
-from kiosk.display.renderer import (
+from kiosk.display.palette import (
     ARROW,
+    CURSOR,
     DETAIL_BG,
     HIT,
     ILLEGAL,
+    ILLEGAL_CARD,
     LIFTED,
-    LOST_RED,
+    LIGHT,
+    LOST,
+    MAN_BLACK,
+    MAN_WHITE,
     MOVABLE,
+    RATING_COLOURS,
+    RIGHT,
     TARGET,
+    TEXT,
+    WRONG,
 )
 from kiosk.display.view import TableView
 from kiosk.link import TableLayout
@@ -121,16 +130,21 @@ def test_illegal_marker_under_the_offending_point(
     view.illegal = ("20", "wrong-distance", "24 to 20 is 4 pips: you threw 6-5.")
     shot = screenshot(renderer, view, tmp_path)
     cal = renderer.calibration
-    side = cal.slot_radius * 0.6  # beside the sensor strip, inside the triangle
-    for where in ("20", "21", "19", "5"):
-        x, y = cal.slot_xy(where, 1)
-        assert (rgb(shot, (x + side, y)) == ILLEGAL) == (where == "20"), where
-    # The reason is written in a red label in the middle of the board, at that point.
+    for where in ("20", "21", "19", "5"):  # the point is filled and hatched
+        x, y, w, h = cal.location_rect(where)
+        area = pygame.Rect(x, y, w, h).inflate(cal.slot_radius, 0)
+        filled = count_colour(shot, ILLEGAL, area)
+        hatched = count_colour(shot, ILLEGAL_CARD, area)
+        assert (filled > 100 and hatched > 30) == (where == "20"), where
+    # The reason is written on a card in the middle of the board, at that point, beside a
+    # cross in a ring.
     centre = renderer.geometry.centre_y
-    reds = [x for x in range(cal.width) if rgb(shot, (x, centre)) == ILLEGAL]
-    assert reds and min(reds) <= renderer.geometry.anchor("20")[0] <= max(reds)
-    label = pygame.Rect(min(reds), centre - 5, max(reds) - min(reds), 10)
-    assert count_colour(shot, (240, 240, 232), label) > 0  # the text on it
+    card = [x for x in range(cal.width) if rgb(shot, (x, centre)) == ILLEGAL_CARD]
+    assert card and min(card) <= renderer.geometry.anchor("20")[0] <= max(card)
+    label = pygame.Rect(min(card), centre - 5, max(card) - min(card), 10)
+    assert count_colour(shot, TEXT, label) > 0  # the text on it
+    icon = pygame.Rect(min(card), centre - cal.slot_radius, 3 * cal.slot_radius, 1)
+    assert count_colour(shot, TEXT, icon) >= 2  # the ring's two sides
 
 
 def test_each_players_text_faces_them(renderer: Renderer, view: TableView) -> None:
@@ -201,13 +215,13 @@ def test_dice_are_drawn_on_the_side_of_the_player_on_roll(
 def test_last_play_arrows_and_connection_border(renderer: Renderer, view: TableView) -> None:
     renderer.draw(view, 0)
     assert count_colour(renderer.surface, ARROW) == 0
-    assert rgb(renderer.surface, (1, 1)) != LOST_RED
+    assert rgb(renderer.surface, (1, 1)) != LOST
     view.last_play = (("13", "7"), ("7", "2"))
     view.connected = False
     view.connection_message = "Table unplugged: check the cable."
     renderer.draw(view, 0)
     assert count_colour(renderer.surface, ARROW) > 100
-    assert rgb(renderer.surface, (1, 1)) == LOST_RED  # disconnection is visible everywhere
+    assert rgb(renderer.surface, (1, 1)) == LOST  # disconnection is visible everywhere
     tip = renderer.geometry.anchor("2")
     near = pygame.Rect(int(tip[0]) - 30, int(tip[1]) - 30, 60, 60)
     assert count_colour(renderer.surface, ARROW, near) > 0
@@ -244,8 +258,6 @@ def test_headless_display_draws_and_returns_input(
 
 
 def test_simulated_table_draws_the_men_on_their_slots(renderer: Renderer, view: TableView) -> None:
-    from kiosk.display.renderer import MAN_BLACK, MAN_WHITE
-
     cal = renderer.calibration
     renderer.draw(view, 0)
     assert rgb(renderer.surface, cal.slot_xy("6", 0)) != MAN_WHITE  # real men: none drawn
@@ -259,8 +271,6 @@ def test_simulated_table_draws_the_men_on_their_slots(renderer: Renderer, view: 
 
 
 def test_lesson_lights_outline_the_locations(renderer: Renderer, view: TableView) -> None:
-    from kiosk.display.renderer import LIGHT
-
     view.lights = ("5", "bar-black")
     renderer.draw(view, 0)
     for where in ("5", "bar-black", "4"):
@@ -276,15 +286,13 @@ def test_a_menu_opened_over_a_wrong_placement_is_read_whole(
     view.apply({"event": "menu", "title": "Menu", "items": ["Back to the game"], "cursor": 0})
     renderer.draw(view, 0)
     _key, card, (x, y) = renderer._panels["menu-white"]
-    assert count_colour(renderer.surface, ILLEGAL, card.get_rect(topleft=(x, y))) == 0
+    assert count_colour(renderer.surface, ILLEGAL_CARD, card.get_rect(topleft=(x, y))) == 0
     view.menu = ()  # the menu closed: the red card is seen again
     renderer.draw(view, 0)
-    assert count_colour(renderer.surface, ILLEGAL, card.get_rect(topleft=(x, y))) > 0
+    assert count_colour(renderer.surface, ILLEGAL_CARD, card.get_rect(topleft=(x, y))) > 0
 
 
 def test_menu_faces_the_player_who_opened_it(renderer: Renderer, view: TableView) -> None:
-    from kiosk.display.overlays import CURSOR
-
     halves = renderer.geometry.halves
     view.apply(
         {
@@ -317,17 +325,11 @@ def test_menu_faces_the_player_who_opened_it(renderer: Renderer, view: TableView
 
 
 def test_lesson_answers_chart_and_verdict(renderer: Renderer, view: TableView) -> None:
-    from kiosk.display.overlays import WRONG
-
     view.answers = ("Hit", "Run")
     view.lesson_result = True
     renderer.draw(view, 0)
     centre = (renderer.geometry.bar.centerx, renderer.geometry.centre_y)
-    assert rgb(renderer.surface, (centre[0], centre[1] - renderer.calibration.slot_radius)) == (
-        70,
-        200,
-        110,
-    )
+    assert rgb(renderer.surface, (centre[0], centre[1] - renderer.calibration.slot_radius)) == RIGHT
     view.answers, view.lesson_result = (), None
     view.chart = {
         "title": "Shots",
@@ -355,4 +357,4 @@ def test_coach_rating_and_take_back_are_on_the_players_band(
     renderer.draw(view, 0)
     band = renderer.geometry.bands["white"]
     assert differing(plain, renderer.surface, band).count() > 0
-    assert count_colour(renderer.surface, (235, 60, 60), band) > 0  # "Coach: very bad" in red
+    assert count_colour(renderer.surface, RATING_COLOURS["very bad"], band) > 0  # "very bad"

@@ -16,18 +16,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The lessons from the books: list them, check every lesson file, or run "
         "one headless on the simulated table and print its events as JSON lines.",
     )
-    sub = parser.add_subparsers(dest="lesson_command", metavar="ACTION", required=True)
-    listing = sub.add_parser("list", help="list the lessons in order")
+    sub = parser.add_subparsers(
+        dest="lesson_command", metavar="ACTION", required=True, help="list, check or run"
+    )
+    listing = sub.add_parser(
+        "list",
+        help="list the lessons in order",
+        description="Print each installed lesson, one a line: its number, its id (for "
+        "'kiosk lesson run') and its title and summary.",
+    )
     listing.set_defaults(func=_list)
     check = sub.add_parser(
         "check",
         help="check every lesson file (or the files given): its steps, every declared fact "
         "against the rules engine, GNU Backgammon and the books, every figure, book and "
         "verdict its words state against the facts that back it, and every citation",
+        description="Read each lesson file and check it: its steps, every fact it declares "
+        "(against the rules engine, GNU Backgammon and the books), every figure, book and "
+        "verdict its words state, and every citation. Prints one line a lesson (ok or "
+        "FAIL and why); exits with status 1 if any lesson fails.",
     )
     check.add_argument("files", nargs="*", help="lesson files (default: the installed lessons)")
     check.set_defaults(func=_check)
-    run = sub.add_parser("run", help="run a lesson on the simulated table")
+    run = sub.add_parser(
+        "run",
+        help="run a lesson on the simulated table",
+        description="Run one lesson headless on the simulated table, the learner's actions "
+        "taken from a script or played by a simulated learner who answers right or wrong, "
+        "and print the lesson's events as JSON lines.",
+    )
     run.add_argument("lesson", help="the lesson's id (see 'kiosk lesson list') or a file")
     how = run.add_mutually_exclusive_group(required=True)
     how.add_argument("--script", help="the learner's actions, one a line ('-' for stdin)")
