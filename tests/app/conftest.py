@@ -1,5 +1,5 @@
 """Fixtures: the real App on a stepped simulated table over a pty, driven by a virtual clock
-(:class:`kiosk.app.stepped.SteppedApp`)."""
+(:class:`kiosk.app.stepped.SteppedApp`), once on each kind of table."""
 
 from __future__ import annotations
 
@@ -16,12 +16,21 @@ from kiosk.app.stepped import SteppedApp  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 
 
+@pytest.fixture(params=["occupancy", "polarity"])
+def sensing(request: pytest.FixtureRequest) -> str:
+    """How the simulated table senses its men: every app test runs on the table as
+    designed (one reed a slot) and on one whose reeds tell the colour, with the same
+    verdicts."""
+    return str(request.param)
+
+
 @pytest.fixture
-def harness() -> Iterator[Callable[..., SteppedApp]]:
+def harness(sensing: str) -> Iterator[Callable[..., SteppedApp]]:
     """Build harnesses (``harness(config, **app_kwargs)``); all are closed after the test."""
     made: list[SteppedApp] = []
 
     def build(config: Config, **kwargs: object) -> SteppedApp:
+        config.table.simulated_sensing = sensing
         h = SteppedApp(lambda **wired: App(config, **wired, **kwargs), config)
         made.append(h)
         return h
