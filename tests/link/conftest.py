@@ -1,4 +1,10 @@
-"""Fixtures: a stepped simulated table and a link connected to it over a real pty."""
+"""Fixtures: a stepped simulated table and a link connected to it over a real pty.
+
+The table is the one designed (one reed a slot: ``occupancy`` sensing). A test whose
+point holds as well for a table whose reeds tell a man's colour parametrizes
+``sensing`` over ``kiosk.table.layout.SENSINGS``; a test about something only that
+table shows parametrizes it with ``polarity`` alone.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, TableLink
+from kiosk.link import BoardFrame, LinkEvent, LinkStatus, QueueListener, SlotState, TableLink
 from kiosk.simtable import SimulatedTable
 
 WAIT = 5.0  # generous: a loaded CI machine; tests never assert on time
+DESIGN = "occupancy"  # one reed a slot: hardware/README.md, firmware/board.py
 
 
 class Session:
@@ -20,6 +27,16 @@ class Session:
         self.sim = sim
         self.link = link
         self.listener = listener
+
+    @property
+    def sensing(self) -> str:
+        """How the table's slots sense their men."""
+        return self.sim.layout.sensing
+
+    def man(self, colour: SlotState) -> SlotState:
+        """What a slot holding a man of ``colour`` reads on this table: his colour where
+        the reeds tell it, else ``OCCUPIED``."""
+        return colour if self.sensing == "polarity" else SlotState.OCCUPIED
 
     def frame(self) -> BoardFrame:
         """The next delivered frame."""
@@ -61,9 +78,15 @@ class Session:
 
 
 @pytest.fixture
-def session() -> Iterator[Session]:
+def sensing() -> str:
+    """How the session's table senses its men: the design, unless a test parametrizes it."""
+    return DESIGN
+
+
+@pytest.fixture
+def session(sensing: str) -> Iterator[Session]:
     """A connected session whose table has settled its first (empty) picture."""
-    with SimulatedTable(seed=7) as sim:
+    with SimulatedTable(seed=7, sensing=sensing) as sim:
         listener = QueueListener()
         link = TableLink(
             sim.port_name,
@@ -74,6 +97,7 @@ def session() -> Iterator[Session]:
         )
         with link:
             assert link.wait_connected(WAIT)
+            assert link.info is not None and link.info.layout.sensing == sensing
             connected = Session(sim, link, listener)
             sim.advance(20)
             assert connected.drain()  # the first settled picture, answering the dump

@@ -1,10 +1,15 @@
-"""Commissioning: the walk finds bad slots, stores them, and the link leaves them out."""
+"""Commissioning: the walk finds bad slots, stores them, and the link leaves them out.
+
+The table is the designed one (one reed a slot); the walk's findings hold alike for a
+table whose reeds tell a man's colour, and the tests of the walk run on both.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -18,13 +23,24 @@ from kiosk.link import QueueListener, SlotState, TableLayout, TableLink
 from kiosk.link.commission import Commissioning, apply, commission_path, load, save
 from kiosk.link.frames import decode_frame
 from kiosk.simtable import SimulatedTable
+from kiosk.table.layout import SENSINGS
 
 SMALL = TableLayout(2, 1, 2)
+both_sensings = pytest.mark.parametrize("sensing", SENSINGS)
 
 
-def _walk(dead: tuple[str, int] | None = None, welded: tuple[str, int] | None = None):
-    walk = Commissioning(SMALL)
-    with SimulatedTable(SMALL) as sim:
+def _small(sensing: str) -> TableLayout:
+    return replace(SMALL, sensing=sensing)
+
+
+def _walk(
+    dead: tuple[str, int] | None = None,
+    welded: tuple[str, int] | None = None,
+    layout: TableLayout = SMALL,
+) -> Commissioning:
+    walk = Commissioning(layout)
+    with SimulatedTable(layout) as sim:
+        assert sim.layout.sensing == layout.sensing
         if dead:
             sim.kill_reed(*dead)
         if welded:
@@ -33,15 +49,17 @@ def _walk(dead: tuple[str, int] | None = None, welded: tuple[str, int] | None = 
     return walk
 
 
-def test_a_sound_table_passes_every_slot_and_cell() -> None:
-    walk = _walk()
+@both_sensings
+def test_a_sound_table_passes_every_slot_and_cell(sensing: str) -> None:
+    walk = _walk(layout=_small(sensing))
     assert walk.phase == "done" and walk.findings == []
     assert len(walk.steps) == 24 * 2 + 2 * 1 + 2 * 2 + 18
     assert walk.instruction() == "Done: every slot reads right."
 
 
-def test_a_dead_and_a_welded_reed_are_found() -> None:
-    walk = _walk(dead=("13", 1), welded=("off-black", 0))
+@both_sensings
+def test_a_dead_and_a_welded_reed_are_found(sensing: str) -> None:
+    walk = _walk(dead=("13", 1), welded=("off-black", 0), layout=_small(sensing))
     found = {(f.step.location, f.step.slot): f.reason for f in walk.findings}
     assert found == {
         ("13", 1): "does not read its man",
@@ -64,10 +82,13 @@ def test_the_result_is_stored_beside_the_calibration_and_read_back(tmp_path: Pat
     assert load(tmp_path / "missing.toml") == []
 
 
-def test_a_known_bad_slot_is_left_out_of_every_frame() -> None:
-    layout = apply(SMALL, [f for f in _walk(dead=("13", 0)).findings])
+@both_sensings
+def test_a_known_bad_slot_is_left_out_of_every_frame(sensing: str) -> None:
+    small = _small(sensing)
+    black, letter = (SlotState.BLACK, "B") if sensing == "polarity" else (SlotState.OCCUPIED, "O")
+    layout = apply(small, [f for f in _walk(dead=("13", 0), layout=small).findings])
     assert layout.slots("13") == 1 and layout.physical_slots("13") == 2
-    assert layout.total_slots == SMALL.total_slots - 1
+    assert layout.total_slots == small.total_slots - 1
     with SimulatedTable(layout) as sim:
         sim.kill_reed("13", 0)
         sim.place("13", "black")
@@ -77,13 +98,19 @@ def test_a_known_bad_slot_is_left_out_of_every_frame() -> None:
             assert link.wait_connected(5)
             sim.advance(50)
             frame = listener.frames.get(timeout=5)
-            while frame.slots["13"] != (SlotState.BLACK,):
+            while frame.slots["13"] != (black,):
                 sim.advance(20)
                 frame = listener.frames.get(timeout=5)
-    assert frame.counts()["13"] == (SlotState.BLACK, 1)
-    payload = "B. " * 12 + "XB " + "B. " * 11 + ". . .. .. .."
+    assert frame.counts()["13"] == (black, 1)
+    # The table still sends both slots of 13; the kiosk keeps the second alone.
+    payload = f"{letter}. " * 12 + "{} " + f"{letter}. " * 11 + ". . .. .. .."
+    kept = decode_frame(1, payload.format("." + letter), layout)
+    assert kept.slots["13"] == (black,) and kept.slots["12"] == (black, SlotState.EMPTY)
+    assert decode_frame(1, payload.format(letter + "."), layout).slots["13"] == (SlotState.EMPTY,)
     with pytest.raises(ValueError):
-        decode_frame(1, payload, layout)  # the table still sends both slots: X is no state
+        decode_frame(1, payload.format("X" + letter), layout)  # X is no state
+    with pytest.raises(ValueError):
+        decode_frame(1, payload.format(letter), layout)  # one slot is not what the table has
 
 
 def test_doctor_lists_the_known_bad_slots(tmp_path: Path) -> None:
@@ -106,9 +133,17 @@ def test_the_screen_lights_the_slot_to_fill() -> None:
     assert tuple(surface.get_at(calibration.slot_xy("2", 0)))[:3] != LIT
 
 
-def test_kiosk_commission_runs_headless_on_a_simulated_table(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("setting", "sensing"),
+    [("", "occupancy"), ('simulated_sensing = "polarity"\n', "polarity")],
+    ids=["the design", "polarity on request"],
+)
+def test_kiosk_commission_runs_headless_on_a_simulated_table(
+    tmp_path: Path, setting: str, sensing: str
+) -> None:
+    """Without a setting the simulated table is the designed one; polarity on request."""
     config = tmp_path / "config.toml"
-    config.write_text("[table]\npoint_slots = 2\nbar_slots = 1\ntray_slots = 2\n")
+    config.write_text("[table]\npoint_slots = 2\nbar_slots = 1\ntray_slots = 2\n" + setting)
     done = subprocess.run(
         [sys.executable, "-m", "kiosk", "commission", "--config", str(config)]
         + ["--simulate", "--headless", "--dead", "13/2", "--welded", "5/1"],
@@ -120,4 +155,5 @@ def test_kiosk_commission_runs_headless_on_a_simulated_table(tmp_path: Path) -> 
     assert "point 13, slot 2 from the edge: does not read its man" in done.stdout
     assert "point 5, slot 1 from the edge: reads a man with none there" in done.stdout
     assert "2 slot(s) read wrong" in done.stdout
-    assert (tmp_path / "commission.toml").exists()
+    stored = (tmp_path / "commission.toml").read_text()
+    assert f"layout 2,1,2, {sensing} sensing" in stored

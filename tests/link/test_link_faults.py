@@ -1,4 +1,8 @@
-"""Line noise, damaged frames, a pulled cable, a silent port and old firmware, over real ptys."""
+"""Line noise, damaged frames, a pulled cable, a silent port and old firmware, over real ptys.
+
+The table is the designed one (one reed a slot, ``sense=occupancy`` in its identify); the
+faults on the line are survived alike by a table whose reeds tell a man's colour.
+"""
 
 from __future__ import annotations
 
@@ -10,47 +14,54 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from kiosk.link import LinkStatus, QueueListener, SlotState, TableLayout, TableLink
+from kiosk.link import LOCATIONS, LinkStatus, QueueListener, SlotState, TableLayout, TableLink
 from kiosk.link.protocol import FrameParser, encode
+from kiosk.table.layout import SENSINGS
 
 if TYPE_CHECKING:
     from conftest import Session
 
 WAIT = 5.0
+both_sensings = pytest.mark.parametrize("sensing", SENSINGS)
 
 
+@both_sensings
 def test_garbage_between_frames_is_counted_and_skipped(session: Session) -> None:
     session.sim.inject(b"\x00\xffnoise without a frame start\r\n")
     session.sim.place("9", "white")
-    assert session.step().counts()["9"] == (SlotState.WHITE, 1)
+    assert session.step().counts()["9"] == (session.man(SlotState.WHITE), 1)
     counters = session.link.counters()
     assert counters.garbage_bytes == 31
     assert counters.corrupt == 0 and counters.lost == 0
 
 
+@both_sensings
 def test_random_noise_is_survived(session: Session) -> None:
     for _ in range(5):
         session.sim.noise(200)
     session.sim.place("9", "black")
-    assert session.step().counts()["9"] == (SlotState.BLACK, 1)
+    assert session.step().counts()["9"] == (session.man(SlotState.BLACK), 1)
     assert session.link.connected
     assert session.link.counters().garbage_bytes > 0
 
 
+@both_sensings
 def test_flipped_bit_drops_the_frame_and_counts_it(session: Session) -> None:
     session.sim.corrupt_next(1, "flip")
     session.sim.place("10", "white")
     session.sim.advance(20)
     session.sim.place("11", "white")
     frame = session.step()  # the damaged frame never arrives; the next one does
-    assert frame.counts()["10"] == (SlotState.WHITE, 1)
-    assert frame.counts()["11"] == (SlotState.WHITE, 1)
+    white = session.man(SlotState.WHITE)
+    assert frame.counts()["10"] == (white, 1)
+    assert frame.counts()["11"] == (white, 1)
     (dump,) = session.drain()  # the gap made the link ask for a full dump
     assert dump.slots == frame.slots
     counters = session.link.counters()
     assert (counters.corrupt, counters.lost, counters.resyncs) == (1, 1, 1)
 
 
+@both_sensings
 def test_truncated_frame_is_dropped_and_counted(session: Session) -> None:
     session.sim.corrupt_next(1, "truncate")
     session.sim.place("14", "black")
@@ -62,6 +73,7 @@ def test_truncated_frame_is_dropped_and_counted(session: Session) -> None:
     assert (counters.corrupt, counters.lost) == (1, 1)
 
 
+@both_sensings
 def test_unplugged_cable_is_reported_and_the_link_recovers(session: Session) -> None:
     session.sim.place("4", "white")
     session.step()
@@ -74,7 +86,7 @@ def test_unplugged_cable_is_reported_and_the_link_recovers(session: Session) -> 
     assert session.event(LinkStatus.CONNECTED).info is not None
     session.sim.advance(20)
     frames = session.drain()  # the fresh firmware's first picture, answering the dump
-    assert frames and frames[-1].counts()["4"] == (SlotState.WHITE, 2)
+    assert frames and frames[-1].counts()["4"] == (session.man(SlotState.WHITE), 2)
     counters = session.link.counters()
     assert (counters.connects, counters.disconnects) == (2, 1)
 
@@ -100,7 +112,7 @@ def test_incompatible_firmware_is_refused_with_a_clear_message(raw_pty: tuple[in
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, backoff=(5.0, 5.0)) as link:
-        _answer_identify(master, "fw=3.0.0 proto=3 layout=6,4,15")
+        _answer_identify(master, "fw=3.0.0 proto=3 layout=6,4,15 sense=occupancy")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
         assert "protocol 3" in event.message and "update the firmware" in event.message
@@ -111,7 +123,7 @@ def test_wrong_layout_is_refused(raw_pty: tuple[int, str]) -> None:
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.1.0 proto=2 layout=8,4,15")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=8,4,15 sense=occupancy")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
         assert "8,4,15" in event.message
@@ -121,7 +133,7 @@ def test_a_silent_table_is_reported_disconnected(raw_pty: tuple[int, str]) -> No
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, silence_timeout=0.3, backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15")
+        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy")
         assert listener.events.get(timeout=WAIT).status is LinkStatus.CONNECTED
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.DISCONNECTED
@@ -147,21 +159,35 @@ def test_a_missing_port_is_reported_once_and_retried() -> None:
             listener.events.get(timeout=0.2)
 
 
-def test_a_table_sensing_otherwise_is_taken_at_its_word(raw_pty: tuple[int, str]) -> None:
+@pytest.mark.parametrize(("kiosk", "table"), [("occupancy", "polarity"), ("polarity", "occupancy")])
+def test_a_table_sensing_otherwise_is_taken_at_its_word(
+    raw_pty: tuple[int, str], kiosk: str, table: str
+) -> None:
     master, port = raw_pty
     listener = QueueListener()
-    with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)) as link:
-        _answer_identify(master, "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy")
+    layout = TableLayout(sensing=kiosk)
+    with TableLink(port, listener=listener, layout=layout, backoff=(5.0, 5.0)) as link:
+        _answer_identify(master, f"fw=1.1.0 proto=2 layout=6,4,15 sense={table}")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.CONNECTED
-        assert link.info is not None and link.info.layout.sensing == "occupancy"
+        assert link.info is not None and link.info.layout.sensing == table
+        letter = "O" if table == "occupancy" else "W"
+        groups = ["." * layout.slots(where) for where in LOCATIONS]
+        groups[LOCATIONS.index("6")] = letter * 2 + "...."
+        os.write(master, encode("F", 2, " ".join(groups) + " .."))
+        frame = listener.frames.get(timeout=WAIT)  # decoded as the table senses
+        assert frame.occupancy()["6"] == 2
+        assert frame.sensed()["6"] == ((2, 0) if table == "polarity" else (0, 0))
 
 
-def test_a_table_of_other_slot_counts_is_still_refused(raw_pty: tuple[int, str]) -> None:
+@pytest.mark.parametrize("table", SENSINGS)
+def test_a_table_of_other_slot_counts_is_still_refused(
+    raw_pty: tuple[int, str], table: str
+) -> None:
     master, port = raw_pty
     listener = QueueListener()
     with TableLink(port, listener=listener, layout=TableLayout(), backoff=(5.0, 5.0)):
-        _answer_identify(master, "fw=1.1.0 proto=2 layout=5,4,15 sense=occupancy")
+        _answer_identify(master, f"fw=1.1.0 proto=2 layout=5,4,15 sense={table}")
         event = listener.events.get(timeout=WAIT)
         assert event.status is LinkStatus.INCOMPATIBLE
         assert "differs" in event.message and "configuration" in event.message
@@ -173,7 +199,7 @@ def test_the_boot_identify_crossing_the_handshake_is_no_restart(raw_pty: tuple[i
     identify of sequence 0 is a restart."""
     master, port = raw_pty
     listener = QueueListener()
-    hello = "fw=1.1.0 proto=2 layout=6,4,15 reset=power"
+    hello = "fw=1.1.0 proto=2 layout=6,4,15 sense=occupancy reset=power"
     with TableLink(port, listener=listener, backoff=(5.0, 5.0)) as link:
         parser = FrameParser()
         while not any(m.kind == "i" for m in parser.feed(os.read(master, 1024))):

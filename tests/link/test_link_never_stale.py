@@ -1,4 +1,8 @@
-"""The link never stale, never unbounded: one test per fault, over real ptys and pyserial."""
+"""The link never stale, never unbounded: one test per fault, over real ptys and pyserial.
+
+The table is the designed one (one reed a slot); the tests whose frames show men run on a
+table whose reeds tell a man's colour too.
+"""
 
 from __future__ import annotations
 
@@ -18,11 +22,13 @@ from kiosk.link import LinkStatus, QueueListener, SlotState, TableLink
 from kiosk.link.link import FLOOD_PER_S, open_serial
 from kiosk.link.protocol import MAX_LINE, FrameParser, encode
 from kiosk.simtable import SimulatedTable
+from kiosk.table.layout import SENSINGS
 
 if TYPE_CHECKING:
     from conftest import Session
 
 WAIT = 5.0
+both_sensings = pytest.mark.parametrize("sensing", SENSINGS)
 
 
 def _events(session: Session, status: LinkStatus, quiet: float = 0.3) -> list:
@@ -36,6 +42,7 @@ def _events(session: Session, status: LinkStatus, quiet: float = 0.3) -> list:
             found.append(event)
 
 
+@both_sensings
 def test_a_lost_frame_is_followed_by_a_full_dump(session: Session) -> None:
     session.sim.corrupt_next(1, "lose")
     session.sim.place("9", "white")
@@ -43,15 +50,16 @@ def test_a_lost_frame_is_followed_by_a_full_dump(session: Session) -> None:
     assert session.drain(0.1) == []  # the frame never came: the kiosk cannot know yet
     session.sim.advance(500)  # the next heartbeat shows the gap
     (dump,) = session.drain()
-    assert dump.counts()["9"] == (SlotState.WHITE, 1)
+    assert dump.counts()["9"] == (session.man(SlotState.WHITE), 1)
     counters = session.link.counters()
     assert (counters.lost, counters.resyncs) == (1, 1)
 
 
+@both_sensings
 def test_a_repeated_or_backward_sequence_number_is_a_repeat(session: Session) -> None:
     session.sim.inject(encode("H", 0, "up=1") + encode("H", 1, "up=2"))
     session.sim.place("9", "black")
-    assert session.step().counts()["9"] == (SlotState.BLACK, 1)
+    assert session.step().counts()["9"] == (session.man(SlotState.BLACK), 1)
     counters = session.link.counters()
     assert (counters.lost, counters.repeats) == (0, 2)
 
@@ -68,7 +76,7 @@ def test_a_flooding_table_is_reported_once_and_stays_bounded(session: Session) -
     assert len(flood) == 1 and len(errors) <= FLOOD_PER_S + 1
     assert session.listener.events.maxsize and session.listener.frames.maxsize
     session.sim.place("3", "white")
-    assert session.step().counts()["3"] == (SlotState.WHITE, 1)  # still working
+    assert session.step().counts()["3"] == (session.man(SlotState.WHITE), 1)  # still working
 
 
 def test_a_frame_over_the_limit_is_refused_in_one_read() -> None:
@@ -78,10 +86,11 @@ def test_a_frame_over_the_limit_is_refused_in_one_read() -> None:
     assert [m.seq for m in parser.feed(encode("H", 2))] == [2]
 
 
+@both_sensings
 def test_a_frame_over_the_limit_is_refused_over_the_pty(session: Session) -> None:
     session.sim.inject(encode("F", 0x7000, "." * (MAX_LINE + 10)))
     session.sim.place("4", "black")
-    assert session.step().counts()["4"] == (SlotState.BLACK, 1)
+    assert session.step().counts()["4"] == (session.man(SlotState.BLACK), 1)
     assert session.link.counters().corrupt == 1
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kiosk.link.frames import decode_frame, decode_identify
 from kiosk.link.protocol import MAX_LINE, FrameParser, Message, encode
-from kiosk.table.layout import LOCATIONS, DieReading, SlotState, TableLayout
+from kiosk.table.layout import LOCATIONS, SENSINGS, DieReading, SlotState, TableLayout
 
 PRINTABLE = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E)).filter(
     lambda text: "$" not in text
@@ -76,13 +76,22 @@ def test_frames_survive_surrounding_garbage(chunks: list[tuple[bytes, str]], cut
     assert found == sent
 
 
-def test_a_frame_decodes_slots_and_dice() -> None:
-    groups = ["." * TableLayout().slots(loc) for loc in LOCATIONS]
-    groups[0] = "BB...."
-    groups[LOCATIONS.index("off-white")] = "WWW" + "." * 12
-    frame = decode_frame(9, " ".join(groups) + " 4C", TableLayout())
-    assert frame.slots["1"] == (SlotState.BLACK,) * 2 + (SlotState.EMPTY,) * 4
-    assert frame.counts()["off-white"] == (SlotState.WHITE, 3)
+@pytest.mark.parametrize("sensing", SENSINGS)
+def test_a_frame_decodes_slots_and_dice(sensing: str) -> None:
+    layout = TableLayout(sensing=sensing)
+    polarity = sensing == "polarity"
+    white, black = (SlotState.WHITE, SlotState.BLACK) if polarity else (SlotState.OCCUPIED,) * 2
+    groups = ["." * layout.slots(loc) for loc in LOCATIONS]
+    groups[0] = ("BB" if polarity else "OO") + "...."
+    groups[LOCATIONS.index("off-white")] = ("WWW" if polarity else "OOO") + "." * 12
+    frame = decode_frame(9, " ".join(groups) + " 4C", layout)
+    assert frame.slots["1"] == (black,) * 2 + (SlotState.EMPTY,) * 4
+    assert frame.counts()["off-white"] == (white, 3)
+    assert frame.occupancy()["1"] == 2 and frame.occupancy()["off-white"] == 3
+    reading = frame.reading(sensing)
+    assert reading.counts == frame.occupancy()
+    assert reading.colours == (frame.sensed() if polarity else None)
+    assert frame.sensed()["1"] == ((0, 2) if polarity else (0, 0))
     assert frame.dice == (DieReading.FOUR, DieReading.COCKED)
     assert frame.dice[0].face == 4 and frame.dice[1].face is None
     assert frame.to_payload() == " ".join(groups) + " 4C"
@@ -100,4 +109,14 @@ def test_a_frame_that_does_not_fit_is_refused(payload: str) -> None:
 def test_identify_needs_its_versions() -> None:
     with pytest.raises(ValueError, match="proto"):
         decode_identify("fw=1.0.0 layout=6,4,15")
-    assert decode_identify("fw=1.0.0 proto=1 layout=5,4,15").layout == TableLayout(point_slots=5)
+    found = decode_identify("fw=1.1.0 proto=2 layout=5,4,15 sense=occupancy").layout
+    assert found == TableLayout(point_slots=5) and found.sensing == "occupancy"
+    with pytest.raises(ValueError, match="sensing"):
+        decode_identify("fw=1.1.0 proto=2 layout=6,4,15 sense=magnetic")
+
+
+def test_an_identify_without_a_sensing_is_a_table_that_tells_colour() -> None:
+    """Before protocol 2 (which added ``sense=`` and the slot character ``O``) every table
+    read a man's colour."""
+    old = decode_identify("fw=1.0.0 proto=1 layout=5,4,15").layout
+    assert old == TableLayout(point_slots=5, sensing="polarity")
