@@ -8,7 +8,7 @@ import sys
 
 from kiosk.link.connect import open_table
 from kiosk.link.link import QueueListener
-from kiosk.table.layout import TableLayout
+from kiosk.table.layout import SENSINGS, TableLayout
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,10 +61,17 @@ def _layout_options(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"sensing slots in {where} (default {value}, as [table] {name}_slots)",
         )
+    parser.add_argument(
+        "--sensing",
+        choices=SENSINGS,
+        default=default.sensing,
+        help="how a simulated table senses its men: occupancy (one reed a slot, the design) "
+        "or polarity (reeds that tell a man's colour); a real table says how it senses",
+    )
 
 
 def _layout(args: argparse.Namespace) -> TableLayout:
-    return TableLayout(args.point_slots, args.bar_slots, args.tray_slots)
+    return TableLayout(args.point_slots, args.bar_slots, args.tray_slots, args.sensing)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -81,7 +88,11 @@ def _simulate(args: argparse.Namespace) -> int:
     ) as sim:
         if not args.empty:
             sim.set_position(STARTING_POSITION)
-        print(f"simulated table on {sim.port_name} (firmware under {sim.runtime})", flush=True)
+        print(
+            f"simulated table on {sim.port_name} (firmware under {sim.runtime}, "
+            f"{sim.layout.sensing} sensing)",
+            flush=True,
+        )
         print("type help for commands", flush=True)
         for line in sys.stdin:
             if line.strip().lower() in ("quit", "exit"):

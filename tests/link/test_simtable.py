@@ -1,4 +1,7 @@
-"""The simulated table's model, its line commands and the ``simulate-table`` command."""
+"""The simulated table's model, its line commands and the ``simulate-table`` command.
+
+The simulated table is the designed one (one reed a slot) unless asked to tell colour.
+"""
 
 from __future__ import annotations
 
@@ -13,25 +16,34 @@ from kiosk.link import DieReading, QueueListener, SlotState, TableLayout, TableL
 from kiosk.link import cli as link_cli
 from kiosk.simtable import SimulatedTable
 from kiosk.simtable.console import execute
+from kiosk.table.layout import SENSINGS
 
 WHITE, BLACK, EMPTY = SlotState.WHITE, SlotState.BLACK, SlotState.EMPTY
+OCCUPIED = SlotState.OCCUPIED
 
 
 @pytest.fixture
-def sim():
-    with SimulatedTable(TableLayout(point_slots=4), seed=3) as table:
+def sim(sensing: str):
+    with SimulatedTable(TableLayout(point_slots=4, sensing=sensing), seed=3) as table:
         yield table
 
 
+@pytest.mark.parametrize("sensing", SENSINGS)
 def test_the_model_keeps_the_true_count_and_senses_the_first_slots(sim: SimulatedTable) -> None:
+    """The model keeps every man's colour; the slots read it only where the reeds tell it."""
+    black = BLACK if sim.layout.sensing == "polarity" else OCCUPIED
     sim.set_position({"17": ("black", 7)})
     assert len(sim.men("17")) == 7
-    assert sim.sensed("17") == (BLACK,) * 4
+    assert sim.sensed("17") == (black,) * 4
     assert sim.lift("17") is BLACK
-    assert sim.sensed("17") == (BLACK,) * 4
+    assert sim.sensed("17") == (black,) * 4
     sim.place("17", WHITE)
     assert sim.lift("17", "black") is BLACK
     assert sim.men("17")[-1] is WHITE
+    for _ in range(3):
+        sim.lift("17")
+    assert sim.men("17") == (BLACK,) * 3
+    assert sim.sensed("17") == (black,) * 3 + (EMPTY,)
 
 
 def test_bad_requests_are_refused(sim: SimulatedTable) -> None:
@@ -86,20 +98,28 @@ def test_console_commands_drive_the_table(sim: SimulatedTable) -> None:
     assert "place LOC" in execute(sim, "help")
 
 
-def test_simulate_table_command_serves_a_pty_and_reads_stdin(monkeypatch, capsys) -> None:
+@pytest.mark.parametrize(
+    ("options", "sensing"), [([], "occupancy"), (["--sensing", "polarity"], "polarity")]
+)
+def test_simulate_table_command_serves_a_pty_and_reads_stdin(
+    monkeypatch, capsys, options: list[str], sensing: str
+) -> None:
     parser = argparse.ArgumentParser()
     link_cli.register(parser.add_subparsers())
-    args = parser.parse_args(["simulate-table", "--point-slots", "5"])
+    args = parser.parse_args(["simulate-table", "--point-slots", "5", *options])
     monkeypatch.setattr("sys.stdin", io.StringIO("place 7 black\nshow\nquit\n"))
     assert args.func(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("simulated table on /")
-    assert "7: B" in out and "13: WWWWW" in out
+    assert f"{sensing} sensing" in out.splitlines()[0]
+    assert "7: B" in out and "13: WWWWW" in out  # the men themselves, whatever the reeds read
 
 
-def test_an_occupancy_table_reads_men_without_colour() -> None:
-    layout = TableLayout(sensing="occupancy")
-    with SimulatedTable(layout) as sim:
+def test_the_simulated_table_is_the_designed_one_and_reads_men_without_colour() -> None:
+    layout = TableLayout()
+    assert layout.sensing == "occupancy"
+    with SimulatedTable() as sim:
+        assert sim.layout == layout
         listener = QueueListener()
         with TableLink(sim.port_name, layout=layout, listener=listener) as link:
             assert link.wait_connected(5)
