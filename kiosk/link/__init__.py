@@ -8,15 +8,21 @@ Locations
     ``str(25 - n)``), then ``"bar-white"``, ``"bar-black"``, ``"off-white"``,
     ``"off-black"``. ``LOCATIONS`` lists them in wire order.
 
-``TableLayout(point_slots=6, bar_slots=4, tray_slots=15)``
+``TableLayout(point_slots=6, bar_slots=4, tray_slots=15, sensing="occupancy")``
     How many sensing slots each location has; ``layout.slots(location)``. A location
     senses at most that many men: men beyond the last slot stack on it unseen.
+    ``sensing`` is ``"occupancy"`` (the design: one reed a slot, a man of either colour)
+    or ``"polarity"`` (each slot reads a white or a black man); the table's identify
+    says which, and the link takes its word.
 
 ``BoardFrame``
     Immutable settled picture: ``seq``, ``slots[location]`` (tuple of ``SlotState``:
-    ``EMPTY`` 0, ``WHITE`` 1, ``BLACK`` 2, from the edge inwards), ``dice`` (two
-    ``DieReading``: ``ONE``..``SIX`` equal the face up, or ``COCKED``, ``EMPTY``),
-    ``counts()`` -> ``{location: (colour, sensed count)}``, ``mixed()``, ``received``.
+    ``EMPTY`` 0, ``WHITE`` 1, ``BLACK`` 2, or ``OCCUPIED`` 3 from an occupancy table,
+    from the edge inwards), ``dice`` (two ``DieReading``: ``ONE``..``SIX`` equal the face
+    up, or ``COCKED``, ``EMPTY``), ``counts()`` -> ``{location: (state, sensed count)}``,
+    ``occupancy()`` -> men per location, ``reading(sensing)`` -> the ``TableReading``
+    the kiosk takes (counts always, colours only from a polarity table), ``mixed()``,
+    ``received``.
 
 ``TableLink(port, layout=None, listener=None, ...)``
     ``start()``/``stop()`` (or ``with``). Frames go to ``listener.frame_received(frame)``

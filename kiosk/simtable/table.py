@@ -410,7 +410,8 @@ class SimulatedTable:
         """Make one reed at ``location`` chatter ``flips`` times and return to its state.
 
         The slot defaults to the outermost occupied one (or the edge slot), the reed to
-        the colour of the man there (or white). Each flip lasts one scan.
+        the colour of the man there (or white; an occupancy slot has one reed, whatever
+        ``man``). Each flip lasts one scan.
         """
         self._check(location)
         with self._lock:
@@ -430,7 +431,9 @@ class SimulatedTable:
         self._bounces.append([switch, 2 * ((flips + 1) // 2)])
 
     def stick_reed(self, location: str, slot: int, man: SlotState | str) -> None:
-        """Weld one reed closed (for the self-test)."""
+        """Weld one reed closed (for the self-test): ``man``'s colour's reed, or the slot's
+        one reed on an occupancy table, whatever ``man``. Closing both reeds of a polarity
+        slot is the fault the self-test names as stuck."""
         self._check(location)
         with self._lock:
             index = self._fw_layout.slot_index(location, slot)
@@ -453,13 +456,15 @@ class SimulatedTable:
         return {self._fw_layout.reed_switch(index, False), self._fw_layout.reed_switch(index, True)}
 
     def kill_reed(self, location: str, slot: int, man: SlotState | str | None = None) -> None:
-        """A dead reed: slot ``slot`` (0 = edge) never closes (for ``man``'s colour, or any)."""
+        """A dead reed: slot ``slot`` (0 = edge) never closes (for ``man``'s colour, or any;
+        an occupancy slot has one reed)."""
         with self._lock:
             self._dead |= self._slot_switches(location, slot, man)
             self._changed()
 
     def weld_reed(self, location: str, slot: int, man: SlotState | str = "white") -> None:
-        """A welded reed: slot ``slot`` reads a man of ``man``'s colour with none there."""
+        """A welded reed: slot ``slot`` reads a man of ``man``'s colour (of either colour,
+        ``OCCUPIED``, on an occupancy table) with none there."""
         self.stick_reed(location, slot, man)
 
     def push_off_centre(self, location: str) -> None:
