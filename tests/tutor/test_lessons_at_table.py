@@ -1,5 +1,7 @@
-"""Every lesson played end to end through the simulated table (pty, link, referee), by a
-learner who does it right and by one who first does each step wrong and then puts it right.
+"""Every lesson played end to end through the simulated table as designed (one reed a
+slot; pty, link, game core, referee), as ``kiosk lesson run ID --learner right|wrong``
+plays it: by a learner who does it right and by one who first does each step wrong and
+then puts it right.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def test_a_right_learner_finishes_every_lesson(lesson_id: str) -> None:
     lesson = session.engine.lesson
     events = session.events
     assert events[-1]["event"] == "lesson-end" and session.engine.finished
+    table = next(e for e in events if e["event"] == "table")
+    assert table["sensing"] == "occupancy"  # the table as designed: one reed a slot
     assert session.engine.mistakes == 0
     assert not [e for e in events if e["event"] in ("illegal", "error")]
     results = _results(session)
