@@ -21,6 +21,11 @@ first player; ``rss_coached_mb`` after the opening play, laid on the simulated t
 been rated by the coach (whose evaluator is loaded by then); ``rss_peak_mb`` the most it
 held at any moment. ``first_frame_s`` is the median of three launches.
 
+While the table thinks (a game against it, at each level, from positions of a game under
+way), ``think_frame_p99_ms`` is the worst level's 99th percentile of the loop's frame time
+(``think_frame_p99_ms_beginner``... each level's; the target is under 17 ms, one frame at
+60 Hz) and ``think_ms_p50_<level>`` how long a cube decision or a play took.
+
 Each group of figures is one function returning a dict; ``MEASURES`` lists them.
 """
 
@@ -29,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import statistics
 import subprocess
 import sys
@@ -54,6 +60,7 @@ SETTLE_SECONDS = 3.0  # after the first frame (or the verdict), before the memor
 WAIT = 60.0  # for any one thing the child process should do; generous on a loaded machine
 WINDOW = (1280, 720)
 LAUNCHES = 3  # start-up is timed on each; a loaded machine makes single launches vary
+THINK_TURNS = 40  # positions the table thinks about at each level: its cube, or its play
 
 # Runs ``kiosk run`` as the console script does; the one addition: on its first frame
 # drawn the child writes the wall-clock time as a JSON line beside its events.
@@ -310,7 +317,92 @@ def _thread_cpu_s(name: str) -> float:
     return 0.0
 
 
-MEASURES: tuple[Callable[[], dict[str, object]], ...] = (loop, start_and_memory)
+def think() -> dict[str, object]:
+    """The loop's frame time while the table thinks, at each level: the table (black) is
+    given positions of a game under way, its men laid out by the simulated table, where it
+    decides its cube before its throw, or its play of the dice thrown; the loop runs at its
+    frame rate until the table has thought."""
+    from kiosk.rules import BLACK, Game, get_profile
+
+    figures: dict[str, object] = {}
+    rng = random.Random(5)
+    positions = _positions(rng, THINK_TURNS)
+    for level in ("beginner", "intermediate", "expert"):
+        config = Config()
+        config.dice.source = "digital"
+        config.tutor.enabled = False
+        layout = table_layout(config)
+        sim = SimulatedTable(layout, realtime=True)
+        listener = QueueListener()
+        link = TableLink(sim.port_name, layout=layout, listener=listener).start()
+        link.wait_connected(10)
+        display = Display(Calibration.default(*WINDOW, layout), fullscreen=False, headless=True)
+        app = App(config, link=link, listener=listener, display=display, simulator=sim)
+        app.start()
+        app.play_the_table(BLACK, level)
+        side = app.core.side
+        assert side is not None
+        frames: list[float] = []
+        thinks: list[float] = []
+        period = 1 / config.display.fps
+        for turn, position in enumerate(positions):
+            game = Game(get_profile(config.rules.profile), position)
+            game.start_with(BLACK)
+            if turn % 2:  # its play of the dice thrown; else its cube, before its throw
+                game.record_throw(BLACK, (rng.randint(1, 6), rng.randint(1, 6)))
+            app.core.restore(game)
+            shown = len(thinks)
+            began: float | None = None
+            deadline = time.monotonic() + WAIT
+            while time.monotonic() < deadline:
+                t0 = time.monotonic()
+                app.step(int(t0 * 1000))
+                app.frame(int(t0 * 1000))
+                spent = (time.monotonic() - t0) * 1000
+                if side.thinking:
+                    began = began or t0
+                    frames.append(spent)
+                elif began is not None:
+                    thinks.append((time.monotonic() - began) * 1000)
+                    break
+                time.sleep(max(0.0, period - spent / 1000))
+            if len(thinks) == shown:
+                raise SystemExit(f"the table ({level}) never finished thinking")
+        app.close()
+        sim.close()
+        frames.sort()
+        p99 = frames[max(0, int(len(frames) * 0.99) - 1)]
+        figures[f"think_frame_p99_ms_{level}"] = round(p99, 2)
+        figures[f"think_ms_p50_{level}"] = round(statistics.median(thinks), 1)
+        print(
+            f"the table thinking ({level}, {len(thinks)} cube decisions and plays): "
+            f"{len(frames)} frames, p99 {p99:.2f} ms, max {frames[-1]:.2f} ms; "
+            f"a decision took {statistics.median(thinks):.0f} ms (median)"
+        )
+    figures["think_frame_p99_ms"] = max(
+        v for k, v in figures.items() if k.startswith("think_frame_p99_ms_")
+    )
+    return figures
+
+
+def _positions(rng: random.Random, count: int) -> list:
+    """Positions of a game under way with black to play, reached by random legal plays."""
+    from kiosk.rules import BLACK, Position
+
+    found = []
+    while len(found) < count:
+        position = Position.standard()
+        for _ in range(rng.randint(4, 16)):
+            plays = position.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
+            position = rng.choice(plays).result
+            if position.winner() is not None:
+                break
+        if position.winner() is None and position.turn == BLACK:
+            found.append(position)
+    return found
+
+
+MEASURES: tuple[Callable[[], dict[str, object]], ...] = (loop, think, start_and_memory)
 
 if __name__ == "__main__":
     main()
