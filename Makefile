@@ -1,7 +1,22 @@
 # Two commands matter: `make run` and `make test`. Both install into .venv first.
-PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+
+# Two kinds of install. On the table's Raspberry Pi (aarch64 with Debian's python3-pygame,
+# deploy/INSTALL.md) the virtual environment is built over the system's packages so that
+# the kiosk draws with Debian's pygame and SDL, which has the KMSDRM video driver that
+# pip's wheel lacks, and only the kiosk goes in. Anywhere else pip's pygame and the
+# developers' tools are installed. `make install TARGET=table` or `TARGET=dev` forces one.
+TARGET ?= $(shell [ "$$(uname -m)" = aarch64 ] && dpkg -s python3-pygame >/dev/null 2>&1 && echo table || echo dev)
+ifeq ($(TARGET),table)
+PYTHON ?= /usr/bin/python3
+VENV_FLAGS := --system-site-packages
+EXTRAS :=
+else
+PYTHON ?= python3
+VENV_FLAGS :=
+EXTRAS := [test]
+endif
 
 .PHONY: run test install bench lint clean
 
@@ -18,12 +33,17 @@ $(MPY):
 	fi
 
 $(BIN)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	@echo "make install: the $(if $(filter table,$(TARGET)),table's install (Debian's pygame, the kiosk alone),developers' install (pip's pygame, the test tools))"
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.$(EXTRAS)'
 	touch $@
 
-install: $(BIN)/.installed $(MPY)
+ifeq ($(TARGET),table)
+install: $(BIN)/.installed
+else
+install: $(BIN)/.installed $(MPY) $(SDL_CACHE)
+endif
 
 run: install
 	$(BIN)/kiosk run
