@@ -32,6 +32,14 @@ $(MPY):
 		echo "Node.js not found: the firmware's MicroPython tests will be skipped"; \
 	fi
 
+# The arm64 packages the table's Pi installs for its screen (and pip's aarch64 pygame wheel),
+# kept for tests/hardware/test_display_stack.py, which reads them and fetches nothing.
+SDL_CACHE := .cache/arm64-display/.done
+
+$(SDL_CACHE): deploy/fetch-arm64-packages.sh $(BIN)/.installed
+	PYTHON=$(BIN)/python bash deploy/fetch-arm64-packages.sh $(dir $@)
+	touch $@
+
 $(BIN)/.installed: pyproject.toml
 	@echo "make install: the $(if $(filter table,$(TARGET)),table's install (Debian's pygame, the kiosk alone),developers' install (pip's pygame, the test tools))"
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -56,4 +64,4 @@ bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .node .pytest_cache .hypothesis
+	rm -rf $(VENV) .node .cache .pytest_cache .hypothesis
