@@ -1,7 +1,8 @@
 """Generate the builder's documents from the code, so drawings and code cannot disagree.
 
     python hardware/documents.py          # write top-sheet.svg, WIRING.md, top-sheet.png
-    python hardware/documents.py --check  # exit 1 if a written document is out of date
+    python hardware/documents.py --check  # exit 1 if a written document is out of date;
+                                          # last line: the field model's figures (JSON)
 
 Slot counts, locations and the switch numbering come from ``kiosk/table/layout.py`` and
 ``firmware/bgtable/layout.py`` (occupancy sensing, one reed per slot: the design). The
@@ -25,23 +26,27 @@ from kiosk.simtable.firmware import load_firmware  # noqa: E402
 from kiosk.table.layout import BARS, LOCATIONS, POINTS, TRAYS, TableLayout  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from geometry import (  # noqa: E402
+    BAR,
+    GAP,
+    HOLE,
+    MAN,
+    MARGIN,
+    PITCH,
+    REED_LENGTH,
+    REED_OFFSET,
+    REED_WIDTH,
+    TRAY_COLUMNS,
+    WELL_CELLS,
+)
+
 SVG = HERE / "top-sheet.svg"
 WIRING = HERE / "WIRING.md"
 PNG = HERE / "top-sheet.png"
-
-# -- geometry, in millimetres (the top sheet seen from above, white's side at the bottom) --
-MAN = 38.0  # checker diameter
-HOLE = 39.0  # locating hole in the 2 mm guide sheet: a man cannot drift more than 0.5 mm
-PITCH = 40.0  # slot pitch along a point, and a point's width
-BAR = 50.0  # bar width
-GAP = 70.0  # between the two halves' point rows: the dice wells sit here
-MARGIN = 20.0  # frame rebate around everything
-TRAY_COLUMNS, TRAY_ROWS = 3, 5  # 15 tray slots; a tray is shorter than half a side
-REED_OFFSET = 4.0  # reed centre from the slot centre, toward the table's edge (see README)
-REED_LENGTH, REED_WIDTH = 7.0, 2.2  # MITI-3V1 glass body (check against the datasheet)
+LAYOUT = TableLayout(sensing="occupancy")
 STRIP_WIDTH = 8.0
-WELL = 34.0  # dice well, square
-CELL = 9.0  # reed grid under a well
 TILE_W, TILE_H = 190.0, 277.0  # printable part of an A4 sheet
 CONNECTORS = ((16, "JST PH 2 mm, B{n}B-PH-K-S / PHR-{n}"), (20, "2x10 IDC box header, 2.54 mm"))
 
@@ -119,14 +124,6 @@ def slots(layout: TableLayout) -> list[Slot]:
     return found
 
 
-def wells() -> list[tuple[float, float]]:
-    """The two dice wells' centres: in the gap between the halves, right of the bar."""
-    width, height = field_size()
-    y = MARGIN + height / 2
-    x0 = MARGIN + 6 * PITCH + BAR + 3 * PITCH
-    return [(x0 - PITCH, y), (x0 + PITCH, y)]
-
-
 @dataclass(frozen=True)
 class Strip:
     """One flex strip: its reeds' switches, the matrix lines it carries, its connector."""
@@ -155,7 +152,7 @@ class Strip:
 
 
 def strips(layout: TableLayout) -> list[Strip]:
-    """One strip per location and per dice well, with the occupancy numbering."""
+    """One strip per location, with the occupancy numbering."""
     firmware = load_firmware("layout").Layout(
         layout.point_slots, layout.bar_slots, layout.tray_slots, "occupancy"
     )
@@ -164,10 +161,6 @@ def strips(layout: TableLayout) -> list[Strip]:
         first = firmware.first[LOCATIONS.index(location)]
         count = layout.physical_slots(location)
         found.append(Strip(location, tuple(range(first, first + count))))
-    for well in (0, 1):
-        found.append(
-            Strip(f"die{well + 1}", tuple(firmware.well_switch(well, c) for c in range(9)))
-        )
     return found
 
 
@@ -226,18 +219,6 @@ def svg(layout: TableLayout) -> str:
             f'x="{rx - w / 2:g}" y="{ry - h / 2:g}" width="{w:g}" height="{h:g}" '
             'fill="#36c"/>',
         ]
-    for n, (x, y) in enumerate(wells(), start=1):
-        out.append(
-            f'<rect class="well" id="die{n}" x="{x - WELL / 2:g}" y="{y - WELL / 2:g}" '
-            f'width="{WELL:g}" height="{WELL:g}" fill="none" stroke="black" stroke-width="0.4"/>'
-        )
-        for cell in range(9):
-            cx = x + (cell % 3 - 1) * CELL
-            cy = y + (cell // 3 - 1) * CELL
-            out.append(
-                f'<rect class="cell" x="{cx - REED_WIDTH / 2:g}" y="{cy - REED_LENGTH / 2:g}" '
-                f'width="{REED_WIDTH:g}" height="{REED_LENGTH:g}" fill="#36c"/>'
-            )
     columns, rows = int(-(-width // TILE_W)), int(-(-height // TILE_H))
     for column in range(columns):
         for row in range(rows):
@@ -284,12 +265,40 @@ def wiring(layout: TableLayout) -> str:
             f"| {strip.wires} | {strip.connector} |"
         )
     lines += ["", f"{total} reeds in all.", ""]
+    lines += well_wiring()
     return "\n".join(lines)
+
+
+def well_wiring() -> list[str]:
+    """The dice wells' Hall sensors: which 74HC165 input each drives, in firmware order."""
+    lines = [
+        "## Dice wells",
+        "",
+        "Five Hall switches (TI DRV5023FA, TO-92, lying flat) under each well, read through",
+        "two 74HC165 in a chain (the first's QH to the Pico; inputs are active low: an open",
+        "drain output pulls its input low when its pole is above it; 10 kOhm pull-ups to",
+        "3.3 V). *Bit* is the order the firmware shifts them in (`firmware/board.py`).",
+        "",
+        "| well | cell | sensor | lies | answers | 74HC165 | input | bit |",
+        "|------|------|--------|------|---------|---------|-------|-----|",
+    ]
+    for well in (0, 1):
+        for cell, (name, (x, y), pole) in enumerate(WELL_CELLS):
+            bit = 8 * well + cell
+            chip, pin = divmod(bit, 8)
+            way = "branded face up" if pole == "S" else "branded face down"
+            lines.append(
+                f"| die{well + 1} | {cell} ({name}) | at ({x:+g}, {y:+g}) mm | {way} "
+                f"| a {'south' if pole == 'S' else 'north'} pole | U{chip + 4} | "
+                f"{'HGFEDCBA'[pin]} | {bit} |"
+            )
+    lines.append("")
+    return lines
 
 
 def write(check: bool = False) -> bool:
     """Write (or with ``check`` compare) the generated documents; ``True`` if up to date."""
-    layout = TableLayout(sensing="occupancy")
+    layout = LAYOUT
     wanted = {SVG: svg(layout), WIRING: wiring(layout)}
     fresh = True
     for path, text in wanted.items():
@@ -324,6 +333,12 @@ def main() -> int:
     if args.check and not fresh:
         print("the documents are out of date: run python hardware/documents.py")
         return 1
+    if args.check:
+        import json
+
+        from field import figures
+
+        print(json.dumps(figures()))
     return 0
 
 
