@@ -459,7 +459,7 @@ def check_installer_pin(pin: str) -> Check:
 
 def check_commissioning(path: Path) -> Check:
     """The slots ``kiosk commission`` found reading wrong (the kiosk leaves them out)."""
-    from kiosk.link.commission import load
+    from kiosk.link.commission import load, well_findings
 
     name = "commissioning"
     try:
@@ -469,13 +469,19 @@ def check_commissioning(path: Path) -> Check:
     if not path.exists():
         return Check(name, False, f"not done: run kiosk commission (it writes {path}).")
     if not findings:
-        return Check(name, True, f"every slot read right ({path})")
+        return Check(name, True, f"every slot and dice-well cell read right ({path})")
     listed = "; ".join(f"{f.step.name()}: {f.reason}" for f in findings)
+    wells = well_findings(findings)
+    dice = (
+        " The dice are entered with the buttons until the dice wells are repaired."
+        if wells
+        else ""
+    )
     return Check(
         name,
         True,
-        f"{len(findings)} known bad, left out by the kiosk ({listed}); replace their reeds "
-        "and run kiosk commission again",
+        f"{len(findings)} known bad ({listed}): the kiosk leaves bad slots out; replace their "
+        f"reeds or Hall switches and run kiosk commission again.{dice}",
     )
 
 
