@@ -90,14 +90,17 @@ run_step() {
     command=${command//sudo -u backgammon /runuser -u backgammon -- }
     command=${command//sudo /}
     echo "\$ $command"
-    in_root bash -c "cd /opt/backgammon-table 2>/dev/null || cd /; $command"
+    in_root bash -c "cd /opt/backgammon-table 2>/dev/null || cd /; $command" \
+      || echo "!! step $number: this command failed (exit $?)"
   done
 }
 
-# Raspberry Pi OS's image has these; a bare Debian root does not.
+# Raspberry Pi OS's image has these; a bare Debian root (no udev, no Pi packages) does not.
 in_root bash -c 'id pi >/dev/null 2>&1 || useradd -m pi'
-in_root bash -c 'getent group gpio >/dev/null || groupadd --system gpio'
-echo "(made here: the admin user 'pi' and the group 'gpio', which Raspberry Pi OS's image has)"
+for group in gpio render input; do
+  in_root bash -c "getent group $group >/dev/null || groupadd --system $group"
+done
+echo "(made here: the admin user 'pi' and the groups gpio, render and input, which Raspberry Pi OS's image has)"
 
 run_step 1
 run_step 2
