@@ -109,11 +109,11 @@ def _table(
     port: str | None,
     start: Position | None,
 ) -> int:
+    from kiosk.app.dice import source_after_commissioning
     from kiosk.app.main import App, table_layout
     from kiosk.app.speech import Speaker
     from kiosk.display import Display, calibration_path, load_or_default
     from kiosk.link import QueueListener, TableLink, open_table
-    from kiosk.app.dice import source_after_commissioning
     from kiosk.link.commission import apply, commission_path, load, well_findings
     from kiosk.simtable import realtime_table
 

@@ -146,7 +146,9 @@ class Commissioning:
             return "Checking the clear table..."
         if step is None:
             bad = len(self.findings)
-            done = f"Done: {bad} slot(s) or cell(s) read wrong." if bad else "Done: every slot and cell reads right."
+            if not bad:
+                return "Done: every slot and cell reads right."
+            done = f"Done: {bad} slot(s) or cell(s) read wrong."
             if self.well_findings():
                 done += " The dice will be entered with the buttons until the wells are repaired."
             return done
@@ -174,7 +176,11 @@ class Commissioning:
         if self.phase == "check":
             for step in sorted(on, key=self.steps.index):
                 self._welded.add(step)
-                what = "reads a man with none there" if step.well is None else "switches with nothing there"
+                what = (
+                    "reads a man with none there"
+                    if step.well is None
+                    else "switches with nothing there"
+                )
                 self.findings.append(Finding(step, what))
             self.phase = "place"
             self._skip_known()
