@@ -4,7 +4,8 @@ Wells are read by the referee from the table's frames (a cocked die is announced
 there). Their design is proven by the field model (hardware/field.py) but not yet on
 the bench, so a real table enters the dice with the buttons unless
 ``[dice] source = "wells"`` says otherwise, and any dice-well cell that commissioning found
-reading wrong turns the wells off again (``source_after_commissioning``). Digital dice come from the operating system's random source. Button entry
+reading wrong turns the wells off again (``source_after_commissioning``). Digital dice
+come from the operating system's random source. Button entry
 walks each die through 1-6 with the Menu (or the player's own Done) button and takes
 it with Select.
 
