@@ -44,6 +44,15 @@ if [ ! -x "$ROOT/usr/bin/python3" ]; then
     "$SUITE" "$ROOT" "$MIRROR"
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# A build machine whose network passes through a proxy with its own certificate authority:
+# the root trusts what the host trusts (a Pi on an ordinary network needs nothing of this).
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+  mkdir -p "$ROOT/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+  mkdir -p "$ROOT/etc"
+  printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > "$ROOT/etc/pip.conf"
+  echo "(carried in: this host's extra certificate authorities, for its proxy)"
+fi
 
 cleanup() {
   for m in dev/pts dev proc sys; do
@@ -94,6 +103,8 @@ run_step() {
       || echo "!! step $number: this command failed (exit $?)"
   done
 }
+
+in_root update-ca-certificates >/dev/null 2>&1 || true
 
 # Raspberry Pi OS's image has these; a bare Debian root (no udev, no Pi packages) does not.
 in_root bash -c 'id pi >/dev/null 2>&1 || useradd -m pi'

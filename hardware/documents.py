@@ -358,7 +358,7 @@ def figures_markdown(found: dict) -> str:
         "## The die's balance",
         "",
         f"Centre of mass off the centre: {balance['magnets']} mm from the magnets (the same",
-        f"on every face); {balance['unfilled_pips']} mm with the pips engraved and not yet painted.",
+        f"on every face); {balance['unfilled_pips']} mm with the pips engraved, not yet painted.",
         "",
     ]
     return "\n".join(lines)
