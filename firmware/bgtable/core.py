@@ -14,7 +14,7 @@ import sys
 from bgtable import dice, protocol
 from bgtable.layout import WELLS, Layout
 
-FIRMWARE_VERSION = "1.1.0"
+FIRMWARE_VERSION = "1.2.0"
 FAULT = 3  # both reeds of one slot closed: not a state a checker can cause
 OCCUPIED = 4  # the reed of an occupancy-sensing slot is closed: a man of either colour
 _SLOT_CHARS = b".WB?O"  # by slot value; FAULT is never sent

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -67,7 +69,7 @@ def test_identify_states_versions_and_layout(make_bench) -> None:
     rig.firmware.start()
     (message,) = rig.take()
     info = decode_identify(message.payload)
-    assert (info.firmware, info.protocol, info.layout) == ("1.1.0", 2, TableLayout())
+    assert (info.firmware, info.protocol, info.layout) == ("1.2.0", 2, TableLayout())
     assert (info.scan_hz, info.debounce_scans, info.reset_cause) == (250, 4, "power")
 
 
@@ -161,3 +163,22 @@ def test_every_orientation_of_every_face_reads_and_nothing_else_does() -> None:
     for mask in range(32):
         expected = faces.get(mask, dice.EMPTY if mask == 0 else dice.COCKED)
         assert dice.read_well(mask) == expected
+
+
+def test_every_message_in_the_protocol_document_checks_and_decodes() -> None:
+    from pathlib import Path
+
+    from kiosk.link.protocol import FrameParser
+
+    text = (Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md").read_text()
+    lines = [line for line in text.splitlines() if re.match(r"\$[A-Za-z][0-9A-F]{4} ", line)]
+    messages = FrameParser().feed(("\r\n".join(lines) + "\r\n").encode())
+    assert len(messages) == len(lines) >= 4  # every example's checksum is right
+    frames = [m for m in messages if m.kind == "F"]
+    occupancy = decode_frame(frames[0].seq, frames[0].payload, TableLayout(sensing="occupancy"))
+    assert occupancy.occupancy()["6"] == 5 and occupancy.dice == (DieReading.FIVE, DieReading.TWO)
+    assert set(occupancy.slots["6"]) == {SlotState.OCCUPIED, SlotState.EMPTY}
+    colour = decode_frame(frames[1].seq, frames[1].payload, TableLayout())
+    assert colour.counts()["6"] == (SlotState.WHITE, 5)
+    tests = [decode_self_test(m.payload) for m in messages if m.kind == "T"]
+    assert tests[-1].closed == ("9/1", "die2/3")
