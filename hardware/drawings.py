@@ -714,6 +714,7 @@ def bom(reeds: int, locations: int) -> list[Line]:
             "column and Hall pull-ups",
         ),
         Line(5, "100 nF ceramic capacitor, 2.54 mm", "KEMET C320C104K5R5TA", 0.15),
+        Line(10, "10 nF ceramic capacitor, 2.54 mm", "KEMET C320C103K5R5TA", 0.15, "across each Hall switch's supply"),
         Line(
             1,
             "stripboard, Eurocard 160 x 233 mm, 2.54 mm pitch",
@@ -722,6 +723,7 @@ def bom(reeds: int, locations: int) -> list[Line]:
             "the scan board (scan-board.svg), cut to size",
         ),
         Line(2, "pin header strip, 1 x 40, 2.54 mm", "generic", 0.5, "J1-J3, J5, the Pico"),
+        Line(3, "crimp housing, 2.54 mm, 1 x 12 / 1 x 16 / 1 x 14, with contacts", "generic (Dupont)", 1.0, "the harnesses to J1-J3"),
         Line(
             locations,
             "JST PH connector pair, 5-8 ways, with crimp contacts",
