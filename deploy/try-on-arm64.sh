@@ -62,8 +62,16 @@ cleanup() {
 trap cleanup EXIT
 mount -t proc proc "$ROOT/proc"
 mount -t sysfs sys "$ROOT/sys"
-mount --bind /dev "$ROOT/dev"
-mount --bind /dev/pts "$ROOT/dev/pts"
+# A /dev of the root's own, never the host's (a package's set-up inside must not touch the
+# host's device nodes): the few nodes the install needs, and a private pty instance.
+mount -t tmpfs -o mode=755 devfs "$ROOT/dev"
+for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
+  set -- $node
+  mknod -m 666 "$ROOT/dev/$1" c "$2" "$3"
+done
+mkdir -p "$ROOT/dev/pts" "$ROOT/dev/shm"
+mount -t devpts -o newinstance,ptmxmode=0666 devpts "$ROOT/dev/pts"
+ln -s pts/ptmx "$ROOT/dev/ptmx"
 
 in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
   LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
