@@ -155,8 +155,8 @@ def check_gpio(pins: PinsSection, pin_factory: object | None = None) -> Check:
             hint = (
                 f"; add the user to the gpio group: sudo usermod -aG gpio {_user()}"
                 if os.path.exists("/dev/gpiochip0") and not os.access("/dev/gpiochip0", os.W_OK)
-                else "; on a Raspberry Pi install the GPIO library: sudo apt install liblgpio1 "
-                "swig, then .venv/bin/pip install lgpio (deploy/INSTALL.md, steps 1 and 3)"
+                else "; on a Raspberry Pi the GPIO library, lgpio, comes with make install "
+                "(deploy/INSTALL.md, step 3): run it again"
             )
             return Check(name, False, f"{err}{hint}. The keyboard still works.")
     return Check(name, True, "every button, light and the buzzer pin could be claimed")
