@@ -57,7 +57,7 @@ run: install
 	$(BIN)/kiosk run
 
 test: install
-	$(BIN)/python -m ruff check kiosk firmware tests benchmarks
+	$(BIN)/python -m ruff check kiosk firmware tests benchmarks hardware
 	$(BIN)/python -m pytest -q
 
 bench: install

@@ -213,7 +213,8 @@ def die_dxf() -> str:
         y -= 4
     _text(
         msp,
-        f"magnets {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm N35, {g.DIE_SKIN:g} mm under the face",
+        f"magnets {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm N35, "
+        f"{g.DIE_SKIN:g} mm under the face",
         0,
         y,
         2.0,
@@ -339,7 +340,8 @@ def stackup_svg(sheet: tuple[float, float]) -> str:
     )
     out.append(
         f'<text x="40" y="{height - 30:g}">A man (dashed, half shown) on the top sheet; his reed '
-        f"(blue) {g.SURFACE - g.REED_Z:g} mm below his magnet's face. Frame: {FRAME_WALL:g} mm walls, "
+        f"(blue) {g.SURFACE - g.REED_Z:g} mm below his magnet's face. "
+        f"Frame: {FRAME_WALL:g} mm walls, "
         f"the sheets on a {LEDGE:g} mm ledge.</text>"
     )
     out.append(
@@ -538,7 +540,7 @@ def stripboard_svg(board: Stripboard) -> str:
             'stroke-width="0.3"/>'
         )
         out.append(f'<text x="{x0:g}" y="{y0 - 1.6:g}" font-size="1.8">{ref} {part.value}</text>')
-        for pin, hole in holes.items():
+        for hole in holes.values():
             x, y = xy(hole)
             out.append(f'<circle class="pin" cx="{x:g}" cy="{y:g}" r="0.6" fill="black"/>')
     out.append(
@@ -714,7 +716,13 @@ def bom(reeds: int, locations: int) -> list[Line]:
             "column and Hall pull-ups",
         ),
         Line(5, "100 nF ceramic capacitor, 2.54 mm", "KEMET C320C104K5R5TA", 0.15),
-        Line(10, "10 nF ceramic capacitor, 2.54 mm", "KEMET C320C103K5R5TA", 0.15, "across each Hall switch's supply"),
+        Line(
+            10,
+            "10 nF ceramic capacitor, 2.54 mm",
+            "KEMET C320C103K5R5TA",
+            0.15,
+            "across each Hall switch's supply",
+        ),
         Line(
             1,
             "stripboard, Eurocard 160 x 233 mm, 2.54 mm pitch",
@@ -723,7 +731,13 @@ def bom(reeds: int, locations: int) -> list[Line]:
             "the scan board (scan-board.svg), cut to size",
         ),
         Line(2, "pin header strip, 1 x 40, 2.54 mm", "generic", 0.5, "J1-J3, J5, the Pico"),
-        Line(3, "crimp housing, 2.54 mm, 1 x 12 / 1 x 16 / 1 x 14, with contacts", "generic (Dupont)", 1.0, "the harnesses to J1-J3"),
+        Line(
+            3,
+            "crimp housing, 2.54 mm, 1 x 12 / 1 x 16 / 1 x 14, with contacts",
+            "generic (Dupont)",
+            1.0,
+            "the harnesses to J1-J3",
+        ),
         Line(
             locations,
             "JST PH connector pair, 5-8 ways, with crimp contacts",
