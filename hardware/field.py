@@ -604,7 +604,10 @@ def figures() -> dict[str, object]:
         "well_off_max_mT": round(well["off_max"], 3),
         "well_beside_mT": round(well["beside"], 3),
         "well_on_margin": round(well["on_min"] / g.HALL_ON_MT, 2),
-        "well_off_margin": round(g.HALL_OFF_MT / max(well["off_max"], 1e-9), 2),
+        # None: every switch that must stay off sees the field point away from its pole
+        "well_off_margin": (
+            round(g.HALL_OFF_MT / well["off_max"], 2) if well["off_max"] > 0 else None
+        ),
         "well_placements": well["placements"],
         "jig_on_min_mT": round(jig["on_min"], 2),
         "jig_off_max_mT": round(jig["off_max"], 3),
