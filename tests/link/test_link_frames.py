@@ -16,7 +16,7 @@ EMPTY, WHITE, BLACK = SlotState.EMPTY, SlotState.WHITE, SlotState.BLACK
 def test_connect_reports_the_firmware(session: Session) -> None:
     event = session.event(LinkStatus.CONNECTED)
     assert event.info is not None
-    assert event.info.firmware == "1.1.0" and event.info.protocol == 2
+    assert event.info.firmware == "1.2.0" and event.info.protocol == 2
     assert event.info.layout == TableLayout()
     assert session.link.info == event.info
 
