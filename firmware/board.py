@@ -26,6 +26,15 @@ PIN_RCLK = 4
 PIN_FIRST_COLUMN = 6
 PIN_MAINTENANCE = 22  # jumper to GND: do not start, leave the REPL to mpremote
 PIN_LED = 25
+# The dice wells' Hall switches, through two 74HC165 in a chain (hardware/WIRING.md).
+PIN_WELL_LOAD = 26  # SH/LD (pin 1) of both: low loads the inputs
+PIN_WELL_CLOCK = 27  # CLK (pin 2) of both
+PIN_WELL_DATA = 28  # QH (pin 9) of the first; the second's QH feeds the first's SER
+WELL_BITS = 16
+CELL_MASK = 0x1F  # five cells a well, on inputs H, G, F, E, D of its 74HC165
+# A write to the USB line is one byte, made only when the line has room for it, so it never
+# waits; one that still took this long is counted as a stall (heartbeat ``stall=``).
+STALL_US = 1000
 SENSING = "occupancy"  # one reed per slot, the design in hardware/README.md
 SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register holding every GPIO input level
 COLUMN_MASK = (1 << COLUMNS) - 1
@@ -53,7 +62,11 @@ class DiodeMatrix:
         self._latch = machine.Pin(PIN_RCLK, machine.Pin.OUT, value=0)
         for pin in range(PIN_FIRST_COLUMN, PIN_FIRST_COLUMN + COLUMNS):
             machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+        self._load = machine.Pin(PIN_WELL_LOAD, machine.Pin.OUT, value=1)
+        self._well_clock = machine.Pin(PIN_WELL_CLOCK, machine.Pin.OUT, value=0)
+        self._well_data = machine.Pin(PIN_WELL_DATA, machine.Pin.IN)
         self._rows = [0] * ROWS
+        self._cells = [0, 0]
         self._deselect()
 
     def _shift(self, bit):
@@ -89,6 +102,31 @@ class DiodeMatrix:
         time.sleep_us(SETTLE_US)
         return self._columns()
 
+    def wells(self):
+        """Each dice well's cell mask, bit set = Hall switch on (its output pulls low)."""
+        self._load.value(0)
+        self._load.value(1)
+        bits = 0
+        data = self._well_data
+        clock = self._well_clock
+        for bit in range(WELL_BITS):
+            bits |= (data.value() ^ 1) << bit
+            clock.value(1)
+            clock.value(0)
+        cells = self._cells
+        cells[0] = bits & CELL_MASK
+        cells[1] = (bits >> 8) & CELL_MASK
+        return cells
+
+
+def chip():
+    """The microcontroller this MicroPython was built for: ``RP2040``, ``RP2350`` or its name."""
+    name = getattr(sys.implementation, "_machine", "")
+    for known in ("RP2040", "RP2350"):
+        if known in name:
+            return known
+    return name or "unknown"
+
 
 def reset_cause():
     """Why the Pico last started: ``power``, ``wdt`` (a hung firmware) or ``reset``.
@@ -109,12 +147,19 @@ def reset():
     machine.reset()
 
 
-def run(stdin=None, stdout=None, poll=None):
+def run(stdin=None, stdout=None, poll=None, chip_name=None):
     """Start the firmware unless the maintenance jumper is fitted; never returns.
 
-    ``stdin``/``stdout`` (the USB serial streams) and ``poll`` (``select.poll``) are
-    parameters only so that a test can run this loop against fakes.
+    ``stdin``/``stdout`` (the USB serial streams), ``poll`` (``select.poll``) and
+    ``chip_name`` are parameters only so that a test can run this loop against fakes.
+    The firmware reads the RP2040's registers directly (its SIO input register, the
+    watchdog's scratch register): on any other chip it does not start, and says so.
     """
+    found = chip_name or chip()
+    if found != "RP2040":
+        print("backgammon table: this firmware is for the RP2040 (a Raspberry Pi Pico);")
+        print("this board is", found, "- its registers differ: firmware not started")
+        return
     cause = reset_cause()
     if machine.Pin(PIN_MAINTENANCE, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
         print("backgammon table: maintenance jumper fitted, firmware not started")
@@ -143,15 +188,26 @@ def run(stdin=None, stdout=None, poll=None):
         board_id=board_id,
     )
     firmware.start()
+
+    def ready(poller):
+        # ipoll allocates nothing, unlike poll: the loop runs 250 times a second
+        for _ in poller.ipoll(0):
+            return True
+        return False
+
+    def can_write():
+        return ready(writing)
+
     period_us = 1000000 // SCAN_HZ
     deadline = time.ticks_add(time.ticks_us(), period_us)
     while True:
         firmware.step()
         received = 0
-        while received < 64 and reading.poll(0):
+        while received < 64 and ready(reading):
             firmware.feed(stdin.read(1))
             received += 1
-        outbox.pump(lambda: writing.poll(0), out.write)
+        outbox.pump(can_write, out.write, time, STALL_US)
+        firmware.tx_stalls = outbox.stalls
         watchdog.feed()
         led.value((firmware.scans >> 7) & 1)
         wait = time.ticks_diff(deadline, time.ticks_us())

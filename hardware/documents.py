@@ -1,7 +1,8 @@
 """Generate the builder's documents from the code, so drawings and code cannot disagree.
 
     python hardware/documents.py          # write top-sheet.svg, WIRING.md, top-sheet.png
-    python hardware/documents.py --check  # exit 1 if a written document is out of date
+    python hardware/documents.py --check  # exit 1 if a written document is out of date;
+                                          # last line: the field model's figures (JSON)
 
 Slot counts, locations and the switch numbering come from ``kiosk/table/layout.py`` and
 ``firmware/bgtable/layout.py`` (occupancy sensing, one reed per slot: the design). The
@@ -25,23 +26,33 @@ from kiosk.simtable.firmware import load_firmware  # noqa: E402
 from kiosk.table.layout import BARS, LOCATIONS, POINTS, TRAYS, TableLayout  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from geometry import (  # noqa: E402
+    BAR,
+    GAP,
+    HOLE,
+    MAN,
+    MARGIN,
+    MIN_MARGIN,
+    PITCH,
+    REED_LENGTH,
+    REED_OFFSET,
+    REED_WIDTH,
+    TRAY_COLUMNS,
+    WELL_CELLS,
+)
+
 SVG = HERE / "top-sheet.svg"
 WIRING = HERE / "WIRING.md"
 PNG = HERE / "top-sheet.png"
-
-# -- geometry, in millimetres (the top sheet seen from above, white's side at the bottom) --
-MAN = 38.0  # checker diameter
-HOLE = 39.0  # locating hole in the 2 mm guide sheet: a man cannot drift more than 0.5 mm
-PITCH = 40.0  # slot pitch along a point, and a point's width
-BAR = 50.0  # bar width
-GAP = 70.0  # between the two halves' point rows: the dice wells sit here
-MARGIN = 20.0  # frame rebate around everything
-TRAY_COLUMNS, TRAY_ROWS = 3, 5  # 15 tray slots; a tray is shorter than half a side
-REED_OFFSET = 4.0  # reed centre from the slot centre, toward the table's edge (see README)
-REED_LENGTH, REED_WIDTH = 7.0, 2.2  # MITI-3V1 glass body (check against the datasheet)
+CUT_DIR = HERE / "cut"  # the laser cutter's files
+STACKUP = HERE / "stackup.svg"
+SCAN_BOARD = HERE / "scan-board.svg"
+BOM = HERE / "BOM.md"
+FIGURES = HERE / "FIGURES.md"
+LAYOUT = TableLayout(sensing="occupancy")
 STRIP_WIDTH = 8.0
-WELL = 34.0  # dice well, square
-CELL = 9.0  # reed grid under a well
 TILE_W, TILE_H = 190.0, 277.0  # printable part of an A4 sheet
 CONNECTORS = ((16, "JST PH 2 mm, B{n}B-PH-K-S / PHR-{n}"), (20, "2x10 IDC box header, 2.54 mm"))
 
@@ -119,14 +130,6 @@ def slots(layout: TableLayout) -> list[Slot]:
     return found
 
 
-def wells() -> list[tuple[float, float]]:
-    """The two dice wells' centres: in the gap between the halves, right of the bar."""
-    width, height = field_size()
-    y = MARGIN + height / 2
-    x0 = MARGIN + 6 * PITCH + BAR + 3 * PITCH
-    return [(x0 - PITCH, y), (x0 + PITCH, y)]
-
-
 @dataclass(frozen=True)
 class Strip:
     """One flex strip: its reeds' switches, the matrix lines it carries, its connector."""
@@ -155,7 +158,7 @@ class Strip:
 
 
 def strips(layout: TableLayout) -> list[Strip]:
-    """One strip per location and per dice well, with the occupancy numbering."""
+    """One strip per location, with the occupancy numbering."""
     firmware = load_firmware("layout").Layout(
         layout.point_slots, layout.bar_slots, layout.tray_slots, "occupancy"
     )
@@ -164,10 +167,6 @@ def strips(layout: TableLayout) -> list[Strip]:
         first = firmware.first[LOCATIONS.index(location)]
         count = layout.physical_slots(location)
         found.append(Strip(location, tuple(range(first, first + count))))
-    for well in (0, 1):
-        found.append(
-            Strip(f"die{well + 1}", tuple(firmware.well_switch(well, c) for c in range(9)))
-        )
     return found
 
 
@@ -226,18 +225,6 @@ def svg(layout: TableLayout) -> str:
             f'x="{rx - w / 2:g}" y="{ry - h / 2:g}" width="{w:g}" height="{h:g}" '
             'fill="#36c"/>',
         ]
-    for n, (x, y) in enumerate(wells(), start=1):
-        out.append(
-            f'<rect class="well" id="die{n}" x="{x - WELL / 2:g}" y="{y - WELL / 2:g}" '
-            f'width="{WELL:g}" height="{WELL:g}" fill="none" stroke="black" stroke-width="0.4"/>'
-        )
-        for cell in range(9):
-            cx = x + (cell % 3 - 1) * CELL
-            cy = y + (cell // 3 - 1) * CELL
-            out.append(
-                f'<rect class="cell" x="{cx - REED_WIDTH / 2:g}" y="{cy - REED_LENGTH / 2:g}" '
-                f'width="{REED_WIDTH:g}" height="{REED_LENGTH:g}" fill="#36c"/>'
-            )
     columns, rows = int(-(-width // TILE_W)), int(-(-height // TILE_H))
     for column in range(columns):
         for row in range(rows):
@@ -284,18 +271,136 @@ def wiring(layout: TableLayout) -> str:
             f"| {strip.wires} | {strip.connector} |"
         )
     lines += ["", f"{total} reeds in all.", ""]
+    lines += well_wiring()
     return "\n".join(lines)
+
+
+def well_wiring() -> list[str]:
+    """The dice wells' Hall sensors: which 74HC165 input each drives, in firmware order."""
+    lines = [
+        "## Dice wells",
+        "",
+        "Five Hall switches (TI DRV5023FA, TO-92, lying flat) under each well, read through",
+        "two 74HC165 in a chain (the first's QH to the Pico; inputs are active low: an open",
+        "drain output pulls its input low when its pole is above it; 10 kOhm pull-ups to",
+        "3.3 V). *Bit* is the order the firmware shifts them in (`firmware/board.py`).",
+        "",
+        "| well | cell | sensor | lies | answers | 74HC165 | input | bit |",
+        "|------|------|--------|------|---------|---------|-------|-----|",
+    ]
+    for well in (0, 1):
+        for cell, (name, (x, y), pole) in enumerate(WELL_CELLS):
+            bit = 8 * well + cell
+            chip, pin = divmod(bit, 8)
+            way = "branded face up" if pole == "S" else "branded face down"
+            lines.append(
+                f"| die{well + 1} | {cell} ({name}) | at ({x:+g}, {y:+g}) mm | {way} "
+                f"| a {'south' if pole == 'S' else 'north'} pole | U{chip + 4} | "
+                f"{'HGFEDCBA'[pin]} | {bit} |"
+            )
+    lines.append("")
+    return lines
+
+
+def figures_markdown(found: dict) -> str:
+    """The field model's figures as the builder reads them (hardware/FIGURES.md)."""
+    low, high = found["pull_in_ordered_mT"]
+    lines = [
+        "# What the field model finds (generated by `python hardware/documents.py`; do not edit)",
+        "",
+        "From `hardware/field.py` (magpylib) on the layout of the template, with every",
+        "tolerance of `hardware/geometry.py`. A reed's *signal* is the field along it",
+        "(mT, see field.py); it closes above its pull-in. Margins are the factor by which",
+        f"each case clears its threshold; `tests/hardware` fails any below {MIN_MARGIN}.",
+        "",
+        "## Slots (reeds)",
+        "",
+        f"Order reeds whose pull-in lies between {low} and {high} mT (the whole MITI-3V1 range is "
+        f"estimated at {found['pull_in_estimate_mT'][0]}-{found['pull_in_estimate_mT'][1]} mT).",
+        "",
+        "| case | figure | margin |",
+        "|------|--------|--------|",
+        f"| own man, anywhere in his tolerance | {found['slot_read_min_mT']}-"
+        f"{found['slot_read_max_mT']} mT | {found['slot_read_margin']} over {high} mT, with "
+        f"neighbours taking up to {found['slot_neighbours_against_mT']} mT and a die |",
+        f"| the most any men elsewhere (30 at most, stacks included) drive an empty slot's reed "
+        f"(worst: {found['slot_worst_reed']}) | {found['slot_neighbours_max_mT']} mT | "
+        f"{found['slot_ignore_margin']} under {low} mT, with a die on it too |",
+        f"| own man under the tallest stack | {found['slot_stack_min_mT']} mT | |",
+        f"| a die lying anywhere on a reed, any face, any turn | {found['die_on_point_max_mT']} mT "
+        f"(magpylib exact: {found['die_on_point_exact_mT']}) | {found['die_on_point_margin']} "
+        f"under {low} mT: a die is never a man |",
+        "",
+        "## Dice wells (Hall switches, DRV5023FA)",
+        "",
+        "| case | figure | margin |",
+        "|------|--------|--------|",
+        f"| weakest field at a switch that must turn on, every face and turn over the seat's "
+        f"tolerance ({found['well_placements']} placements) | {found['well_on_min_mT']} mT | "
+        f"{found['well_on_margin']} over 6.8 mT |",
+        f"| strongest at a switch that must stay off (the other well's die included: "
+        f"{found['well_beside_mT']} mT) | {found['well_off_max_mT']} mT | "
+        "below 0.5 mT (negative: it points away) |",
+        f"| the well jig on the cell tested | {found['jig_on_min_mT']} mT | "
+        f"{found['jig_on_margin']} over 6.8 mT |",
+        f"| the jig at any other cell | {found['jig_off_max_mT']} mT | "
+        f"{found['jig_off_margin']} under 0.5 mT |",
+        "",
+        "## Lead forming (a centred man)",
+        "",
+        "| leads | signal |",
+        "|-------|--------|",
+    ]
+    lines += [f"| {name} | {value} mT |" for name, value in found["lead_forming_mT"].items()]
+    balance = found["die_com_offset_mm"]
+    lines += [
+        "",
+        "## The die's balance",
+        "",
+        f"Centre of mass off the centre: {balance['magnets']} mm from the magnets (the same",
+        f"on every face); {balance['unfilled_pips']} mm with the pips engraved, not yet painted.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _same(path: Path, text: str) -> bool:
+    """Whether ``path`` holds ``text`` (for DXF: draws the same, in any order of objects)."""
+    if not path.exists():
+        return False
+    old = path.read_text(encoding="utf-8")
+    if path.suffix == ".dxf":
+        import drawings
+
+        return drawings.dxf_signature(old) == drawings.dxf_signature(text)
+    return old == text
 
 
 def write(check: bool = False) -> bool:
     """Write (or with ``check`` compare) the generated documents; ``True`` if up to date."""
-    layout = TableLayout(sensing="occupancy")
+    import drawings
+    from field import figures
+
+    layout = LAYOUT
+    placed = slots(layout)
+    sheet = sheet_size(layout)
+    box = (MARGIN, MARGIN, *field_size())
     wanted = {SVG: svg(layout), WIRING: wiring(layout)}
+    for kind in ("guide", "top", "spacer", "carrier"):
+        wanted[CUT_DIR / f"{kind}.dxf"] = drawings.sheet_dxf(kind, placed, sheet, box)
+    wanted[CUT_DIR / "frame.dxf"] = drawings.frame_dxf(sheet)
+    wanted[CUT_DIR / "tower.dxf"] = drawings.tower_dxf()
+    wanted[CUT_DIR / "die.dxf"] = drawings.die_dxf()
+    wanted[STACKUP] = drawings.stackup_svg(sheet)
+    wanted[SCAN_BOARD] = drawings.stripboard_svg(drawings.scan_board())
+    wanted[BOM] = drawings.bom_markdown(drawings.bom(layout.total_slots, len(LOCATIONS)))
+    wanted[FIGURES] = figures_markdown(figures())
     fresh = True
     for path, text in wanted.items():
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+        if not _same(path, text):
             fresh = False
             if not check:
+                path.parent.mkdir(exist_ok=True)
                 path.write_text(text, encoding="utf-8")
                 print(f"wrote {path.relative_to(ROOT)}")
     if not check:
@@ -324,6 +429,12 @@ def main() -> int:
     if args.check and not fresh:
         print("the documents are out of date: run python hardware/documents.py")
         return 1
+    if args.check:
+        import json
+
+        from field import figures
+
+        print(json.dumps(figures()))
     return 0
 
 

@@ -127,17 +127,24 @@ def _table(
     port: str | None,
     start: Position | None,
 ) -> int:
+    from kiosk.app.dice import source_after_commissioning
     from kiosk.app.main import App, table_layout
     from kiosk.app.speech import Speaker
     from kiosk.display import Display, calibration_path, load_or_default
     from kiosk.link import QueueListener, TableLink, open_table
-    from kiosk.link.commission import apply, commission_path, load
+    from kiosk.link.commission import apply, commission_path, load, well_findings
     from kiosk.simtable import realtime_table
 
     layout = table_layout(config)
-    try:  # slots `kiosk commission` found reading wrong are left out
+    try:  # slots `kiosk commission` found reading wrong are left out; bad wells: buttons
         cal = config.display.calibration or calibration_path(config_file)
-        layout = apply(layout, load(commission_path(cal)))
+        findings = load(commission_path(cal))
+        layout = apply(layout, findings)
+        bad = [f.step.name() for f in well_findings(findings)]
+        config.dice.source, why = source_after_commissioning(config.dice.source, bad)
+        if why:
+            print(f"kiosk: {why}.", file=sys.stderr)
+            logging.getLogger(__name__).warning("%s", why)
     except ValueError as err:
         print(f"kiosk: {err}", file=sys.stderr)
     listener = QueueListener()

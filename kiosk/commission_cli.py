@@ -1,12 +1,14 @@
 """``kiosk commission``: walk the installer through every slot of a new table.
 
 The screen lights one slot (or dice-well cell) at a time; the installer puts a man there
-and takes him away. Slots that read wrong are stored beside the calibration
-(``commission.toml``), the kiosk leaves them out from then on, and ``kiosk doctor`` lists
-them. ``--simulate`` plays the installer on a simulated table (``--dead``/``--welded``
-give it faulty reeds); ``--headless`` shows no window (a real table then takes the
-installer's words from standard input: an empty line for Select, ``b`` for "nothing
-happens").
+(or the well jig over the cell) and takes it away. Slots and cells that read wrong are
+stored beside the calibration (``commission.toml``): the kiosk leaves the slots out from
+then on, a bad well cell makes the players enter their throws with the buttons, and
+``kiosk doctor`` lists them. ``--simulate`` plays the installer on a simulated table
+(``--dead``/``--welded`` give it faulty reeds or Hall switches) and stores nothing unless
+``--out`` names a file other than the real table's; ``--headless`` shows no window (a
+real table then takes the installer's words from standard input: an empty line for
+Select, ``b`` for "nothing happens").
 """
 
 from __future__ import annotations
@@ -17,12 +19,21 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.link import BoardFrame, QueueListener, TableLayout, TableLink, find_table_port
-from kiosk.link.commission import Commissioning, Step, commission_path, save
+from kiosk.link import (
+    BoardFrame,
+    LinkStatus,
+    QueueListener,
+    TableLayout,
+    TableLink,
+    find_table_port,
+)
+from kiosk.link.commission import Commissioning, Step, commission_path, save, step_named
 from kiosk.simtable import SimulatedTable
 
 STEP_MS = 40  # a hand putting a man down: longer than the debounce
 PATIENCE_MS = 400  # a simulated installer waits this long before saying nothing happens
+SELF_TEST_MS = 600  # the table's self-test window: 100 scans at 200 a second, and some
+SELF_TEST_TRIES = 4
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--config", help="configuration file (default: the usual one)")
     parser.add_argument("--port", help="serial port (default: the table)")
-    parser.add_argument("--out", help="where to store the result (default: beside the calibration)")
+    parser.add_argument(
+        "--out",
+        help="where to store the result (default: beside the calibration; with --simulate, "
+        "nowhere)",
+    )
     parser.add_argument(
         "--headless",
         action="store_true",
@@ -52,16 +67,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             action="append",
             default=[],
             metavar="LOC/SLOT",
-            help=f"with --simulate: a {fault} reed there (slot 1 at the edge)",
+            help=f"with --simulate: a {fault} reed there (slot 1 at the edge), or a {fault} "
+            "Hall switch in a dice well (die1/c, die2/3: the centre or corners 1-4)",
         )
     parser.set_defaults(func=_run)
 
 
-def _slot(text: str) -> tuple[str, int]:
-    location, _, slot = text.partition("/")
-    if not slot.isdigit():
-        raise ValueError(f"{text!r} is not LOCATION/SLOT, such as 13/2")
-    return location, int(slot) - 1
+def _fault(text: str) -> Step:
+    step = step_named(text)
+    if step is None:
+        raise ValueError(
+            f"{text!r} is not LOCATION/SLOT (such as 13/2) or a dice-well cell (such as die1/c)"
+        )
+    return step
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -76,7 +94,15 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     layout = table_layout(config)
     calibration_file = config.display.calibration or calibration_path(config_path(args.config))
-    out = Path(args.out) if args.out else commission_path(calibration_file)
+    real = commission_path(calibration_file)
+    out = Path(args.out) if args.out else (None if args.simulate else real)
+    if args.simulate and out is not None and out.expanduser().resolve() == real.resolve():
+        print(
+            f"kiosk commission: {out} is the real table's file; a simulated walk never "
+            "writes it (give --out another file)",
+            file=sys.stderr,
+        )
+        return 2
     walk = Commissioning(layout)
     screen = None if args.headless else _screen(calibration_file, config, layout)
     try:
@@ -89,9 +115,12 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"kiosk commission: {err}", file=sys.stderr)
         return 2
-    save(out, walk)
     for finding in walk.findings:
         print(f"{finding.step.name()}: {finding.reason}")
+    if out is None:
+        print(f"{walk.instruction()} Simulated: nothing stored (--out FILE keeps it).")
+        return 0
+    save(out, walk)
     print(f"{walk.instruction()} Stored in {out}.")
     return 0
 
@@ -131,7 +160,8 @@ def _shows(frame: BoardFrame | None, sim: SimulatedTable) -> bool:
 
 
 class _Bench:
-    """A stepped simulated table and the link to it; delivers frames to the walk."""
+    """A stepped simulated table and the link to it; delivers frames and self-test reports
+    to the walk."""
 
     def __init__(self, sim: SimulatedTable, walk: Commissioning) -> None:
         self.sim = sim
@@ -145,8 +175,13 @@ class _Bench:
         self.last: BoardFrame | None = None
 
     def hold(self, ms: int = STEP_MS) -> None:
+        """Let ``ms`` pass and judge what the table says then (a self-test, if the walk
+        wants one)."""
         self.sim.advance(ms)
         self.sim.flush()
+        if self.walk.wants_self_test:
+            self._self_test()
+            return
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline:
             try:
@@ -159,6 +194,25 @@ class _Bench:
                     return
                 continue
             self.walk.frame(self.last)
+
+    def _self_test(self) -> None:
+        while not self.listener.events.empty():
+            self.listener.events.get_nowait()
+        self.link.request_self_test("empty")
+        time.sleep(0.01)  # the command on its way to the table
+        for _ in range(SELF_TEST_TRIES):
+            self.sim.advance(SELF_TEST_MS)
+            self.sim.flush()
+            deadline = time.monotonic() + 1
+            while time.monotonic() < deadline:
+                try:
+                    event = self.listener.events.get(timeout=0.02)
+                except queue.Empty:
+                    continue
+                if event.status == LinkStatus.SELF_TEST and event.self_test is not None:
+                    self.walk.self_test(event.self_test)
+                    return
+        raise ValueError("the simulated table did not report its self-test")
 
 
 def _put(sim: SimulatedTable, step: Step) -> None:
@@ -186,6 +240,7 @@ def simulated_installer(walk: Commissioning, sim: SimulatedTable, screen: object
     try:
         bench.hold()
         walk.table_is_clear()
+        bench.hold()
         while walk.current is not None:
             step, index = walk.current, walk.index
             _show(screen, walk)
@@ -211,10 +266,14 @@ def _simulated(
     walk: Commissioning, layout: TableLayout, args: argparse.Namespace, screen: object
 ) -> None:
     with SimulatedTable(layout) as sim:
-        for text in args.dead:
-            sim.kill_reed(*_slot(text))
-        for text in args.welded:
-            sim.weld_reed(*_slot(text))
+        for fault, steps in (("dead", args.dead), ("welded", args.welded)):
+            for step in map(_fault, steps):
+                if step.well is not None:
+                    (sim.kill_cell if fault == "dead" else sim.stick_cell)(step.well + 1, step.cell)
+                elif fault == "dead":
+                    sim.kill_reed(step.location or "", step.slot)
+                else:
+                    sim.weld_reed(step.location or "", step.slot)
         simulated_installer(walk, sim, screen)
 
 
@@ -232,7 +291,8 @@ def _real(walk: Commissioning, layout: TableLayout, port: str | None, screen: ob
             print(f"kiosk commission: the table on {port} does not answer", file=sys.stderr)
             return 2
         print(walk.instruction(), flush=True)
-        while walk.current is not None or walk.phase == "clear":
+        asked = False
+        while walk.phase != "done":
             _show(screen, walk)
             said = _installer_says(screen)
             if said == "quit":
@@ -241,6 +301,18 @@ def _real(walk: Commissioning, layout: TableLayout, port: str | None, screen: ob
                 walk.table_is_clear()
             elif said == "bad":
                 walk.not_reading()
+            if walk.wants_self_test and not asked:
+                asked = link.request_self_test("empty")
+            try:
+                event = listener.events.get_nowait()
+            except queue.Empty:
+                event = None
+            if event is not None and event.status == LinkStatus.SELF_TEST and event.self_test:
+                asked = False
+                before = (walk.index, walk.phase)
+                walk.self_test(event.self_test)
+                if (walk.index, walk.phase) != before:
+                    print(walk.instruction(), flush=True)
             try:
                 walk.frame(listener.frames.get(timeout=0.05))
             except queue.Empty:

@@ -1,8 +1,9 @@
 """The table's firmware logic: scan, debounce, report and answer the host.
 
 ``TableFirmware`` owns no hardware. It takes a matrix reader (``rows``, ``columns``,
-``scan()`` returning one column bitmask per row with bit set = switch closed, and
-``idle()`` returning the columns that read closed with no row selected), a clock with
+``scan()`` returning one column bitmask per row with bit set = switch closed, ``idle()``
+returning the columns that read closed with no row selected, and ``wells()`` returning
+each dice well's cell mask, bit set = Hall switch on), a clock with
 ``ticks_ms()`` and ``ticks_diff(a, b)`` (MicroPython's ``time`` module is one) and a
 ``write(bytes)`` function for the serial line that returns ``False`` when it had to drop
 the message (the host is not reading); the drops are counted and reported.
@@ -13,7 +14,7 @@ import sys
 from bgtable import dice, protocol
 from bgtable.layout import WELLS, Layout
 
-FIRMWARE_VERSION = "1.1.0"
+FIRMWARE_VERSION = "1.2.0"
 FAULT = 3  # both reeds of one slot closed: not a state a checker can cause
 OCCUPIED = 4  # the reed of an occupancy-sensing slot is closed: a man of either colour
 _SLOT_CHARS = b".WB?O"  # by slot value; FAULT is never sent
@@ -59,10 +60,9 @@ class TableFirmware:
         unit_of = []
         for index in range(slots):
             unit_of.extend([index] * self.layout.reeds_per_slot)
-        for well in range(WELLS):
-            unit_of.extend([slots + well] * 9)
         self._unit_of = unit_of
         self._raw = [0] * matrix.rows
+        self._wells = [0] * WELLS
         self._stable = bytearray(self._units)
         self._pending = {}
         self._faults = set()
@@ -80,6 +80,7 @@ class TableFirmware:
         self.overruns = 0
         self.tx_bytes = 0
         self.tx_dropped = 0
+        self.tx_stalls = 0  # writes to the USB line that took long (the board counts them)
         self._test_mode = b""
 
     # -- the scan loop -------------------------------------------------------------------
@@ -128,6 +129,11 @@ class TableFirmware:
                         touched.add(unit_of[switch])
                     diff >>= 1
                     switch += 1
+        wells = self._matrix.wells()
+        for well in range(WELLS):
+            if wells[well] != self._wells[well]:
+                self._wells[well] = wells[well]
+                touched.add(self._slots + well)
         return touched
 
     def _debounce(self, touched):
@@ -173,11 +179,7 @@ class TableFirmware:
             white = self._bit(2 * unit)
             black = self._bit(2 * unit + 1)
             return white | (black << 1)
-        first = self.layout.well_switch(unit - self._slots, 0)
-        mask = 0
-        for cell in range(9):
-            mask |= self._bit(first + cell) << cell
-        return dice.read_well(mask)
+        return dice.read_well(self._wells[unit - self._slots])
 
     # -- host commands -------------------------------------------------------------------
 
@@ -261,7 +263,7 @@ class TableFirmware:
             (
                 f"up={self.uptime_ms} scans={self.scans} bounce={self.bounces} "
                 f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns} "
-                f"txdrop={self.tx_dropped}"
+                f"txdrop={self.tx_dropped} stall={self.tx_stalls}"
             ).encode(),
         )
 
@@ -273,6 +275,15 @@ class TableFirmware:
     def _names(self, units):
         return ",".join([self._unit_name(u) for u in units]) or "-"
 
+    def _cells_on(self):
+        """``dieN/cell`` for every dice-well Hall switch that is on."""
+        found = []
+        for well in range(WELLS):
+            for cell in range(dice.CELLS):
+                if self._wells[well] >> cell & 1:
+                    found.append(f"die{well + 1}/{dice.NAMES[cell]}")
+        return found
+
     def _finish_self_test(self):
         toggles = self._toggles
         self._toggles = None
@@ -282,10 +293,13 @@ class TableFirmware:
         text = "ok={} stuck={} chatter={} lines={:X}"
         found = []
         if self._test_mode == b"empty":
-            # The installer cleared the table: any slot or well that reads is a reed that
-            # closes without a man (welded, or a stray magnet).
-            found = [u for u in range(self._units) if self._unit_value(u)]
-            text += " closed=" + self._names(found)
+            # The installer cleared the table: any slot that reads is a reed that closes
+            # without a man (welded, or a stray magnet); any well cell that is on, a Hall
+            # switch that answers nothing there (or a magnet: the well jig on its cell).
+            found = [u for u in range(self._slots) if self._unit_value(u)]
+            names = [self._unit_name(u) for u in found] + self._cells_on()
+            found += self._cells_on()
+            text += " closed=" + (",".join(names) or "-")
         elif self._test_mode == b"full":
             # A man on every slot: a slot that reads empty has a dead reed (or a man off
             # centre). Wells are not checked: a die cannot lie in both at once here.

@@ -1,58 +1,68 @@
-"""Reading a die from the 3x3 reed array under its well.
+"""Reading a die from the five Hall switches under its well (hardware/README.md, "Dice").
 
-Cells are numbered row by row, 0-8. A die lying flat closes the cells under the pips of
-the face lying down, in any rotation or reflection; the face up is 7 minus that face.
+Every face of a die carries five small magnets: one at its centre, south out, and one at
+each corner, south or north out. The corners' poles, going round the face, tell the faces
+apart: none, one, two side by side, two across, three or four south out are faces 1 to 6
+lying down (the face up is 7 minus it). Every face holds the same magnets in the same
+places, so the die is balanced; only their poles differ.
+
+A well's cells, bit by bit: 0 the centre (answers a south pole), 1-4 the corners going
+round, which answer a south pole (1, 3) or a north pole (2, 4). A die lying flat switches
+the centre and, at each corner, the cell whose pole is there or not; with the centre off
+the well is empty (no cell on) or the die is cocked (a corner on: throw again).
 """
 
 EMPTY = 0
 COCKED = 7
+CELLS = 5
+CENTRE = 0
+NAMES = ("c", "1", "2", "3", "4")  # how the self-test names a well's cells
 
-# Cells under the pips of each face, in one orientation.
-_PIPS = {
-    1: (4,),
-    2: (0, 8),
-    3: (0, 4, 8),
-    4: (0, 2, 6, 8),
-    5: (0, 2, 4, 6, 8),
-    6: (0, 2, 3, 5, 6, 8),
+# Which corners of the face lying down are south out, going round.
+SOUTH_CORNERS = {
+    1: (0, 0, 0, 0),
+    2: (1, 0, 0, 0),
+    3: (1, 1, 0, 0),
+    4: (1, 0, 1, 0),
+    5: (1, 1, 1, 0),
+    6: (1, 1, 1, 1),
 }
 
 
-def _mask(cells):
-    mask = 0
-    for cell in cells:
-        mask |= 1 << cell
+def _answers_south(corner):
+    """Whether corner ``corner`` (0-3) has a south-answering cell (else north)."""
+    return corner % 2 == 0
+
+
+def cells(face_down, turn):
+    """The cell mask a die lying on ``face_down``, turned ``turn`` quarter turns, switches."""
+    south = SOUTH_CORNERS[face_down]
+    mask = 1 << CENTRE
+    for corner in range(4):
+        is_south = south[(corner - turn) % 4]
+        if is_south == _answers_south(corner):
+            mask |= 1 << (corner + 1)
     return mask
 
 
-def _turn(cells):
-    """The cells a quarter turn clockwise."""
-    return tuple([(cell % 3) * 3 + 2 - cell // 3 for cell in cells])
-
-
-def _mirror(cells):
-    return tuple([(cell // 3) * 3 + 2 - cell % 3 for cell in cells])
-
-
 def orientations(face_down):
-    """Every distinct cell mask a die lying on ``face_down`` can close, sorted."""
-    masks = set()
-    cells = _PIPS[face_down]
-    for _ in range(4):
-        masks.add(_mask(cells))
-        masks.add(_mask(_mirror(cells)))
-        cells = _turn(cells)
-    return sorted(masks)
-
-
-_FACE_UP = {}
-for _down in _PIPS:
-    for _m in orientations(_down):
-        _FACE_UP[_m] = 7 - _down
+    """Every distinct cell mask a die lying on ``face_down`` can switch, sorted."""
+    return sorted({cells(face_down, turn) for turn in range(4)})
 
 
 def read_well(mask):
-    """The face up (1-6) for a 9-bit cell mask, ``EMPTY`` for none, ``COCKED`` otherwise."""
+    """The face up (1-6) for a 5-bit cell mask, ``EMPTY`` for none, ``COCKED`` otherwise."""
     if mask == 0:
         return EMPTY
-    return _FACE_UP.get(mask, COCKED)
+    if not mask & (1 << CENTRE):
+        return COCKED
+    south = []
+    for corner in range(4):
+        on = (mask >> (corner + 1)) & 1
+        south.append(on if _answers_south(corner) else 1 - on)
+    count = south[0] + south[1] + south[2] + south[3]
+    if count == 2:
+        face_down = 4 if south[0] == south[2] else 3
+    else:
+        face_down = (1, 2, 0, 5, 6)[count]
+    return 7 - face_down

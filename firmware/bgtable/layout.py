@@ -9,7 +9,7 @@ BAR_SLOTS = 4
 TRAY_SLOTS = 15
 MAX_SLOTS = 15
 WELLS = 2
-WELL_CELLS = 9
+WELL_CELLS = 5  # Hall switches under a well, read apart from the matrix (bgtable/dice.py)
 # How a slot senses its man: "polarity" has two reeds (or a dual-output Hall switch), one
 # closing for a white man's north pole, one for a black man's south; "occupancy" has one
 # reed that closes for any man (colour then follows from where he is and the game).
@@ -27,7 +27,8 @@ class Layout:
 
     With polarity sensing slot ``i`` (counting every location's slots in wire order) has
     its white reed at switch ``2*i`` and its black reed at ``2*i + 1``; with occupancy
-    sensing its one reed is switch ``i``. The dice wells' cells follow.
+    sensing its one reed is switch ``i``. The dice wells' Hall switches are not in the
+    matrix: the board reads them through shift registers (``wells()`` of the reader).
     """
 
     def __init__(
@@ -55,7 +56,7 @@ class Layout:
             total += count
         self.first = tuple(first)
         self.total_slots = total
-        self.switches = self.reeds_per_slot * total + WELLS * WELL_CELLS
+        self.switches = self.reeds_per_slot * total
 
     def wire(self):
         """The layout as the identify message states it: ``points,bars,trays``."""
@@ -81,7 +82,3 @@ class Layout:
         if self.reeds_per_slot == 1:
             return index
         return 2 * index + (1 if black else 0)
-
-    def well_switch(self, well, cell):
-        """The switch number of ``cell`` (0-8, row by row) of dice ``well`` (0 or 1)."""
-        return self.reeds_per_slot * self.total_slots + WELL_CELLS * well + cell

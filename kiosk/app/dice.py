@@ -1,7 +1,11 @@
 """The three dice sources: the table's wells, entry with the buttons, and digital dice.
 
 Wells are read by the referee from the table's frames (a cocked die is announced
-there). Digital dice come from the operating system's random source. Button entry
+there). Their design is proven by the field model (hardware/field.py) but not yet on
+the bench, so a real table enters the dice with the buttons unless
+``[dice] source = "wells"`` says otherwise, and any dice-well cell that commissioning found
+reading wrong turns the wells off again (``source_after_commissioning``). Digital dice
+come from the operating system's random source. Button entry
 walks each die through 1-6 with the Menu (or the player's own Done) button and takes
 it with Select.
 
@@ -21,12 +25,27 @@ _SYSTEM = random.SystemRandom()
 
 
 def resolve_source(configured: str, simulated: bool) -> str:
-    """The dice source to use: ``auto`` means digital dice on a simulated table, else wells."""
+    """The dice source to use: ``auto`` means digital dice on a simulated table, else the
+    buttons (until a table's wells are proven on the bench, ``wells`` is asked for by name)."""
     if configured == "auto":
-        return "digital" if simulated else "wells"
+        return "digital" if simulated else "buttons"
     if configured not in SOURCES:
         raise ValueError(f"unknown dice source {configured!r}; allowed: auto, {', '.join(SOURCES)}")
     return configured
+
+
+def source_after_commissioning(configured: str, bad_cells: list[str]) -> tuple[str, str]:
+    """The dice source once commissioning's findings are known, and what to say about it.
+
+    ``bad_cells`` names the dice-well cells that read wrong; with any, wells give way to
+    the buttons."""
+    if configured != "wells" or not bad_cells:
+        return configured, ""
+    return "buttons", (
+        f"commissioning found dice-well cells reading wrong ({', '.join(bad_cells)}): the "
+        "dice are entered with the buttons until the wells are repaired and kiosk commission "
+        "passes them"
+    )
 
 
 def digital_throw() -> tuple[int, int]:

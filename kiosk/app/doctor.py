@@ -7,7 +7,9 @@ they can be run one by one.
 
 from __future__ import annotations
 
+import glob
 import grp
+import json
 import os
 import pwd
 import queue
@@ -153,46 +155,146 @@ def check_gpio(pins: PinsSection, pin_factory: object | None = None) -> Check:
             hint = (
                 f"; add the user to the gpio group: sudo usermod -aG gpio {_user()}"
                 if os.path.exists("/dev/gpiochip0") and not os.access("/dev/gpiochip0", os.W_OK)
-                else "; on a Raspberry Pi install the GPIO library: sudo apt install liblgpio1 "
-                "swig, then .venv/bin/pip install lgpio (deploy/INSTALL.md, steps 1 and 3)"
+                else "; on a Raspberry Pi the GPIO library, lgpio, comes with make install "
+                "(deploy/INSTALL.md, step 3): run it again"
             )
             return Check(name, False, f"{err}{hint}. The keyboard still works.")
     return Check(name, True, "every button, light and the buzzer pin could be claimed")
 
 
-def check_display(timeout: float = 10.0) -> Check:
-    """SDL can open the screen the table draws on."""
+# Run in a child process so that a display driver that hangs or crashes cannot take the
+# doctor with it: imports pygame, finds the SDL library it loaded, lists that SDL's video
+# drivers, then opens the screen with the driver SDL_VIDEODRIVER names (or SDL's choice).
+_DISPLAY_PROBE = r"""
+import ctypes, json, os, sys
+out = {"drivers": [], "library": "", "version": "", "driver": "", "size": [0, 0], "error": ""}
+try:
+    import pygame
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "libSDL2-2" in line and "/" in line}
+    if paths:
+        out["library"] = sorted(paths)[0]
+        sdl = ctypes.CDLL(out["library"])
+        sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
+        out["drivers"] = [
+            sdl.SDL_GetVideoDriver(i).decode() for i in range(sdl.SDL_GetNumVideoDrivers())
+        ]
+        version = (ctypes.c_uint8 * 3)()
+        sdl.SDL_GetVersion(version)
+        out["version"] = ".".join(str(n) for n in version)
+    pygame.display.init()
+    out["driver"] = pygame.display.get_driver()
+    sizes = pygame.display.get_desktop_sizes()
+    out["size"] = list(sizes[0]) if sizes else [0, 0]
+except Exception as exc:
+    out["error"] = str(exc) or type(exc).__name__
+print(json.dumps(out))
+"""
+
+
+@dataclass(frozen=True)
+class DisplayProbe:
+    """What the display probe found: the SDL library pygame loaded, its video drivers, the
+    driver that opened the screen (empty if none did) and why not."""
+
+    library: str
+    version: str
+    drivers: tuple[str, ...]
+    driver: str
+    size: tuple[int, int]
+    error: str
+
+
+def probe_display(timeout: float = 10.0) -> DisplayProbe:
+    """Run the display probe in a child process (``RuntimeError`` in words if it fails)."""
+    try:
+        result = subprocess.run(
+            [_python(), "-c", _DISPLAY_PROBE], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"SDL did not open the screen within {timeout:.0f} s") from None
+    try:
+        found = json.loads(result.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the display probe failed ({last})") from None
+    return DisplayProbe(
+        library=found["library"],
+        version=found["version"],
+        drivers=tuple(found["drivers"]),
+        driver=found["driver"],
+        size=(int(found["size"][0]), int(found["size"][1])),
+        error=found["error"],
+    )
+
+
+def _drm_hint(wanted: str) -> str:
+    """Why SDL's KMSDRM driver could not open the screen, as far as the files tell."""
+    cards = sorted(glob.glob("/dev/dri/card*"))
+    if wanted.lower() != "kmsdrm":
+        return "is the screen connected, and the desktop or compositor running?"
+    if not cards:
+        return (
+            "there is no DRM device (/dev/dri/card*): connect the screen and check that "
+            "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"
+        )
+    if not any(os.access(card, os.R_OK | os.W_OK) for card in cards):
+        return (
+            f"{_user()} may not open {cards[0]}: sudo usermod -aG video,render {_user()} "
+            "(then log in again)"
+        )
+    return (
+        "another program holds the screen (the running kiosk: sudo systemctl stop "
+        "backgammon-table; or the desktop: sudo systemctl set-default multi-user.target and "
+        "reboot), or no screen is connected and switched on"
+    )
+
+
+def check_display(
+    timeout: float = 10.0, probe: Callable[[float], DisplayProbe] | None = None
+) -> Check:
+    """SDL has the video driver the service names, and opens the screen with it."""
     from kiosk.display import is_headless
 
     name = "display"
+    wanted = os.environ.get("SDL_VIDEODRIVER", "")
     if is_headless():
         return Check(
             name,
             False,
             "no screen: DISPLAY and WAYLAND_DISPLAY are unset and SDL_VIDEODRIVER names no "
             "driver. On the Pi the service sets SDL_VIDEODRIVER=kmsdrm "
-            "(deploy/backgammon-table.service).",
+            "(deploy/backgammon-table.service); run the doctor with it as deploy/INSTALL.md, "
+            "step 9, shows.",
         )
-    probe = (
-        "import pygame; pygame.display.init(); s = pygame.display.get_desktop_sizes(); "
-        "print(pygame.display.get_driver(), *s[0] if s else (0, 0))"
-    )
     try:
-        result = subprocess.run(
-            [_python(), "-c", probe], capture_output=True, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired:
-        return Check(name, False, f"SDL did not open the screen within {timeout:.0f} s.")
-    if result.returncode != 0:
-        last = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
+        found = (probe or probe_display)(timeout)
+    except RuntimeError as err:
+        return Check(name, False, f"{err}.")
+    sdl = f"SDL {found.version or '?'} ({found.library or 'library not found'})"
+    drivers = ", ".join(found.drivers) or "none listed"
+    if wanted and found.drivers and wanted.lower() not in {d.lower() for d in found.drivers}:
         return Check(
             name,
             False,
-            f"SDL cannot open the screen ({last}). Is the user in the video group, and is "
-            "the screen connected?",
+            f"{sdl} has no {wanted} video driver (it has: {drivers}), so the screen cannot "
+            "open. On the Pi use Debian's pygame, whose SDL has KMSDRM: sudo apt install "
+            "python3-pygame, then make install again (deploy/INSTALL.md, steps 1 and 3).",
         )
-    driver, width, height = (result.stdout.split() + ["?", "?", "?"])[:3]
-    return Check(name, True, f"SDL opens the screen with the {driver} driver at {width}x{height}")
+    if found.error or not found.driver:
+        return Check(
+            name,
+            False,
+            f"{sdl} has the video drivers {drivers} but cannot open the screen with "
+            f"{wanted or 'any of them'} ({found.error or 'no driver'}): {_drm_hint(wanted)}.",
+        )
+    width, height = found.size
+    return Check(
+        name,
+        True,
+        f"{sdl} opens the screen with the {found.driver} driver at {width}x{height} "
+        f"(its video drivers: {drivers})",
+    )
 
 
 def _python() -> str:
@@ -357,7 +459,7 @@ def check_installer_pin(pin: str) -> Check:
 
 def check_commissioning(path: Path) -> Check:
     """The slots ``kiosk commission`` found reading wrong (the kiosk leaves them out)."""
-    from kiosk.link.commission import load
+    from kiosk.link.commission import load, well_findings
 
     name = "commissioning"
     try:
@@ -367,13 +469,19 @@ def check_commissioning(path: Path) -> Check:
     if not path.exists():
         return Check(name, False, f"not done: run kiosk commission (it writes {path}).")
     if not findings:
-        return Check(name, True, f"every slot read right ({path})")
+        return Check(name, True, f"every slot and dice-well cell read right ({path})")
     listed = "; ".join(f"{f.step.name()}: {f.reason}" for f in findings)
+    wells = well_findings(findings)
+    dice = (
+        " The dice are entered with the buttons until the dice wells are repaired."
+        if wells
+        else ""
+    )
     return Check(
         name,
         True,
-        f"{len(findings)} known bad, left out by the kiosk ({listed}); replace their reeds "
-        "and run kiosk commission again",
+        f"{len(findings)} known bad ({listed}): the kiosk leaves bad slots out; replace their "
+        f"reeds or Hall switches and run kiosk commission again.{dice}",
     )
 
 

@@ -1,8 +1,8 @@
 """The commissioning screen: the board's slots as marks, the one to fill lit, the findings.
 
-Drawn over the calibration, so each mark sits under its slot on the glass; the dice-well
-cells are drawn as two 3x3 grids in the gap between the halves. Pure drawing: ``kiosk commission``
-feeds it a ``Commissioning`` walk.
+Drawn over the calibration, so each mark sits under its slot on the glass; each dice well's
+five Hall switches are drawn as its centre and four corners, beside the field. Pure
+drawing: ``kiosk commission`` feeds it a ``Commissioning`` walk.
 """
 
 from __future__ import annotations
@@ -11,7 +11,11 @@ import pygame
 
 from kiosk.display.calibration import Calibration
 from kiosk.link import LOCATIONS
-from kiosk.link.commission import Commissioning
+from kiosk.link.commission import WELL_CELLS, Commissioning
+
+# Where each well cell sits in the well, on a 3 x 3 grid: the centre, then the corners
+# going round (hardware/geometry.py, WELL_CELLS).
+CELL_GRID = ((1, 1), (0, 0), (2, 0), (2, 2), (0, 2))
 
 BACKGROUND = (8, 14, 12)
 MARK = (90, 90, 90)
@@ -32,9 +36,10 @@ class CommissionScreen:
     def _cell_xy(self, well: int, cell: int) -> tuple[int, int]:
         width, height = self.surface.get_size()
         size = max(8, height // 40)
-        x0 = round(width * (0.6 + 0.12 * well))  # in the gap between the halves, as built
+        x0 = round(width * (0.6 + 0.12 * well))
         y0 = height // 2 - size
-        return x0 + (cell % 3) * size, y0 + (cell // 3) * size
+        column, row = CELL_GRID[cell]
+        return x0 + column * size, y0 + row * size
 
     def draw(self, walk: Commissioning) -> None:
         """The marks, the lit one, the bad ones and the instruction."""
@@ -52,7 +57,7 @@ class CommissionScreen:
                 pygame.draw.circle(surface, colour, xy, radius)
         bad_cells = {(f.step.well, f.step.cell) for f in walk.findings if f.step.well is not None}
         for well in (0, 1):
-            for cell in range(9):
+            for cell in range(WELL_CELLS):
                 colour = BAD if (well, cell) in bad_cells else MARK
                 if step is not None and (step.well, step.cell) == (well, cell):
                     colour = LIT

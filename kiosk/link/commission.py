@@ -1,14 +1,19 @@
 """Commissioning a new table: every slot, bar and tray slot and dice-well cell, one by one.
 
-The installer clears the table, then puts a man on the one slot the screen lights, filling
-each location from the edge (the men stay until the location is full, then come off), and
-puts a man on each dice-well cell in turn. ``Commissioning`` follows the frames the link
-delivers and records every slot that reads wrong: one that closes with no man there (a
-welded reed, a stray magnet), one that does not read its man (a dead reed, a reed set
-too far from the slot centre), one whose man is read somewhere else (crossed wires).
-The result is stored beside the calibration (``commission.toml``) and ``apply`` gives the
-layout with those slots left out: the link drops them from every frame, so the location
-has one fewer slot and the referee needs to know nothing about it.
+The installer clears the table (the table's self-test then names every reed and dice-well
+Hall switch that reads with nothing there), puts a man on the one slot the screen lights,
+filling each location from the edge (the men stay until the location is full, then come
+off), and then puts the well jig in each dice well, over each cell in turn: a blank die
+with one magnet on three of its faces, which the field model (``hardware/field.py``)
+shows switches the cell tested and no other. ``Commissioning`` follows the frames and
+self-test reports the link delivers and records every slot or cell that reads wrong: one
+that reads with nothing there (a welded reed, a Hall switch stuck on, a stray magnet), one
+that does not read its man or the jig (a dead reed or switch, a reed set too far from the
+slot centre), one whose man or jig is read somewhere else (crossed wires).
+The result is stored beside the calibration (``commission.toml``): ``apply`` gives the
+layout with the bad slots left out (the link drops them from every frame, so the location
+has one fewer slot and the referee needs to know nothing about it), and a bad well cell
+means the players enter their throws with the buttons (``kiosk.app.dice``).
 """
 
 from __future__ import annotations
@@ -19,12 +24,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.files import write_atomically
-from kiosk.link.frames import BoardFrame
-from kiosk.table.layout import LOCATIONS, DieReading, SlotState, TableLayout
+from kiosk.link.frames import BoardFrame, SelfTestReport
+from kiosk.table.layout import LOCATIONS, SlotState, TableLayout
 
 COMMISSION_FILE = "commission.toml"
-WELL_CELLS = 9
-CENTRE_CELL = 4  # a man on the centre cell alone reads as a die with 1 down: six up
+# A dice well's Hall switches, as the table's self-test names them (firmware bgtable/dice.py)
+CELL_NAMES = ("c", "1", "2", "3", "4")
+WELL_CELLS = len(CELL_NAMES)
+# How the installer places the well jig to test each cell: the face down and where its mark
+# goes (the jig's faces: C has a magnet at its centre, south out; S one at a corner, south
+# out; N one at a corner, north out).
+JIG_PLACING = (
+    "face C down",
+    "face S down, its mark at corner 1",
+    "face N down, its mark at corner 2",
+    "face S down, its mark at corner 3",
+    "face N down, its mark at corner 4",
+)
 
 
 @dataclass(frozen=True)
@@ -40,7 +56,24 @@ class Step:
         """How the screen and the findings name it."""
         if self.well is None:
             return f"{_where(self.location or '')}, slot {self.slot + 1} from the edge"
-        return f"dice well {self.well + 1}, cell {self.cell + 1} of 9 (row by row)"
+        cell = "centre" if self.cell == 0 else f"corner {self.cell}"
+        return f"dice well {self.well + 1}, cell {CELL_NAMES[self.cell]} ({cell})"
+
+    def table_name(self) -> str:
+        """How the table's self-test names it: ``13/2``, ``die1/c``."""
+        if self.well is None:
+            return f"{self.location}/{self.slot + 1}"
+        return f"die{self.well + 1}/{CELL_NAMES[self.cell]}"
+
+
+def step_named(name: str) -> Step | None:
+    """The step the table's self-test names ``name`` (``13/2``, ``die2/3``), if any."""
+    where, _, which = name.partition("/")
+    if where.startswith("die") and where[3:] in ("1", "2") and which in CELL_NAMES:
+        return Step(well=int(where[3:]) - 1, cell=CELL_NAMES.index(which))
+    if where in LOCATIONS and which.isdigit() and int(which) >= 1:
+        return Step(where, int(which) - 1)
+    return None
 
 
 def _where(location: str) -> str:
@@ -70,12 +103,15 @@ class Finding:
 
 @dataclass
 class Commissioning:
-    """The walk through every step, judged on the frames the link delivers.
+    """The walk through every step, judged on the frames and self-test reports the link
+    delivers.
 
-    ``phase`` is ``clear`` (waiting for the installer to say the table is clear), then for
-    each step ``place`` (waiting for the lit slot to read a man; the men before it at
-    that location stay), ``lift`` after a location's last slot or a dice cell (waiting
-    for it to read empty again), and ``done``.
+    ``phase`` is ``clear`` (waiting for the installer to say the table is clear), ``check``
+    (the table's self-test of the clear table, asked for while ``wants_self_test``), then
+    for each step ``place`` (waiting for the lit slot to read a man, the men before it at
+    that location staying; or for the jig's cell to switch), ``lift`` after a location's
+    last slot or a jig cell (waiting for it to read empty again), and ``done``. Dice-well
+    steps are judged on self-test reports: the walk wants one while it is on such a step.
     """
 
     layout: TableLayout
@@ -83,7 +119,7 @@ class Commissioning:
     findings: list[Finding] = field(default_factory=list)
     index: int = 0
     phase: str = "clear"
-    _welded: set[tuple[str, int]] = field(default_factory=set)
+    _welded: set[Step] = field(default_factory=set)
     _last: BoardFrame | None = None
 
     def __post_init__(self) -> None:
@@ -93,48 +129,86 @@ class Commissioning:
     @property
     def current(self) -> Step | None:
         """The step the installer is on (``None`` when done)."""
-        return self.steps[self.index] if self.phase != "done" else None
+        return self.steps[self.index] if self.phase not in ("done", "clear", "check") else None
+
+    @property
+    def wants_self_test(self) -> bool:
+        """Whether the walk is waiting for the table's self-test of a clear table."""
+        step = self.current
+        return self.phase == "check" or (step is not None and step.well is not None)
 
     def instruction(self) -> str:
         """What the installer is to do now, in words."""
         step = self.current
         if self.phase == "clear":
-            return "Take every man and both dice off the table, then press Select."
+            return "Take every man, both dice and the jig off the table, then press Select."
+        if self.phase == "check":
+            return "Checking the clear table..."
         if step is None:
             bad = len(self.findings)
-            return f"Done: {bad} slot(s) read wrong." if bad else "Done: every slot reads right."
+            if not bad:
+                return "Done: every slot and cell reads right."
+            done = f"Done: {bad} slot(s) or cell(s) read wrong."
+            if self.well_findings():
+                done += " The dice will be entered with the buttons until the wells are repaired."
+            return done
         count = f"({self.index + 1} of {len(self.steps)})"
         if self.phase == "place":
+            if step.well is not None:
+                return (
+                    f"Put the well jig in dice well {step.well + 1}, {JIG_PLACING[step.cell]} "
+                    f"{count}. Press B if nothing happens."
+                )
             return f"Put a man on {step.name()} {count}. Press B if nothing happens."
         if step.well is None:
             return f"Take every man off {_where(step.location or '')}."
-        return f"Take the man off {step.name()}."
+        return f"Take the jig out of dice well {step.well + 1}."
 
     def table_is_clear(self) -> None:
-        """The installer says the table is clear: whatever reads a man now is a fault."""
-        if self.phase != "clear":
+        """The installer says the table is clear: the table's self-test is asked for, and
+        whatever it finds reading then is a fault."""
+        if self.phase == "clear":
+            self.phase = "check"
+
+    def self_test(self, report: SelfTestReport) -> None:
+        """Judge the table's self-test of a clear table (``t empty``)."""
+        on = {step for step in map(step_named, report.closed) if step is not None}
+        if self.phase == "check":
+            for step in sorted(on, key=self.steps.index):
+                self._welded.add(step)
+                what = (
+                    "reads a man with none there"
+                    if step.well is None
+                    else "switches with nothing there"
+                )
+                self.findings.append(Finding(step, what))
+            self.phase = "place"
+            self._skip_known()
             return
-        if self._last is not None:
-            for location, states in self._last.slots.items():
-                for slot, state in enumerate(states):
-                    if state is not SlotState.EMPTY:
-                        self._welded.add((location, slot))
-                        self.findings.append(
-                            Finding(Step(location, slot), "reads a man with none there")
-                        )
-        self.phase = "place"
-        self._skip_known()
+        step = self.current
+        if step is None or step.well is None:
+            return
+        mine = {s for s in on if s.well == step.well} - self._welded
+        if self.phase == "place":
+            if step in mine:
+                self._placed()
+            elif mine:
+                other = min(mine, key=self.steps.index)
+                self.findings.append(Finding(step, f"the jig is read at {other.name()}"))
+                self._placed()
+        elif self.phase == "lift" and not mine:
+            self._next()
 
     def frame(self, frame: BoardFrame) -> None:
         """Judge a frame from the link."""
         self._last = frame
         step = self.current
-        if step is None or self.phase == "clear":
+        if step is None or step.well is not None:
             return
         if self.phase == "place":
             if self._reads(frame, step):
                 self._placed()
-            elif step.well is None:
+            else:
                 other = self._elsewhere(frame, step)
                 if other is not None:
                     self.findings.append(Finding(step, f"its man is read at {other.name()}"))
@@ -143,11 +217,12 @@ class Commissioning:
             self._next()
 
     def not_reading(self) -> None:
-        """The installer says the man is on the lit slot and nothing happened."""
+        """The installer says the man (or the jig) is in place and nothing happened."""
         step = self.current
         if step is None or self.phase != "place":
             return
-        self.findings.append(Finding(step, "does not read its man"))
+        what = "does not read its man" if step.well is None else "does not switch for the jig"
+        self.findings.append(Finding(step, what))
         self._placed()
 
     def bad_slots(self) -> list[tuple[str, int]]:
@@ -160,6 +235,10 @@ class Commissioning:
                 if key not in found:
                     found.append(key)
         return found
+
+    def well_findings(self) -> list[Finding]:
+        """The findings of dice-well cells."""
+        return well_findings(self.findings)
 
     # -- internals -----------------------------------------------------------------------
 
@@ -179,27 +258,18 @@ class Commissioning:
 
     def _skip_known(self) -> None:
         while self.index < len(self.steps):
-            step = self.steps[self.index]
-            if (step.location, step.slot) not in self._welded or step.well is not None:
+            if self.steps[self.index] not in self._welded:
                 return
             self.index += 1
         self.phase = "done"
 
-    @staticmethod
-    def _cell_reading(step: Step) -> DieReading:
-        return DieReading.SIX if step.cell == CENTRE_CELL else DieReading.COCKED
-
     def _reads(self, frame: BoardFrame, step: Step) -> bool:
-        if step.well is not None:
-            return frame.dice[step.well] is self._cell_reading(step)
         return frame.slots[step.location or ""][step.slot] is not SlotState.EMPTY
 
     def _empty(self, frame: BoardFrame, step: Step) -> bool:
-        if step.well is not None:
-            return frame.dice[step.well] is DieReading.EMPTY
         states = frame.slots[step.location or ""]
         return all(
-            state is SlotState.EMPTY or (step.location, slot) in self._welded
+            state is SlotState.EMPTY or Step(step.location, slot) in self._welded
             for slot, state in enumerate(states)
         )
 
@@ -207,12 +277,17 @@ class Commissioning:
         """A slot reading a man where none should be (not this location's filled slots)."""
         for location, states in frame.slots.items():
             for slot, state in enumerate(states):
-                if state is SlotState.EMPTY or (location, slot) in self._welded:
+                if state is SlotState.EMPTY or Step(location, slot) in self._welded:
                     continue
                 if location == step.location and slot <= step.slot:
                     continue
                 return Step(location, slot)
         return None
+
+
+def well_findings(findings: list[Finding]) -> list[Finding]:
+    """The findings of dice-well cells: with any, the wells cannot be trusted."""
+    return [finding for finding in findings if finding.step.well is not None]
 
 
 def commission_path(calibration_file: str | Path) -> Path:
@@ -223,7 +298,8 @@ def commission_path(calibration_file: str | Path) -> Path:
 def save(path: str | Path, walk: Commissioning) -> Path:
     """Store the walk's findings at ``path`` (atomically); returns the path."""
     lines = [
-        "# Written by `kiosk commission`: the slots of this table that read wrong.",
+        "# Written by `kiosk commission`: the slots and dice-well cells of this table that",
+        "# read wrong.",
         f"# {time.strftime('%Y-%m-%d %H:%M')}; layout {walk.layout.wire()}, "
         f"{walk.layout.sensing} sensing. The kiosk leaves these slots out.",
         f'layout = "{walk.layout.wire()}"',
@@ -235,7 +311,7 @@ def save(path: str | Path, walk: Commissioning) -> Path:
         if step.well is None:
             lines += [f'location = "{step.location}"', f"slot = {step.slot + 1}"]
         else:
-            lines += [f"well = {step.well + 1}", f"cell = {step.cell + 1}"]
+            lines += [f"well = {step.well + 1}", f'cell = "{CELL_NAMES[step.cell]}"']
         lines += [f'reason = "{finding.reason}"', ""]
     return write_atomically(path, "\n".join(lines))
 
@@ -253,7 +329,10 @@ def load(path: str | Path) -> list[Finding]:
     for entry in data.get("bad", []):
         try:
             if "well" in entry:
-                step = Step(well=int(entry["well"]) - 1, cell=int(entry["cell"]) - 1)
+                well, cell = int(entry["well"]), str(entry["cell"])
+                if well not in (1, 2) or cell not in CELL_NAMES:
+                    raise ValueError(f"no dice well {well} cell {cell!r}")
+                step = Step(well=well - 1, cell=CELL_NAMES.index(cell))
             else:
                 location = str(entry["location"])
                 if location not in LOCATIONS:

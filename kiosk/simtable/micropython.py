@@ -137,7 +137,8 @@ class MicroPythonFirmware:
         self._write = write
         self._rows: list[int] | None = None
         spec = {
-            "layout": [layout.point_slots, layout.bar_slots, layout.tray_slots, layout.sensing],
+            "layout": [layout.point_slots, layout.bar_slots, layout.tray_slots],
+            "sensing": layout.sensing,
             "rows": matrix.rows,
             "columns": matrix.columns,
             "now": clock.ticks_ms(),
@@ -158,7 +159,10 @@ class MicroPythonFirmware:
         rows = list(self._matrix.scan())
         words = "-" if rows == self._rows else ",".join(f"{row:x}" for row in rows)
         self._rows = rows
-        answer = self._mp.call(f"step {self._clock.ticks_ms()} {words} {self._matrix.idle():x}")
+        wells = ",".join(f"{mask:x}" for mask in self._matrix.wells())
+        answer = self._mp.call(
+            f"step {self._clock.ticks_ms()} {words} {self._matrix.idle():x} {wells}"
+        )
         self._out(answer)
 
     def feed(self, data: bytes) -> None:

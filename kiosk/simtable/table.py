@@ -84,6 +84,7 @@ class VirtualMatrix:
         self.rows = -(-switches // MATRIX_COLUMNS)
         self.state = [0] * self.rows
         self.stuck_lines = 0
+        self.well_cells = [0, 0]  # each dice well's Hall switches that are on
 
     def set_closed(self, closed: Iterable[int]) -> None:
         """Close exactly the switches numbered in ``closed``."""
@@ -100,6 +101,10 @@ class VirtualMatrix:
         """Columns that read closed with no row selected."""
         return self.stuck_lines
 
+    def wells(self) -> list[int]:
+        """Each dice well's cell mask, bit set = Hall switch on."""
+        return list(self.well_cells)
+
 
 class SimulatedTable:
     """A scriptable table serving the real firmware on a pseudo-terminal at ``port_name``.
@@ -109,6 +114,7 @@ class SimulatedTable:
     answered at once in both modes. ``port_name`` is a symlink that, like the udev rule's
     ``/dev/backgammon-table``, survives ``unplug()``/``replug()``. Wells are numbered 1
     and 2; colours are ``SlotState.WHITE``/``BLACK`` or the words ``white``/``black``.
+    The dice wells are read by Hall switches (``kill_cell``/``stick_cell`` make them fail).
     ``firmware`` picks the interpreter running the firmware: ``cpython`` (this process,
     fast) or ``micropython`` (the WebAssembly port under Node, as on the Pico).
     ``sensing`` (default: the layout's) is ``polarity`` or ``occupancy`` (one reed per
@@ -153,6 +159,8 @@ class SimulatedTable:
         self._bounces: list[list[int]] = []
         self._stuck: set[int] = set()
         self._dead: set[int] = set()
+        self._cells_stuck = [0, 0]  # Hall switches always on, per well
+        self._cells_dead = [0, 0]  # Hall switches never on
         self._off_centre: set[tuple[str, int]] = set()
         self.chatter = 0  # flips every reed makes when a man arrives or leaves (0: clean)
         self._matrix = VirtualMatrix(self._fw_layout.switches)
@@ -370,16 +378,31 @@ class SimulatedTable:
         return faces
 
     def cock(self, well: int) -> None:
-        """Leave the die in ``well`` (1 or 2) leaning: its pips match no face."""
+        """Leave the die in ``well`` (1 or 2) leaning: its centre magnet off its cell, one
+        corner's on."""
         with self._lock:
-            self._wells[self._well(well)] = 0b000000011
+            self._wells[self._well(well)] = 0b00010
             self._changed()
 
     def cover_cell(self, well: int, cell: int | None) -> None:
-        """Put a man (a magnet) on one reed cell (0-8, row by row) of ``well`` (1 or 2), or
-        take it off (``None``): how commissioning tests a dice well's reeds one by one."""
+        """Put the well jig in ``well`` (1 or 2) over one Hall switch (cell 0-4: the centre,
+        then the corners going round), or take it out (``None``): how commissioning tests a
+        dice well's switches one by one (the field model shows the jig switches that cell
+        alone)."""
         with self._lock:
             self._wells[self._well(well)] = 0 if cell is None else 1 << cell
+            self._changed()
+
+    def kill_cell(self, well: int, cell: int) -> None:
+        """A dead Hall switch: cell ``cell`` of ``well`` (1 or 2) never switches."""
+        with self._lock:
+            self._cells_dead[self._well(well)] |= 1 << cell
+            self._changed()
+
+    def stick_cell(self, well: int, cell: int) -> None:
+        """A Hall switch stuck on (or a stray magnet): cell ``cell`` of ``well`` always on."""
+        with self._lock:
+            self._cells_stuck[self._well(well)] |= 1 << cell
             self._changed()
 
     def clear_dice(self) -> None:
@@ -390,7 +413,8 @@ class SimulatedTable:
         """What the wells would read now, settled."""
         with self._lock:
             read = self._dice.read_well
-            return DieReading(read(self._wells[0])), DieReading(read(self._wells[1]))
+            first, second = self._matrix.well_cells
+            return DieReading(read(first)), DieReading(read(second))
 
     @staticmethod
     def _well(well: int) -> int:
@@ -446,6 +470,8 @@ class SimulatedTable:
             self._stuck.clear()
             self._dead.clear()
             self._off_centre.clear()
+            self._cells_stuck = [0, 0]
+            self._cells_dead = [0, 0]
             self._changed()
 
     def _slot_switches(self, location: str, slot: int, man: SlotState | str | None) -> set[int]:
@@ -604,10 +630,10 @@ class SimulatedTable:
                 if (location, slot) not in self._off_centre:
                     closed.add(layout.reed_switch(first + slot, man is SlotState.BLACK))
         closed -= self._dead
-        for well, mask in enumerate(self._wells):
-            for cell in range(9):
-                if mask >> cell & 1:
-                    closed.add(layout.well_switch(well, cell))
+        self._matrix.well_cells = [
+            (mask | self._cells_stuck[well]) & ~self._cells_dead[well]
+            for well, mask in enumerate(self._wells)
+        ]
         self._closed_switches = closed
 
     def _scan(self) -> None:

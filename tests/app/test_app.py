@@ -179,7 +179,7 @@ def test_the_mouse_drags_a_man_on_the_simulated_table(harness) -> None:
 
 def test_dice_sources_and_button_entry() -> None:
     assert resolve_source("auto", simulated=True) == "digital"
-    assert resolve_source("auto", simulated=False) == "wells"
+    assert resolve_source("auto", simulated=False) == "buttons"  # until wells are proven
     assert resolve_source("buttons", simulated=True) == "buttons"
     with pytest.raises(ValueError, match="allowed: auto, wells, buttons, digital"):
         resolve_source("coins", simulated=False)

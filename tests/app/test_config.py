@@ -106,7 +106,7 @@ def test_kiosk_run_refuses_a_bad_file_and_leaves_the_games_alone(
 def test_the_installation_example_is_valid() -> None:
     example = Path(__file__).parents[2] / "deploy" / "config.example.toml"
     config = load_config(example)
-    assert config.display.fullscreen is True and config.dice.source == "wells"
+    assert config.display.fullscreen is True and config.dice.source == "auto"
 
 
 def test_the_tutor_section_sets_up_the_coach() -> None:

@@ -42,21 +42,36 @@ class Stream:
         return len(data)
 
 
+class SlowLine(Stream):
+    """A line whose writes wait: each takes ``cost_us`` of the board's virtual time."""
+
+    def __init__(self, cost_us):
+        Stream.__init__(self)
+        self.cost_us = cost_us
+        self.writes = 0
+
+    def write(self, data):
+        board.time.us += self.cost_us
+        self.writes += 1
+        return Stream.write(self, data)
+
+
 class Poll:
-    """``select.poll`` over ``Stream`` objects."""
+    """``select.poll`` over ``Stream`` objects (its ``ipoll``, which the board uses)."""
 
     def __init__(self):
         self.streams = []
+        self._one = (None,)
 
     def register(self, stream, mask):
         self.streams.append((stream, mask))
 
-    def poll(self, timeout):
-        found = []
+    def ipoll(self, timeout):
+        # like MicroPython's, allocates nothing: a reused tuple, or an empty one
         for stream, mask in self.streams:
             if stream.ready() and (stream.data or mask != 1):
-                found.append((stream, mask))
-        return found
+                return self._one
+        return ()
 
 
 class VirtualTime:
@@ -86,10 +101,10 @@ class VirtualTime:
 board.time = VirtualTime()
 
 
-def run(stdin, stdout, feeds):
+def run(stdin, stdout, feeds, chip_name="RP2040"):
     machine.state["feeds_left"] = feeds
     try:
-        board.run(stdin, stdout, Poll)
+        board.run(stdin, stdout, Poll, chip_name)
     except machine.Halt:
         pass
     return messages(bytes(stdout.written))
@@ -184,13 +199,45 @@ def case_the_board_answers_an_identify():
 
 def case_a_host_that_does_not_read_never_stalls_the_loop():
     machine.fresh()
-    # Twenty dumps asked at once while the host reads nothing for 40 loops: the outbox
-    # keeps what fits and drops the rest; later a heartbeat reports the drops.
-    stdin = Stream(DUMP * 20, later=HEARTBEAT, later_after=120)
-    stdout = Stream(after=40)
-    found = run(stdin, stdout, feeds=200)
-    assert machine.state["feeds"] == 200  # every loop ran and fed the watchdog
+    # Twelve dumps (2.7 KB of frames) asked at once while the host reads nothing for 20
+    # loops: the 2 KB outbox keeps what fits and drops the rest; a heartbeat reports it.
+    stdin = Stream(DUMP * 12, after=3, later=HEARTBEAT, later_after=30)
+    stdout = Stream(after=20)
+    found = run(stdin, stdout, feeds=100)
+    assert machine.state["feeds"] == 100  # every loop ran and fed the watchdog
     kinds = [k for k, _, _ in found]
-    assert 0 < kinds.count("F") < 20, kinds
+    assert 0 < kinds.count("F") < 12, kinds
     beat = [fields(p) for k, _, p in found if k == "H"][-1]
     assert int(beat["txdrop"]) > 0, (beat, kinds)
+
+
+def case_the_wells_are_read_through_the_shift_registers():
+    machine.fresh()
+    matrix = board.DiodeMatrix()
+    assert matrix.wells() == [0, 0]
+    machine.chip.hall = {(0, 0), (0, 3), (1, 4)}
+    assert matrix.wells() == [0b01001, 0b10000]
+
+
+def case_a_die_in_a_well_reaches_the_frame():
+    machine.fresh()
+    machine.chip.hall = {(0, 0), (0, 2), (0, 4)}  # centre and both north cells: face 1 down
+    found = run(Stream(DUMP, after=5), Stream(), feeds=20)
+    frames = [p for k, _, p in found if k == "F"]
+    assert frames and frames[-1].split(b" ")[-1] == b"6.", frames
+
+
+def case_only_an_rp2040_starts_the_firmware():
+    machine.fresh()
+    found = run(Stream(IDENTIFY), Stream(), feeds=20, chip_name="RP2350")
+    assert found == [] and machine.state["feeds"] == 0  # no watchdog, nothing sent
+    assert board.chip() != "RP2040" or sys.implementation.name == "micropython"
+
+
+def case_writes_are_single_bytes_and_a_slow_one_is_counted():
+    machine.fresh()
+    line = SlowLine(cost_us=board.STALL_US + 500)
+    found = run(Stream(HEARTBEAT, after=60), line, feeds=80)
+    assert line.writes == len(line.written)  # one byte a write
+    beat = [fields(p) for k, _, p in found if k == "H"][-1]
+    assert int(beat["stall"]) > 0, beat

@@ -10,7 +10,7 @@ import pytest
 
 from kiosk.link.protocol import FrameParser, Message
 from kiosk.simtable.firmware import load_firmware
-from kiosk.simtable.micropython import MicroPython
+from kiosk.simtable.micropython import HEAP_BYTES, MicroPython
 from kiosk.simtable.table import VirtualClock, VirtualMatrix
 
 
@@ -67,7 +67,8 @@ _MICROPYTHON: dict = {}
 
 @pytest.fixture(scope="session")
 def micropython_results() -> dict:
-    """Every vector of ``cases.py`` and ``board_cases.py`` run under real MicroPython.
+    """Every vector of ``cases.py`` and ``board_cases.py`` run under real MicroPython, in a
+    Pico-sized heap (``HEAP_BYTES``): a vector after which the heap has grown past it fails.
 
     ``{module: {case name: None or the error}}``; skipped only when Node.js is missing.
     """
@@ -75,10 +76,13 @@ def micropython_results() -> dict:
         pytest.skip("Node.js is not installed: the firmware's vectors cannot run under MicroPython")
     if not _MICROPYTHON:
         here = Path(__file__).resolve().parent
-        with MicroPython([here / "fakes", here]) as interpreter:
+        with MicroPython([here / "fakes", here], heap_bytes=HEAP_BYTES) as interpreter:
             _MICROPYTHON["version"] = interpreter.version
             for module in ("cases", "board_cases"):
-                _MICROPYTHON[module] = dict(json.loads(interpreter.call(f"cases {module}")))
+                names = json.loads(interpreter.call(f"list {module}"))
+                _MICROPYTHON[module] = {
+                    name: json.loads(interpreter.call(f"case {module} {name}")) for name in names
+                }
     return _MICROPYTHON
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,9 +53,7 @@ def test_both_reeds_closed_is_a_fault_not_a_state(bench) -> None:
 
 def test_dice_wells_read_faces_up_cocked_and_empty(bench) -> None:
     dice = load_firmware("dice")
-    first = [bench.layout.well_switch(0, c) for c in range(9) if dice.orientations(2)[1] >> c & 1]
-    second = [bench.layout.well_switch(1, c) for c in (0, 1)]
-    bench.closed = set(first + second)
+    bench.matrix.well_cells = [dice.orientations(2)[1], 0b00110]
     (frame,) = frames(bench.scan(3))
     assert frame.dice == (DieReading.FIVE, DieReading.COCKED)
 
@@ -69,7 +69,7 @@ def test_identify_states_versions_and_layout(make_bench) -> None:
     rig.firmware.start()
     (message,) = rig.take()
     info = decode_identify(message.payload)
-    assert (info.firmware, info.protocol, info.layout) == ("1.1.0", 2, TableLayout())
+    assert (info.firmware, info.protocol, info.layout) == ("1.2.0", 2, TableLayout())
     assert (info.scan_hz, info.debounce_scans, info.reset_cause) == (250, 4, "power")
 
 
@@ -151,7 +151,7 @@ def test_default_layout_agrees_with_the_kiosk() -> None:
     )
     assert firmware.LOCATIONS == kiosk.locations
     assert firmware.Layout().total_slots == kiosk.total_slots
-    assert firmware.Layout().switches == 382
+    assert firmware.Layout().switches == 2 * kiosk.total_slots  # two reeds a slot
 
 
 def test_every_orientation_of_every_face_reads_and_nothing_else_does() -> None:
@@ -160,7 +160,25 @@ def test_every_orientation_of_every_face_reads_and_nothing_else_does() -> None:
     for down in range(1, 7):
         for mask in dice.orientations(down):
             faces[mask] = 7 - down
-    assert len(dice.orientations(6)) == 2 and len(dice.orientations(1)) == 1
-    for mask in range(512):
+    for mask in range(32):
         expected = faces.get(mask, dice.EMPTY if mask == 0 else dice.COCKED)
         assert dice.read_well(mask) == expected
+
+
+def test_every_message_in_the_protocol_document_checks_and_decodes() -> None:
+    from pathlib import Path
+
+    from kiosk.link.protocol import FrameParser
+
+    text = (Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md").read_text()
+    lines = [line for line in text.splitlines() if re.match(r"\$[A-Za-z][0-9A-F]{4} ", line)]
+    messages = FrameParser().feed(("\r\n".join(lines) + "\r\n").encode())
+    assert len(messages) == len(lines) >= 4  # every example's checksum is right
+    frames = [m for m in messages if m.kind == "F"]
+    occupancy = decode_frame(frames[0].seq, frames[0].payload, TableLayout(sensing="occupancy"))
+    assert occupancy.occupancy()["6"] == 5 and occupancy.dice == (DieReading.FIVE, DieReading.TWO)
+    assert set(occupancy.slots["6"]) == {SlotState.OCCUPIED, SlotState.EMPTY}
+    colour = decode_frame(frames[1].seq, frames[1].payload, TableLayout())
+    assert colour.counts()["6"] == (SlotState.WHITE, 5)
+    tests = [decode_self_test(m.payload) for m in messages if m.kind == "T"]
+    assert tests[-1].closed == ("9/1", "die2/3")

@@ -15,13 +15,14 @@ from pathlib import Path
 import pygame
 import pytest
 
+from kiosk.app.dice import source_after_commissioning
 from kiosk.app.doctor import check_commissioning
 from kiosk.commission_cli import simulated_installer
 from kiosk.display.calibration import Calibration
 from kiosk.display.commission import LIT, CommissionScreen
 from kiosk.link import QueueListener, SlotState, TableLayout, TableLink
 from kiosk.link.commission import Commissioning, apply, commission_path, load, save
-from kiosk.link.frames import decode_frame
+from kiosk.link.frames import SelfTestReport, decode_frame
 from kiosk.simtable import SimulatedTable
 from kiosk.table.layout import SENSINGS
 
@@ -36,6 +37,8 @@ def _small(sensing: str) -> TableLayout:
 def _walk(
     dead: tuple[str, int] | None = None,
     welded: tuple[str, int] | None = None,
+    dead_cell: tuple[int, int] | None = None,
+    stuck_cell: tuple[int, int] | None = None,
     layout: TableLayout = SMALL,
 ) -> Commissioning:
     walk = Commissioning(layout)
@@ -45,6 +48,10 @@ def _walk(
             sim.kill_reed(*dead)
         if welded:
             sim.weld_reed(*welded)
+        if dead_cell:
+            sim.kill_cell(*dead_cell)
+        if stuck_cell:
+            sim.stick_cell(*stuck_cell)
         simulated_installer(walk, sim)
     return walk
 
@@ -53,8 +60,22 @@ def _walk(
 def test_a_sound_table_passes_every_slot_and_cell(sensing: str) -> None:
     walk = _walk(layout=_small(sensing))
     assert walk.phase == "done" and walk.findings == []
-    assert len(walk.steps) == 24 * 2 + 2 * 1 + 2 * 2 + 18
-    assert walk.instruction() == "Done: every slot reads right."
+    assert len(walk.steps) == 24 * 2 + 2 * 1 + 2 * 2 + 2 * 5
+    assert walk.instruction() == "Done: every slot and cell reads right."
+
+
+def test_a_dead_and_a_stuck_well_cell_are_found_and_the_dice_go_to_the_buttons() -> None:
+    walk = _walk(dead_cell=(1, 3), stuck_cell=(2, 0))
+    found = {f.step.name(): f.reason for f in walk.findings}
+    assert found == {
+        "dice well 2, cell c (centre)": "switches with nothing there",
+        "dice well 1, cell 3 (corner 3)": "does not switch for the jig",
+    }
+    assert walk.bad_slots() == []
+    assert "entered with the buttons" in walk.instruction()
+    names = [f.step.name() for f in walk.well_findings()]
+    assert source_after_commissioning("wells", names)[0] == "buttons"
+    assert source_after_commissioning("digital", names) == ("digital", "")
 
 
 @both_sensings
@@ -128,9 +149,54 @@ def test_the_screen_lights_the_slot_to_fill() -> None:
     calibration = Calibration.default(800, 480, SMALL)
     walk = Commissioning(SMALL)
     walk.table_is_clear()
+    walk.self_test(SelfTestReport(ok=True, stuck=(), chattering=(), stuck_lines=0))
     CommissionScreen(surface, calibration).draw(walk)
     assert tuple(surface.get_at(calibration.slot_xy("1", 0)))[:3] == LIT
     assert tuple(surface.get_at(calibration.slot_xy("2", 0)))[:3] != LIT
+
+
+def _commission(tmp_path: Path, *args: str, setting: str = "") -> subprocess.CompletedProcess:
+    config = tmp_path / "config.toml"
+    config.write_text("[table]\npoint_slots = 2\nbar_slots = 1\ntray_slots = 2\n" + setting)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", "commission", "--config", str(config), *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_kiosk_commission_simulated_finds_each_fault_and_leaves_the_real_file(
+    tmp_path: Path,
+) -> None:
+    real = tmp_path / "commission.toml"  # beside the calibration, beside the config
+    real.write_text("# the real table's findings\nlayout = \"2,1,2\"\n")
+    before = real.read_bytes()
+    done = _commission(
+        tmp_path,
+        "--simulate",
+        "--headless",
+        "--dead",
+        "13/2",
+        "--welded",
+        "5/1",
+        "--dead",
+        "die2/4",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "point 13, slot 2 from the edge: does not read its man" in done.stdout
+    assert "point 5, slot 1 from the edge: reads a man with none there" in done.stdout
+    assert "dice well 2, cell 4 (corner 4): does not switch for the jig" in done.stdout
+    assert "3 slot(s) or cell(s) read wrong" in done.stdout
+    assert "entered with the buttons" in done.stdout
+    assert "Simulated: nothing stored" in done.stdout
+    assert real.read_bytes() == before
+    kept = tmp_path / "simulated.toml"
+    done = _commission(tmp_path, "--simulate", "--headless", "--out", str(kept))
+    assert done.returncode == 0 and kept.exists() and real.read_bytes() == before
+    refused = _commission(tmp_path, "--simulate", "--headless", "--out", str(real))
+    assert refused.returncode == 2 and "never writes it" in refused.stderr
+    assert real.read_bytes() == before
 
 
 @pytest.mark.parametrize(
@@ -138,22 +204,14 @@ def test_the_screen_lights_the_slot_to_fill() -> None:
     [("", "occupancy"), ('simulated_sensing = "polarity"\n', "polarity")],
     ids=["the design", "polarity on request"],
 )
-def test_kiosk_commission_runs_headless_on_a_simulated_table(
+def test_kiosk_commission_simulates_the_designed_table_unless_told(
     tmp_path: Path, setting: str, sensing: str
 ) -> None:
     """Without a setting the simulated table is the designed one; polarity on request."""
-    config = tmp_path / "config.toml"
-    config.write_text("[table]\npoint_slots = 2\nbar_slots = 1\ntray_slots = 2\n" + setting)
-    done = subprocess.run(
-        [sys.executable, "-m", "kiosk", "commission", "--config", str(config)]
-        + ["--simulate", "--headless", "--dead", "13/2", "--welded", "5/1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
+    kept = tmp_path / "simulated.toml"
+    done = _commission(
+        tmp_path, "--simulate", "--headless", "--dead", "13/2", "--out", str(kept), setting=setting
     )
+    assert done.returncode == 0, done.stderr
     assert "point 13, slot 2 from the edge: does not read its man" in done.stdout
-    assert "point 5, slot 1 from the edge: reads a man with none there" in done.stdout
-    assert "2 slot(s) read wrong" in done.stdout
-    stored = (tmp_path / "commission.toml").read_text()
-    assert f"layout 2,1,2, {sensing} sensing" in stored
+    assert f"layout 2,1,2, {sensing} sensing" in kept.read_text()

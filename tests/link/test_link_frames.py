@@ -27,7 +27,7 @@ both_sensings = pytest.mark.parametrize("sensing", SENSINGS)
 def test_connect_reports_the_firmware(session: Session) -> None:
     event = session.event(LinkStatus.CONNECTED)
     assert event.info is not None
-    assert event.info.firmware == "1.1.0" and event.info.protocol == 2
+    assert event.info.firmware == "1.2.0" and event.info.protocol == 2
     assert event.info.layout == TableLayout()
     assert event.info.layout.sensing == "occupancy"  # the design: one reed a slot
     assert session.link.info == event.info

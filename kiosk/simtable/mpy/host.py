@@ -3,18 +3,22 @@
 Requests, one per line; answers are one line (bytes the firmware wrote are hex):
 
 ``runtime``                       the interpreter's name and version
-``firmware JSON``                 a fresh ``TableFirmware``: ``{"layout": [p, b, t],
+``firmware JSON``                 a fresh ``TableFirmware``: ``{"layout": [p, b, t], "sensing": s,
                                   "rows": n, "columns": n, "now": ms, "options": {...}}``
 ``start`` / ``feed HEX``          start it / hand it host bytes; answers what it wrote
-``step MS ROWS LINES``            one scan at time MS with the matrix rows (hex words
-                                  joined by ``,``, or ``-`` for unchanged); answers output
+``step MS ROWS LINES WELLS``      one scan at time MS with the matrix rows (hex words
+                                  joined by ``,``, or ``-`` for unchanged), the idle
+                                  columns and the wells' cell masks; answers output
 ``stats``                         its counters as JSON
 ``add NAME N``                    add N to a counter (``overruns``)
-``cases MODULE``                  run every ``case_*`` function of MODULE: JSON list of
-                                  ``[name, null or the error]``
+``list MODULE``                   the names of MODULE's ``case_*`` functions (JSON)
+``case MODULE NAME``              run one: JSON null, or the error; a case after which the
+                                  heap had to grow past the size the interpreter was given
+                                  (a Pico's) fails
 """
 
 import binascii
+import gc
 import io
 import json
 import sys
@@ -32,12 +36,16 @@ class _Matrix:
         self.columns = columns
         self.state = [0] * rows
         self.lines = 0
+        self.cells = [0, 0]
 
     def scan(self):
         return self.state
 
     def idle(self):
         return self.lines
+
+    def wells(self):
+        return self.cells
 
 
 class _Clock:
@@ -73,13 +81,13 @@ def _firmware(rest):
     spec = json.loads(rest)
     matrix = _Matrix(spec["rows"], spec["columns"])
     clock = _Clock(spec["now"])
-    point, bar, tray, sensing = spec["layout"]
+    point, bar, tray = spec["layout"]
     options = spec["options"]
     _take()
     _state["matrix"] = matrix
     _state["clock"] = clock
     _state["firmware"] = TableFirmware(
-        matrix, clock, _write, layout=Layout(point, bar, tray, sensing), **options
+        matrix, clock, _write, layout=Layout(point, bar, tray, spec["sensing"]), **options
     )
     return "ok"
 
@@ -95,12 +103,13 @@ def _feed(rest):
 
 
 def _step(rest):
-    now, rows, lines = rest.split(" ")
+    now, rows, lines, wells = rest.split(" ")
     matrix = _state["matrix"]
     _state["clock"].now = int(now)
     if rows != "-":
         matrix.state = [int(word, 16) for word in rows.split(",")]
     matrix.lines = int(lines, 16)
+    matrix.cells = [int(word, 16) for word in wells.split(",")]
     _state["firmware"].step()
     return _take()
 
@@ -121,19 +130,34 @@ def _add(rest):
     return "ok"
 
 
-def _cases(rest):
+def _heap():
+    """The heap's size: in use plus free (the port adds to it when it runs out)."""
+    gc.collect()
+    return gc.mem_free() + gc.mem_alloc()
+
+
+def _list(rest):
     module = __import__(rest)
-    results = []
-    for name in sorted(dir(module)):
-        if name.startswith("case_"):
-            try:
-                getattr(module, name)()
-                results.append([name, None])
-            except Exception as exc:  # noqa: BLE001 - every failure is reported, by name
-                trace = io.StringIO()
-                sys.print_exception(exc, trace)
-                results.append([name, trace.getvalue()])
-    return json.dumps(results)
+    return json.dumps(sorted([name for name in dir(module) if name.startswith("case_")]))
+
+
+def _case(rest):
+    name, case = rest.split(" ")
+    module = __import__(name)
+    before = _heap()
+    try:
+        getattr(module, case)()
+    except Exception as exc:  # noqa: BLE001 - every failure is reported, by name
+        trace = io.StringIO()
+        sys.print_exception(exc, trace)
+        return json.dumps(trace.getvalue())
+    grown = _heap() - before
+    if grown > 0:
+        return json.dumps(
+            f"MemoryError: the heap had to grow by {grown} bytes past the Pico-sized heap it was "
+            "given"
+        )
+    return json.dumps(None)
 
 
 _VERBS = {
@@ -144,7 +168,8 @@ _VERBS = {
     "step": _step,
     "stats": _stats,
     "add": _add,
-    "cases": _cases,
+    "list": _list,
+    "case": _case,
 }
 
 

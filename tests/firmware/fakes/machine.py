@@ -2,7 +2,8 @@
 
 Models the RP2040 as far as the board layer uses it, at register level: three 74HC595 in
 a chain (SER GP2, SRCLK GP3, RCLK GP4), 16 pulled-up column inputs from GP6, the SIO
-input register, the watchdog's scratch register and reset reason. Runs under CPython and
+input register, the watchdog's scratch register and reset reason, and the dice wells' two
+74HC165 (SH/LD GP26, CLK GP27, QH GP28) with active-low Hall switch inputs. Runs under CPython and
 MicroPython alike. ``WDT.feed`` raises ``Halt`` after ``state["feeds_left"]`` feeds so a
 test can stop ``board.run()``.
 """
@@ -11,6 +12,7 @@ PWRON_RESET = 1
 WDT_RESET = 3
 SIO_GPIO_IN = 0xD0000004
 WATCHDOG_SCRATCH0 = 0x4005800C
+GPIO_MASK = (1 << 30) - 1
 
 
 class Halt(Exception):
@@ -31,7 +33,9 @@ class Chip:
         self.closed = set()  # (row, column) pairs whose reed is closed
         self.first_column = first_column
         self.stuck_columns = 0
-        self.log = []  # ("shift",) and ("read",) in the order they happened
+        self.log = None  # a list to record "latch" and "read" in order, when a test sets one
+        self.hall = set()  # (well, cell) pairs whose Hall switch is on
+        self.wells_register = 0xFFFF
 
     def set(self, pin, level):
         rising = level and not self.levels.get(pin, 0)
@@ -40,15 +44,25 @@ class Chip:
             self.shift = ((self.shift << 1) | self.levels.get(2, 0)) & 0xFFFFFF
         if rising and pin == 4:  # RCLK
             self.latched = self.shift
-            self.log.append("latch")
+            if self.log is not None:
+                self.log.append("latch")
+        if pin == 26 and not level:  # SH/LD low: load the Hall switches, active low
+            register = 0xFFFF
+            for well, cell in self.hall:
+                register &= ~(1 << (8 * well + cell))
+            self.wells_register = register
+        if rising and pin == 27:  # CLK: the next input to QH
+            self.wells_register = (self.wells_register >> 1) | 0x8000
 
     def gpio_in(self):
-        self.log.append("read")
-        value = 0xFFFFFFFF
+        if self.log is not None:
+            self.log.append("read")
+        # 30 GPIOs: the register's top two bits read 0, so the value stays a small int
+        value = GPIO_MASK
         for row, column in self.closed:
             if not (self.latched >> row) & 1:
                 value &= ~(1 << (self.first_column + column))
-        return value & ~(self.stuck_columns << self.first_column) & 0xFFFFFFFF
+        return value & ~(self.stuck_columns << self.first_column) & GPIO_MASK
 
 
 chip = Chip()
@@ -79,6 +93,8 @@ class Pin:
 
     def value(self, level=None):
         if level is None:
+            if self.pin == 28:
+                return chip.wells_register & 1
             return 1  # the maintenance jumper is not fitted
         chip.set(self.pin, level)
         return None

@@ -1,0 +1,825 @@
+"""The mechanical half and the boards as files, generated from ``geometry.py``.
+
+- Laser-cutter files (DXF, through ezdxf): the sheets of the stack-up, the frame's ledge,
+  the dice tower with its two wells, the die's face and the well jig.
+- The stack-up drawing (SVG) with the display class it needs.
+- The scan board as a stripboard layout drawn to scale (SVG), from a netlist; ``nets()``
+  reads the connections back from the layout itself, so a test can hold them equal.
+- The bill of materials.
+
+``documents.py`` writes them all; ``tests/hardware`` audits them.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import ezdxf
+import geometry as g
+
+CUT, ENGRAVE, NOTE = "CUT", "ENGRAVE", "NOTE"
+DOWEL = 6.0  # dowel pin holes through every sheet: registration
+DOWEL_INSET = 10.0
+FRAME_WALL = 18.0  # the cabinet's side walls (plywood)
+LEDGE = 10.0  # the carrier and sheets rest on this ledge inside the walls
+
+
+# -- the display ---------------------------------------------------------------------------
+
+
+def display_needed(sheet: tuple[float, float]) -> dict[str, float]:
+    """The smallest 16:9 panel whose picture covers the sheet inside the frame's ledge,
+    and the class chosen (a 50-inch television)."""
+    width, height = sheet[0] - 2 * LEDGE, sheet[1] - 2 * LEDGE
+    ratio = math.hypot(16, 9)
+    diagonal = max(width / 16, height / 9) * ratio / 25.4
+    chosen = 50.0
+    return {
+        "needed_inches": round(diagonal, 1),
+        "chosen_inches": chosen,
+        "chosen_width_mm": round(chosen * 25.4 * 16 / ratio, 1),
+        "chosen_height_mm": round(chosen * 25.4 * 9 / ratio, 1),
+    }
+
+
+# -- DXF ---------------------------------------------------------------------------------------
+
+
+def _document() -> ezdxf.document.Drawing:
+    doc = ezdxf.new("R2010", units=4)  # millimetres
+    doc.layers.add(CUT, color=1)
+    doc.layers.add(ENGRAVE, color=5)
+    doc.layers.add(NOTE, color=3)
+    return doc
+
+
+def _rect(msp, x: float, y: float, w: float, h: float, layer: str = CUT) -> None:
+    msp.add_lwpolyline(
+        [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], close=True, dxfattribs={"layer": layer}
+    )
+
+
+def _text(msp, text: str, x: float, y: float, size: float = 4.0) -> None:
+    msp.add_text(text, height=size, dxfattribs={"layer": NOTE}).set_placement((x, y))
+
+
+def _dowels(msp, width: float, height: float) -> None:
+    for x in (DOWEL_INSET, width - DOWEL_INSET):
+        for y in (DOWEL_INSET, height - DOWEL_INSET):
+            msp.add_circle((x, y), DOWEL / 2, dxfattribs={"layer": CUT})
+
+
+def _flip(y: float, height: float) -> float:
+    """The template's y runs down the page; DXF's runs up."""
+    return height - y
+
+
+def sheet_dxf(kind: str, slots: list, sheet: tuple[float, float], field_box: tuple) -> str:
+    """One sheet of the stack-up as DXF text: ``guide``, ``top``, ``spacer`` or ``carrier``."""
+    width, height = sheet
+    doc = _document()
+    msp = doc.modelspace()
+    _rect(msp, 0, 0, width, height)
+    _dowels(msp, width, height)
+    if kind == "guide":
+        for slot in slots:
+            msp.add_circle((slot.x, _flip(slot.y, height)), g.HOLE / 2, dxfattribs={"layer": CUT})
+        _text(msp, f"guide sheet, {g.GUIDE:g} mm clear acrylic: {len(slots)} holes", 30, 5)
+    elif kind == "top":
+        _text(msp, f"top sheet, {g.TOP:g} mm clear polycarbonate", 30, 5)
+    elif kind == "spacer":
+        for x, y, w, h in spacer_windows(slots):
+            _rect(msp, x, _flip(y + h, height), w, h)
+        _text(msp, f"spacer frame, {g.SPACER:g} mm clear acrylic: windows over the strips", 30, 5)
+    elif kind == "carrier":
+        for slot in slots:
+            rx, ry = slot.reed
+            w, h = (g.REED_WIDTH, g.REED_LENGTH)
+            _rect(msp, rx - w / 2, _flip(ry + h / 2, height), w, h, ENGRAVE)
+        _text(msp, f"carrier, {g.CARRIER:g} mm clear acrylic: reed outlines engraved", 30, 5)
+    else:
+        raise ValueError(f"no sheet {kind!r}")
+    return _dxf_text(doc)
+
+
+RIB = 5.0  # the spacer frame's ribs between the windows
+
+
+def spacer_windows(slots: list) -> list[tuple[float, float, float, float]]:
+    """The spacer frame's windows (x, y, width, height; template coordinates): one per
+    location, over its line of slots, leaving ribs between for the top sheet to rest on."""
+    windows = []
+    for location in dict.fromkeys(s.location for s in slots):
+        mine = [s for s in slots if s.location == location]
+        xs, ys = [s.x for s in mine], [s.y for s in mine]
+        x0, x1 = min(xs) - g.PITCH / 2 + RIB / 2, max(xs) + g.PITCH / 2 - RIB / 2
+        y0, y1 = min(ys) - g.PITCH / 2 + RIB / 2, max(ys) + g.PITCH / 2 - RIB / 2
+        windows.append((x0, y0, x1 - x0, y1 - y0))
+    return windows
+
+
+def frame_dxf(sheet: tuple[float, float]) -> str:
+    """The frame: the ledge ring the sheets rest on (inside the walls) and the four walls."""
+    width, height = sheet
+    doc = _document()
+    msp = doc.modelspace()
+    outer_w, outer_h = width + 2 * FRAME_WALL, height + 2 * FRAME_WALL
+    _rect(msp, 0, 0, outer_w, outer_h)
+    _rect(msp, FRAME_WALL + LEDGE, FRAME_WALL + LEDGE, width - 2 * LEDGE, height - 2 * LEDGE)
+    _text(msp, "ledge ring, 6 mm plywood: the carrier rests on it, not on the display", 30, 4)
+    base = outer_h + 20
+    depth = g.PANEL_GAP + g.CARRIER + g.SPACER + g.TOP + g.GUIDE + 40
+    for n, length in enumerate((outer_w, outer_w, outer_h, outer_h)):
+        _rect(msp, 0, base + n * (depth + 10), length, depth)
+        _text(
+            msp,
+            f"wall {n + 1}: {length:g} x {depth:g} mm, 18 mm plywood",
+            5,
+            base + n * (depth + 10) + 3,
+        )
+    return _dxf_text(doc)
+
+
+def tower_dxf() -> str:
+    """The dice tower and its two wells: two side walls with the baffles' and ramps'
+    slots, three baffles, two ramps ending in the wells (one a die), the wells' end walls,
+    and the divider between the two chutes."""
+    doc = _document()
+    msp = doc.modelspace()
+    channel = g.WELL_WIDTH
+    inner = 2 * channel + 3  # two chutes side by side, a 3 mm divider
+    height, depth = 220.0, 110.0
+    ramp = 70.0
+    rise = ramp * math.sin(math.radians(g.RAMP_ANGLE))
+    run = ramp * math.cos(math.radians(g.RAMP_ANGLE))
+    y = 0.0
+    for side in (1, 2):
+        _rect(msp, 0, y, depth + run, height)
+        for k, level in enumerate((170.0, 120.0, 70.0)):  # baffle slots, alternating
+            x = 10.0 if k % 2 == 0 else depth - 70.0
+            _rect(msp, x, y + level, 60.0, 3.0)
+        msp.add_line((depth, y + rise + 3), (depth + run, y + 3), dxfattribs={"layer": ENGRAVE})
+        _text(
+            msp, f"side wall {side}: the ramp at {g.RAMP_ANGLE:g} degrees (engraved line)", 5, y + 5
+        )
+        y += height + 10
+    for k in range(3):
+        _rect(msp, 0, y, 60.0, inner)
+        _text(msp, f"baffle {k + 1}: 60 x {inner:g} mm", 65, y + 3)
+        y += inner + 10
+    for n in (1, 2):
+        _rect(msp, 0, y, ramp + g.DIE, channel)
+        _text(
+            msp,
+            f"ramp {n}: floor under the die {g.WELL_FLOOR:g} mm polycarbonate film on the "
+            "sensors; the die rests against the end wall",
+            ramp + g.DIE + 5,
+            y + 3,
+            3.0,
+        )
+        y += channel + 10
+    for n in (1, 2):
+        _rect(msp, 0, y, channel, g.DIE)
+        _text(msp, f"end wall of well {n}", channel + 5, y + 3)
+        y += g.DIE + 10
+    _rect(msp, 0, y, depth + run, height)
+    _text(msp, "divider between the two chutes", 5, y + 5)
+    return _dxf_text(doc)
+
+
+def die_dxf() -> str:
+    """A die's face: where its five magnets sit (same on every face), the pip grid, and
+    the table of poles face by face; and the well jig's three faces."""
+    doc = _document()
+    msp = doc.modelspace()
+    _rect(msp, 0, 0, g.DIE, g.DIE, ENGRAVE)
+    centre = g.DIE / 2
+    spots = [(0.0, 0.0), (-1, -1), (1, -1), (1, 1), (-1, 1)]
+    for n, (a, b) in enumerate(spots):
+        msp.add_circle(
+            (centre + a * g.DIE_CORNER, centre + b * g.DIE_CORNER),
+            g.DIE_MAGNET[0] / 2,
+            dxfattribs={"layer": CUT},
+        )
+        label = "c" if n == 0 else str(n)
+        _text(msp, label, centre + a * g.DIE_CORNER + 1.2, centre + b * g.DIE_CORNER + 1.2, 1.5)
+    y = -8.0
+    for face, south in g.FACE_CORNERS_SOUTH.items():
+        poles = " ".join("S" if s else "N" for s in south)
+        _text(msp, f"face {face} (lying down): centre S, corners 1-4: {poles}", 0, y, 2.0)
+        y -= 4
+    _text(
+        msp,
+        f"magnets {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm N35, "
+        f"{g.DIE_SKIN:g} mm under the face",
+        0,
+        y,
+        2.0,
+    )
+    x = g.DIE + 15
+    for name, (a, b), pole in (
+        ("C", (0.0, 0.0), "S"),
+        ("S", (-1.0, -1.0), "S"),
+        ("N", (-1.0, -1.0), "N"),
+    ):
+        _rect(msp, x, 0, g.DIE, g.DIE, ENGRAVE)
+        msp.add_circle(
+            (x + centre + a * g.DIE_CORNER, centre + b * g.DIE_CORNER),
+            g.DIE_MAGNET[0] / 2,
+            dxfattribs={"layer": CUT},
+        )
+        _text(msp, f"jig face {name}: one magnet, {pole} out; mark at that corner", x, -8, 2.0)
+        x += g.DIE + 10
+    return _dxf_text(doc)
+
+
+def _dxf_text(doc: ezdxf.document.Drawing) -> str:
+    stream = io.StringIO()
+    fixed = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True  # no dates or random ids
+    try:
+        doc.write(stream)
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = fixed
+    return stream.getvalue()
+
+
+def dxf_signature(text: str) -> list[tuple]:
+    """What a DXF file draws, entity by entity (type, layer, points, text), so that two
+    files can be compared whatever order ezdxf wrote its tables and objects in."""
+    doc = ezdxf.read(io.StringIO(text))
+    found = []
+    for entity in doc.modelspace():
+        kind = entity.dxftype()
+        layer = entity.dxf.layer
+        if kind == "LWPOLYLINE":
+            shape = tuple((round(x, 3), round(y, 3)) for x, y in entity.get_points("xy"))
+        elif kind == "CIRCLE":
+            shape = (
+                round(entity.dxf.center.x, 3),
+                round(entity.dxf.center.y, 3),
+                round(entity.dxf.radius, 3),
+            )
+        elif kind == "LINE":
+            shape = (
+                tuple(round(v, 3) for v in entity.dxf.start),
+                tuple(round(v, 3) for v in entity.dxf.end),
+            )
+        elif kind == "TEXT":
+            shape = (entity.dxf.text,)
+        else:
+            shape = ()
+        found.append((kind, layer, shape))
+    return found
+
+
+# -- the stack-up ------------------------------------------------------------------------------
+
+
+def stackup_svg(sheet: tuple[float, float]) -> str:
+    """The stack-up in section, to scale (5 px a millimetre) and with every height."""
+    display = display_needed(sheet)
+    layers = [
+        ("display glass (a 50-inch 16:9 television lying flat, screen up)", 0.0, 2.0, "#333"),
+        (f"air: nothing rests on the panel ({g.PANEL_GAP:g} mm)", 2.0, g.PANEL_GAP, "#fff"),
+        (
+            f"carrier: {g.CARRIER:g} mm clear acrylic on the frame's ledge; reeds and wires on it",
+            2.0 + g.PANEL_GAP,
+            g.CARRIER,
+            "#cde",
+        ),
+        (
+            f"spacer frame: {g.SPACER:g} mm clear acrylic ribs between the strips",
+            2.0 + g.PANEL_GAP + g.CARRIER,
+            g.SPACER,
+            "#bcd",
+        ),
+        (
+            f"top sheet: {g.TOP:g} mm clear polycarbonate, on the ribs, never on a reed",
+            2.0 + g.PANEL_GAP + g.CARRIER + g.SPACER,
+            g.TOP,
+            "#abc",
+        ),
+        (
+            f"guide sheet: {g.GUIDE:g} mm clear acrylic, {g.HOLE:g} mm holes, {g.WEB:g} mm webs",
+            2.0 + g.PANEL_GAP + g.CARRIER + g.SPACER + g.TOP,
+            g.GUIDE,
+            "#9ab",
+        ),
+    ]
+    scale = 5.0
+    total = layers[-1][1] + layers[-1][2] + 10
+    height = total * scale + 120
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="{height:g}" '
+        'font-family="sans-serif" font-size="12">',
+        '<rect width="900" height="100%" fill="white"/>',
+        "<title>Backgammon Table stack-up, in section</title>",
+    ]
+    for name, z, thick, colour in layers:
+        top = height - 60 - (z + thick) * scale
+        out.append(
+            f'<rect class="layer" x="40" y="{top:g}" width="300" height="{thick * scale:g}" '
+            f'fill="{colour}" stroke="black" stroke-width="0.5"/>'
+        )
+        out.append(f'<text x="350" y="{top + thick * scale / 2 + 4:g}">{name}</text>')
+    reed_z = height - 60 - (2.0 + g.PANEL_GAP + g.CARRIER + g.REED_Z) * scale
+    out.append(
+        f'<rect class="reed" x="150" y="{reed_z - g.REED_WIDTH * scale / 2:g}" '
+        f'width="{g.REED_LENGTH * scale:g}" height="{g.REED_WIDTH * scale:g}" fill="#36c"/>'
+    )
+    man_z = height - 60 - (2.0 + g.PANEL_GAP + g.SURFACE) * scale
+    out.append(
+        f'<rect class="man" x="110" y="{man_z - g.MAN_THICKNESS * scale:g}" '
+        f'width="{g.MAN * scale / 2:g}" height="{g.MAN_THICKNESS * scale:g}" fill="none" '
+        'stroke="#963" stroke-dasharray="4 2"/>'
+    )
+    out.append(
+        f'<text x="40" y="{height - 30:g}">A man (dashed, half shown) on the top sheet; his reed '
+        f"(blue) {g.SURFACE - g.REED_Z:g} mm below his magnet's face. "
+        f"Frame: {FRAME_WALL:g} mm walls, "
+        f"the sheets on a {LEDGE:g} mm ledge.</text>"
+    )
+    out.append(
+        f'<text x="40" y="{height - 12:g}">The sheet is {sheet[0]:g} x {sheet[1]:g} mm: the '
+        f"picture needs a 16:9 panel of at least {display['needed_inches']:g} inches; a "
+        f"{display['chosen_inches']:g}-inch television ({display['chosen_width_mm']:g} x "
+        f"{display['chosen_height_mm']:g} mm) lies under it.</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# -- the scan board on stripboard --------------------------------------------------------------
+
+
+@dataclass
+class Part:
+    """A part on the board: its pins in one or two vertical columns, pin 1 at the top left."""
+
+    ref: str
+    value: str
+    pins: int
+    columns: int = 2  # 2: a DIP (pins down the left, then up the right); 1: a single row
+    span: int = 3  # holes between the two columns
+    names: dict[int, str] = field(default_factory=dict)
+
+    def holes(self, row: int, column: int) -> dict[int, tuple[int, int]]:
+        """Each pin's hole with the part's pin 1 at (row, column)."""
+        found = {}
+        if self.columns == 1:
+            for pin in range(1, self.pins + 1):
+                found[pin] = (row + pin - 1, column)
+            return found
+        half = self.pins // 2
+        for pin in range(1, half + 1):
+            found[pin] = (row + pin - 1, column)
+            found[self.pins + 1 - pin] = (row + pin - 1, column + self.span)
+        return found
+
+
+@dataclass
+class Stripboard:
+    """A stripboard layout: copper strips run along the rows; parts, cuts and wire links."""
+
+    name: str
+    rows: int
+    columns: int
+    placed: dict[str, tuple[Part, dict[int, tuple[int, int]]]]
+    cuts: set[tuple[int, int]]
+    links: list[tuple[tuple[int, int], tuple[int, int], str]]
+    netlist: dict[str, set[tuple[str, int]]]
+
+    def nets(self) -> list[set[tuple[str, int]]]:
+        """The part pins that the copper and links connect, as groups (read back from the
+        layout: strips, cuts and links)."""
+        parent: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def find(hole: tuple[int, int]) -> tuple[int, int]:
+            parent.setdefault(hole, hole)
+            while parent[hole] != hole:
+                parent[hole] = parent[parent[hole]]
+                hole = parent[hole]
+            return hole
+
+        def join(a: tuple[int, int], b: tuple[int, int]) -> None:
+            parent[find(a)] = find(b)
+
+        for row in range(self.rows):
+            for column in range(self.columns - 1):
+                here, there = (row, column), (row, column + 1)
+                if here not in self.cuts and there not in self.cuts:
+                    join(here, there)
+        for a, b, _ in self.links:
+            join(a, b)
+        groups: dict[tuple[int, int], set[tuple[str, int]]] = {}
+        for ref, (_, holes) in self.placed.items():
+            for pin, hole in holes.items():
+                groups.setdefault(find(hole), set()).add((ref, pin))
+        return [group for group in groups.values() if len(group) > 1]
+
+    def used_holes(self) -> list[tuple[int, int]]:
+        """Every hole a part pin or a link end takes (each may take one)."""
+        found = [hole for _, holes in self.placed.values() for hole in holes.values()]
+        for a, b, _ in self.links:
+            found += [a, b]
+        return found
+
+
+BAND_COLUMNS = 60  # parts are laid in bands at most this many holes wide
+
+
+def layout_stripboard(
+    name: str, parts: list[Part], netlist: dict[str, set[tuple[str, int]]]
+) -> Stripboard:
+    """Lay the parts out in bands, each pin on its own piece of strip two holes long beside
+    it; wire links chain each net's pins, piece to piece (the power nets too)."""
+    placed: dict[str, tuple[Part, dict[int, tuple[int, int]]]] = {}
+    cuts: set[tuple[int, int]] = set()
+    exits: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    bands: list[list[Part]] = [[]]
+    width = 0
+    for part in parts:
+        need = _part_width(part)
+        if width + need > BAND_COLUMNS and bands[-1]:
+            bands.append([])
+            width = 0
+        bands[-1].append(part)
+        width += need
+    top = 1
+    links: list[tuple[tuple[int, int], tuple[int, int], str]] = []
+    widest = 0
+    for band in bands:
+        tallest = max(p.pins if p.columns == 1 else p.pins // 2 for p in band)
+        column = 1
+        for part in band:
+            # cut | exit2 exit1 | pins | cut... | pins | exit1 exit2 | cut
+            pins_left = column + 3
+            holes = part.holes(top, pins_left)
+            placed[part.ref] = (part, holes)
+            pins_right = pins_left + (part.span if part.columns == 2 else 0)
+            for pin, (row, col) in holes.items():
+                if col == pins_left:
+                    cuts.add((row, column))
+                    exits[(part.ref, pin)] = [(row, col - 1), (row, col - 2)]
+                if part.columns == 2 and col == pins_right:
+                    for c in range(pins_left + 1, pins_right):
+                        cuts.add((row, c))
+                    cuts.add((row, col + 3))
+                    exits[(part.ref, pin)] = [(row, col + 1), (row, col + 2)]
+            column = pins_right + (4 if part.columns == 2 else 1)
+        widest = max(widest, column)
+        top += tallest + 2
+    for net, pins in netlist.items():
+        chain = sorted(pins)
+        for a, b in zip(chain, chain[1:], strict=False):
+            links.append((exits[a][1], exits[b][0], net))
+    return Stripboard(
+        name=name,
+        rows=top,
+        columns=widest + 1,
+        placed=placed,
+        cuts=cuts,
+        links=links,
+        netlist={net: pins for net, pins in netlist.items() if len(pins) > 1},
+    )
+
+
+def _part_width(part: Part) -> int:
+    return (part.span + 7) if part.columns == 2 else 4
+
+
+PITCH_IN = 2.54
+
+
+def stripboard_svg(board: Stripboard) -> str:
+    """The layout seen from the parts' side, 1:1 (0.1 inch pitch), cuts marked with x."""
+    w, h = (board.columns + 1) * PITCH_IN, (board.rows + 1) * PITCH_IN
+    legend = 40.0
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h + legend:g}mm" '
+        f'viewBox="0 0 {w:g} {h + legend:g}" font-family="sans-serif">',
+        f"<title>{board.name}: stripboard, parts side, 1:1</title>",
+        f'<rect width="{w:g}" height="{h + legend:g}" fill="white"/>',
+    ]
+
+    def xy(hole: tuple[int, int]) -> tuple[float, float]:
+        return (hole[1] + 1) * PITCH_IN, (hole[0] + 1) * PITCH_IN
+
+    for row in range(board.rows):
+        y = (row + 1) * PITCH_IN
+        out.append(
+            f'<rect class="strip" x="{PITCH_IN / 2:g}" y="{y - 0.9:g}" '
+            f'width="{board.columns * PITCH_IN:g}" height="1.8" fill="#e8b07a"/>'
+        )
+    for hole in sorted(board.cuts):
+        x, y = xy(hole)
+        out.append(
+            f'<path class="cut" d="M{x - 0.9:g} {y - 0.9:g}l1.8 1.8m0 -1.8l-1.8 1.8" '
+            'stroke="red" stroke-width="0.4"/>'
+        )
+    for a, b, net in board.links:
+        (x1, y1), (x2, y2) = xy(a), xy(b)
+        out.append(
+            f'<line class="link" data-net="{net}" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+            'stroke="#36c" stroke-width="0.5"/>'
+        )
+    for ref, (part, holes) in board.placed.items():
+        rows = [r for r, _ in holes.values()]
+        cols = [c for _, c in holes.values()]
+        x0, y0 = xy((min(rows), min(cols)))
+        x1, y1 = xy((max(rows), max(cols)))
+        out.append(
+            f'<rect class="part" data-ref="{ref}" x="{x0 - 1.2:g}" y="{y0 - 1.2:g}" '
+            f'width="{x1 - x0 + 2.4:g}" height="{y1 - y0 + 2.4:g}" fill="none" stroke="black" '
+            'stroke-width="0.3"/>'
+        )
+        out.append(f'<text x="{x0:g}" y="{y0 - 1.6:g}" font-size="1.8">{ref} {part.value}</text>')
+        for hole in holes.values():
+            x, y = xy(hole)
+            out.append(f'<circle class="pin" cx="{x:g}" cy="{y:g}" r="0.6" fill="black"/>')
+    out.append(
+        f'<text x="2" y="{h + 8:g}" font-size="3">{board.name}: {board.columns} x {board.rows} '
+        f"holes ({board.columns * PITCH_IN:.0f} x {board.rows * PITCH_IN:.0f} mm), "
+        f"{len(board.cuts)} track cuts (red x), {len(board.links)} wire links (blue).</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def scan_board() -> Stripboard:
+    """The scan board: the Pico, the row drivers (three 74HC595), the dice wells' shift
+    registers (two 74HC165), the pull-ups, decoupling and the harness headers."""
+    pico = Part("U1", "Raspberry Pi Pico", 40, span=7)
+    parts = [
+        pico,
+        Part("U2", "74HC595", 16),
+        Part("U3", "74HC595", 16),
+        Part("U6", "74HC595", 16),
+        Part("U4", "74HC165", 16),
+        Part("U5", "74HC165", 16),
+        Part("RN1", "10k x8 bussed (cols 0-7)", 9, columns=1),
+        Part("RN2", "10k x8 bussed (cols 8-15)", 9, columns=1),
+        Part("RN3", "10k x8 bussed (Hall 1-8)", 9, columns=1),
+        Part("RN4", "10k x8 bussed (Hall 9-10)", 9, columns=1),
+        Part("J1", "rows 0-11 (1x14: rows, -, -)", 14, columns=1),
+        Part("J2", "columns 0-15 (1x16)", 16, columns=1),
+        Part("J3", "dice wells (1x12)", 12, columns=1),
+        Part("J5", "maintenance jumper", 2, columns=1),
+        *[Part(f"C{n}", "100 nF", 2, columns=1) for n in range(1, 6)],
+    ]
+    return layout_stripboard("scan board", parts, scan_netlist())
+
+
+def _pico_gp(gp: int) -> int:
+    """The Pico's header pin for GPIO ``gp`` (GP0-GP22, GP26-GP28)."""
+    order = [1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 29]
+    if gp <= 22:
+        return order[gp]
+    return {26: 31, 27: 32, 28: 34}[gp]
+
+
+def scan_netlist() -> dict[str, set[tuple[str, int]]]:
+    """Every connection of the scan board, from hardware/README.md's pin map."""
+    nets: dict[str, set[tuple[str, int]]] = {}
+
+    def add(net: str, *pins: tuple[str, int]) -> None:
+        nets.setdefault(net, set()).update(pins)
+
+    add("3V3", ("U1", 36))
+    add("GND", ("U1", 38))
+    for chip in ("U2", "U3", "U6", "U4", "U5"):
+        add("3V3", (chip, 16))
+        add("GND", (chip, 8))
+    for chip in ("U2", "U3", "U6"):
+        add("SRCLK", (chip, 11))
+        add("RCLK", (chip, 12))
+        add("3V3", (chip, 10))  # SRCLR high
+        add("GND", (chip, 13))  # OE low
+    add("SER", ("U1", _pico_gp(2)), ("U2", 14))
+    add("SRCLK", ("U1", _pico_gp(3)))
+    add("RCLK", ("U1", _pico_gp(4)))
+    add("CHAIN1", ("U2", 9), ("U3", 14))
+    add("CHAIN2", ("U3", 9), ("U6", 14))
+    outputs = [15, 1, 2, 3, 4, 5, 6, 7]  # Q0-Q7
+    for row in range(12):
+        chip = ("U2", "U3")[row // 8]
+        add(f"ROW{row}", (chip, outputs[row % 8]), ("J1", row + 1))
+    add("GND", ("J1", 13))
+    add("3V3", ("J1", 14))
+    for column in range(16):
+        network = ("RN1", "RN2")[column // 8]
+        add(
+            f"COL{column}",
+            ("U1", _pico_gp(6 + column)),
+            (network, 2 + column % 8),
+            ("J2", column + 1),
+        )
+    add("3V3", ("RN1", 1), ("RN2", 1), ("RN3", 1), ("RN4", 1))
+    # 74HC165: SH/LD 1, CLK 2, E 3, F 4, G 5, H 6, QH 9, SER 10, D 14, CLK INH 15
+    for chip in ("U4", "U5"):
+        add("LOAD", (chip, 1))
+        add("WCLK", (chip, 2))
+        add("GND", (chip, 15))
+        add("3V3", (chip, 11), (chip, 12), (chip, 13))  # C, B, A unused: read off
+    add("LOAD", ("U1", _pico_gp(26)))
+    add("WCLK", ("U1", _pico_gp(27)))
+    add("WDATA", ("U1", _pico_gp(28)), ("U4", 9))
+    add("WCHAIN", ("U5", 9), ("U4", 10))
+    add("3V3", ("U5", 10))
+    inputs = [6, 5, 4, 3, 14]  # H, G, F, E, D: cells 0-4
+    for well, chip in enumerate(("U4", "U5")):
+        for cell in range(5):
+            hall = 5 * well + cell
+            network, pin = ("RN3", 2 + hall) if hall < 8 else ("RN4", 2 + hall - 8)
+            add(f"HALL{hall + 1}", (chip, inputs[cell]), (network, pin), ("J3", hall + 1))
+    add("3V3", ("J3", 11))
+    add("GND", ("J3", 12))
+    add("MAINT", ("U1", _pico_gp(22)), ("J5", 1))
+    add("GND", ("J5", 2))
+    for n in range(1, 6):
+        add("3V3", (f"C{n}", 1))
+        add("GND", (f"C{n}", 2))
+    return nets
+
+
+# -- the bill of materials ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the bill of materials; ``price`` is an estimate per unit in euros."""
+
+    qty: int
+    part: str
+    order_code: str
+    price: float
+    note: str = ""
+
+
+CATALOGUE = (
+    "prices are estimates in euros made without a catalogue (none could be reached from the "
+    "machine these documents are built on): look each order code up in one catalogue on one "
+    "day and replace them"
+)
+
+
+def bom(reeds: int, locations: int) -> list[Line]:
+    """Everything one table needs, counted from the layout."""
+    return [
+        Line(1, "Raspberry Pi 4 Model B, 2 GB", "Raspberry Pi SC0193", 50.0),
+        Line(1, "Pi power supply, 5.1 V 3 A, USB-C", "Raspberry Pi SC0218", 9.0),
+        Line(1, "microSD card, 32 GB, A1", "SanDisk SDSQUA4-032G-GN6MA", 8.0),
+        Line(
+            1,
+            "television, 50-inch 16:9, 1920 x 1080 or more, HDMI",
+            "any (a flat, bezel-mounted panel)",
+            300.0,
+            "lies screen up in the frame",
+        ),
+        Line(1, "HDMI cable, micro-HDMI to HDMI, 1 m", "Raspberry Pi SC0307", 6.0),
+        Line(
+            1,
+            "Raspberry Pi Pico",
+            "Raspberry Pi SC0915",
+            4.0,
+            "RP2040 only: the firmware refuses an RP2350",
+        ),
+        Line(1, "USB-A to micro-USB cable, 0.5 m", "generic", 3.0, "Pi to Pico"),
+        Line(
+            reeds,
+            "reed switch, axial, MITI-3V1",
+            "Littelfuse/Hamlin MITI-3V1 (the band per hardware/README.md)",
+            0.6,
+            "one AT band whose pull-in lies in the ordered window",
+        ),
+        Line(
+            reeds,
+            "Schottky diode, axial DO-34",
+            "Vishay BAT85S-TR",
+            0.05,
+            "one per reed, 10 mm or more from it",
+        ),
+        Line(10, "Hall switch, unipolar, TO-92", "TI DRV5023FAQLPG", 0.9, "five per dice well"),
+        Line(3, "8-bit shift register, DIP-16", "TI SN74HC595N", 0.5, "row drive"),
+        Line(2, "8-bit parallel-in shift register, DIP-16", "TI SN74HC165N", 0.6, "dice wells"),
+        Line(
+            4,
+            "10 kOhm bussed resistor network, SIP-9",
+            "Bourns 4609X-101-103LF",
+            0.3,
+            "column and Hall pull-ups",
+        ),
+        Line(5, "100 nF ceramic capacitor, 2.54 mm", "KEMET C320C104K5R5TA", 0.15),
+        Line(
+            10,
+            "10 nF ceramic capacitor, 2.54 mm",
+            "KEMET C320C103K5R5TA",
+            0.15,
+            "across each Hall switch's supply",
+        ),
+        Line(
+            1,
+            "stripboard, Eurocard 160 x 233 mm, 2.54 mm pitch",
+            "generic",
+            12.0,
+            "the scan board (scan-board.svg), cut to size",
+        ),
+        Line(2, "pin header strip, 1 x 40, 2.54 mm", "generic", 0.5, "J1-J3, J5, the Pico"),
+        Line(
+            3,
+            "crimp housing, 2.54 mm, 1 x 12 / 1 x 16 / 1 x 14, with contacts",
+            "generic (Dupont)",
+            1.0,
+            "the harnesses to J1-J3",
+        ),
+        Line(
+            locations,
+            "JST PH connector pair, 5-8 ways, with crimp contacts",
+            "JST BxB-PH-K-S + PHR-x + SPH-002T-P0.5S",
+            0.6,
+            "one per strip (WIRING.md)",
+        ),
+        Line(1, "crimp tool for JST PH", "Engineer PA-09 (or equal)", 35.0),
+        Line(
+            1,
+            "wire, 30 AWG, wire-wrap, 3 colours x 15 m",
+            "generic",
+            12.0,
+            "strip wiring on the carrier",
+        ),
+        Line(
+            30,
+            "checker, 38 x 8 mm, with a recess for the magnet",
+            "printed or turned",
+            0.5,
+            "15 a side",
+        ),
+        Line(
+            30,
+            "checker magnet, 8 x 2 mm, N35, axial",
+            "generic",
+            0.15,
+            "north down, set with the gluing jig",
+        ),
+        Line(
+            3,
+            "die or jig, 30 mm printed cube (PLA, solid)",
+            "printed from die.dxf",
+            0.8,
+            "two dice and the well jig",
+        ),
+        Line(
+            63, "die magnet, 1.5 x 0.5 mm, N35, axial", "generic", 0.05, "30 per die, 3 in the jig"
+        ),
+        Line(1, "clear acrylic, 6 mm, carrier", "laser cut from carrier.dxf", 45.0),
+        Line(1, "clear acrylic, 4 mm, spacer frame", "laser cut from spacer.dxf", 30.0),
+        Line(1, "clear polycarbonate, 3 mm, top sheet", "laser cut from top.dxf", 35.0),
+        Line(1, "clear acrylic, 3 mm, guide sheet", "laser cut from guide.dxf", 25.0),
+        Line(1, "clear acrylic, 3 mm, dice tower", "laser cut from tower.dxf", 15.0),
+        Line(1, "polycarbonate film, 0.3 mm, the wells' floors", "generic", 4.0),
+        Line(1, "plywood, 18 mm walls and 6 mm ledge ring", "cut from frame.dxf", 40.0),
+        Line(
+            4, "dowel pin, 6 x 30 mm, steel-free (brass)", "generic", 0.5, "registers every sheet"
+        ),
+        Line(
+            5,
+            "momentary push button, panel mount (2 with an LED)",
+            "generic",
+            2.0,
+            "Done x2, Menu, Back, Select",
+        ),
+        Line(4, "LED with 330 Ohm resistor", "generic", 0.2),
+    ]
+
+
+def bom_markdown(lines: list[Line]) -> str:
+    """The bill of materials as a Markdown table with the total."""
+    out = [
+        "# Bill of materials (generated by `python hardware/documents.py`; do not edit)",
+        "",
+        f"One table. Quantities are counted from the layout. Prices: {CATALOGUE}.",
+        "",
+        "| qty | part | order code | each (EUR, estimate) | line | note |",
+        "|-----|------|------------|----------------------|------|------|",
+    ]
+    total = 0.0
+    for line in lines:
+        cost = line.qty * line.price
+        total += cost
+        out.append(
+            f"| {line.qty} | {line.part} | {line.order_code} | {line.price:.2f} | "
+            f"{cost:.2f} | {line.note} |"
+        )
+    out += ["", f"**Total (estimate): EUR {total:.2f}**", ""]
+    return "\n".join(out)
+
+
+def bom_total(lines: Iterable[Line]) -> float:
+    """The bill's total."""
+    return round(sum(line.qty * line.price for line in lines), 2)

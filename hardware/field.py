@@ -1,0 +1,618 @@
+"""The table's physics as a magnetic field model (magpylib), run on the generated layout.
+
+What closes a reed: the two blades inside the glass, with their leads, are one soft-iron
+path; a field drives flux along it, and the contacts close when the magnetomotive force
+between the path's two ends passes the reed's pull-in. The model takes that force as the
+line integral of B along the path, from one lead's cut end up the lead, along the reed and
+down the other lead, divided by the glass length: an "equivalent field" in mT to compare
+with the pull-in measured in a coil as long as the glass. (Outside the magnets B has no
+curl, so only the ends count: leads left long along the axis reach into the opposite field
+and lose the signal, which is why they are formed as ``LEAD_STUB``/``LEAD_DROP`` say.)
+
+What switches a Hall sensor: the field across its package at the Hall element.
+
+``figures()`` computes every figure the documents quote and the tests hold to their
+margins; ``python hardware/documents.py --check`` prints them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import geometry as g
+import magpylib as magpy
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+MM = 1e-3
+MU0_4PI = 1e-7  # mu_0 / (4 pi), SI
+
+
+# -- reeds -------------------------------------------------------------------------------
+
+
+def reed_path(stub: float = g.LEAD_STUB, drop: float = g.LEAD_DROP, points: int = 48) -> np.ndarray:
+    """The reed's soft-iron path in its own frame (mm): centre at (0, 0, REED_Z), axis +y.
+
+    From one lead's cut end: ``drop`` up to the axis, along the glass and both stubs, and
+    ``drop`` down again."""
+    half = g.REED_LENGTH / 2 + stub
+    z = g.REED_Z
+    legs = [
+        np.linspace((0, -half, z - drop), (0, -half, z), 6),
+        np.linspace((0, -half, z), (0, half, z), points)[1:],
+        np.linspace((0, half, z), (0, half, z - drop), 6)[1:],
+    ]
+    return np.vstack(legs)
+
+
+def _line_integral(field: np.ndarray, path: np.ndarray) -> np.ndarray:
+    """Trapezoidal integral of B (tesla; path points on the second-last axis) along
+    ``path`` (mm), as an equivalent field over the glass in mT."""
+    dl = np.diff(path, axis=0)
+    middle = (field[..., 1:, :] + field[..., :-1, :]) / 2
+    return np.sum(middle * dl, axis=(-1, -2)) / g.REED_LENGTH * 1e3
+
+
+def man_magnet(x: float, y: float, base: float, j: float) -> magpy.magnet.Cylinder:
+    """A man's magnet, its face on ``base``, centred at (x, y), north down."""
+    d, h = g.MAN_MAGNET
+    return magpy.magnet.Cylinder(
+        dimension=(d * MM, h * MM),
+        polarization=(0, 0, -j),
+        position=(x * MM, y * MM, (base + h / 2) * MM),
+    )
+
+
+def reed_signal(magnets: Sequence[magpy.magnet.Cylinder], path: np.ndarray) -> np.ndarray:
+    """The equivalent field (mT) each magnet drives along the reed path."""
+    field = np.asarray(magpy.getB(list(magnets), path * MM))
+    if len(magnets) == 1:
+        field = field[np.newaxis]
+    return _line_integral(field, path)
+
+
+def _disc(radius: float) -> list[tuple[float, float]]:
+    """Sample points of a disc of ``radius``: its centre and two rings of eight."""
+    found = [(0.0, 0.0)]
+    for r in (radius / 2, radius):
+        for k in range(8):
+            a = k * math.pi / 4
+            found.append((r * math.cos(a), r * math.sin(a)))
+    return found
+
+
+@dataclass(frozen=True)
+class SlotFigures:
+    """A slot's reed against its own man, its neighbours, stacks and a die."""
+
+    own_min: float  # weakest equivalent field from the slot's own man over the tolerance
+    own_max: float
+    neighbours_max: float  # the most other men and stacks can drive it, all north down
+    neighbours_against: float  # the most they can take from its own man's field
+    stack_min: float  # own man with the tallest stack above him
+    worst_reed: str  # the reed where the neighbours' sum is worst
+
+
+def _own_readings(path: np.ndarray) -> np.ndarray:
+    base_y = -g.REED_OFFSET  # the slot centre, in the reed's frame
+    magnets = [
+        man_magnet(dx, base_y + dy, g.SURFACE + dz, g.J_MIN)
+        for dx, dy in _disc(g.SLOT_TOLERANCE)
+        for dz in (-g.HEIGHT_TOLERANCE, g.HEIGHT_TOLERANCE)
+    ]
+    return np.abs(reed_signal(magnets, path))
+
+
+def _to_reed_frame(slot: object, others: Iterable[object]) -> list[tuple[float, float]]:
+    """Other slots' centres in the frame of ``slot``'s reed (axis +y toward its edge)."""
+    rx, ry = slot.reed  # type: ignore[attr-defined]
+    ex, ey = slot.edge  # type: ignore[attr-defined]
+    found = []
+    for other in others:
+        dx, dy = other.x - rx, other.y - ry  # type: ignore[attr-defined]
+        # the reed frame's +y is the edge direction, +x is the edge turned clockwise
+        found.append((round(dx * -ey + dy * ex, 3) * -1, round(dx * ex + dy * ey, 3)))
+    return found
+
+
+def _neighbour_signal(wanted: Iterable[tuple[float, float, float]]) -> dict:
+    """The equivalent field of a man at each offset and base height, the largest in size
+    over his tolerance, with its sign (every man's magnet is north down)."""
+    path = reed_path()
+    wanted = sorted(set(wanted))
+    results: dict[tuple[float, float, float], float] = {}
+    ring = [(0.0, 0.0)] + [
+        (g.SLOT_TOLERANCE * math.cos(a), g.SLOT_TOLERANCE * math.sin(a))
+        for a in np.arange(4) * math.pi / 2
+    ]
+    for chunk in range(0, len(wanted), 400):
+        part = wanted[chunk : chunk + 400]
+        magnets = [man_magnet(x + dx, y + dy, h, g.J_MAX) for x, y, h in part for dx, dy in ring]
+        signed = reed_signal(magnets, path).reshape(len(part), len(ring))
+        pick = np.abs(signed).argmax(axis=1)
+        values = signed[np.arange(len(part)), pick]
+        results.update(zip(part, values, strict=True))
+    return results
+
+
+@cache
+def slot_figures() -> SlotFigures:
+    """The slots of the default layout, every reed against every other man."""
+    import documents
+
+    layout = documents.LAYOUT
+    slots = documents.slots(layout)
+    path = reed_path()
+    own = _own_readings(path)
+    last = {}
+    for slot in slots:
+        last[slot.location] = slot
+    extra = {
+        where: max(0, 15 - layout.physical_slots(where))
+        for where in last
+        if not where.startswith("off")
+    }
+    stack_heights = [g.SURFACE + k * g.MAN_THICKNESS for k in range(1, 1 + max(extra.values()))]
+    plan = []
+    wanted = []
+    for slot in slots:
+        others = [s for s in slots if s is not slot]
+        rel = _to_reed_frame(slot, others)
+        stacks = [
+            (_to_reed_frame(slot, [last[where]])[0], extra[where])
+            for where in extra
+            if where != slot.location
+        ]
+        plan.append((slot, rel, stacks))
+        wanted += [(x, y, g.SURFACE - g.HEIGHT_TOLERANCE) for x, y in rel]
+        wanted += [(x, y, h) for (x, y), count in stacks for h in stack_heights[:count]]
+    table = _neighbour_signal(wanted)
+    own_sign = math.copysign(
+        1.0, reed_signal([man_magnet(0, -g.REED_OFFSET, g.SURFACE, 1.0)], path)[0]
+    )
+    worst, worst_name, against = 0.0, "", 0.0
+    for slot, rel, stacks in plan:
+        by_location: dict[str, list[float]] = {}
+        for (x, y), other in zip(rel, (s for s in slots if s is not slot), strict=True):
+            value = table[(x, y, g.SURFACE - g.HEIGHT_TOLERANCE)] * own_sign
+            by_location.setdefault(other.location, []).append(value)
+        piles = {
+            where: [table[(x, y, h)] * own_sign for h in stack_heights[:count]]
+            for where, ((x, y), count) in zip(
+                (w for w in extra if w != slot.location), stacks, strict=True
+            )
+        }
+        closing = _most_men_drive(by_location, piles, MEN)
+        taking = _most_men_drive(
+            {w: [-v for v in vs] for w, vs in by_location.items()},
+            {w: [-v for v in vs] for w, vs in piles.items()},
+            MEN - 1,
+        )
+        against = max(against, taking)
+        if closing > worst:
+            worst, worst_name = closing, f"{slot.location}/{slot.index + 1}"
+    stack = [
+        man_magnet(0.0, -g.REED_OFFSET, h, g.J_MAX) for h in stack_heights[: max(extra.values())]
+    ]
+    own_stack = reed_signal(stack, path) * own_sign
+    return SlotFigures(
+        own_min=float(own.min()),
+        own_max=float(own.max()),
+        neighbours_max=worst,
+        neighbours_against=against,
+        stack_min=float(own.min()) + float(own_stack[own_stack < 0].sum()),
+        worst_reed=worst_name,
+    )
+
+
+MEN = 30  # fifteen a side
+
+
+def _most_men_drive(
+    holes: dict[str, list[float]], piles: dict[str, list[float]], men: int
+) -> float:
+    """The largest total of ``holes`` values (one man per hole) and ``piles`` values (men
+    stacked on a location's last hole, only once all its holes are filled) that at most
+    ``men`` men can make: a knapsack over the locations."""
+    best = [0.0] * (men + 1)  # best[n]: the most with n men used so far
+    for where, values in holes.items():
+        ranked = sorted(values, reverse=True)
+        gain = [0.0]
+        for value in ranked:
+            gain.append(gain[-1] + max(value, 0.0))
+        pile = piles.get(where, [])
+        full = sum(values)
+        for k in range(1, len(pile) + 1):
+            gain.append(full + sum(pile[:k]))
+        for n in range(1, len(gain)):
+            gain[n] = max(gain[n], gain[n - 1])
+        best = [
+            max(best[used - n] + gain[n] for n in range(min(used, len(gain) - 1) + 1))
+            for used in range(men + 1)
+        ]
+    return max(best)
+
+
+def lead_forming() -> dict[str, float]:
+    """A centred man's equivalent field with the leads formed as designed, left straight
+    along the axis for some length, or bent down to or through the carrier."""
+    man = [man_magnet(0.0, -g.REED_OFFSET, g.SURFACE, g.J_MIN)]
+    found = {"as designed": float(abs(reed_signal(man, reed_path())[0]))}
+    for stub in (0.0, 5.0, 10.0, 15.0):
+        found[f"straight {stub:g} mm"] = float(abs(reed_signal(man, reed_path(stub, 0.0))[0]))
+    found["bent down to the carrier"] = float(
+        abs(reed_signal(man, reed_path(g.LEAD_STUB, g.REED_Z))[0])
+    )
+    found["bent down through the carrier"] = float(
+        abs(reed_signal(man, reed_path(g.LEAD_STUB, g.REED_Z + g.CARRIER))[0])
+    )
+    return found
+
+
+# -- the dice ------------------------------------------------------------------------------
+
+FACE_NORMALS = {
+    1: (0, 0, -1),
+    6: (0, 0, 1),
+    2: (0, -1, 0),
+    5: (0, 1, 0),
+    3: (1, 0, 0),
+    4: (-1, 0, 0),
+}
+CORNERS = ((-1, -1), (1, -1), (1, 1), (-1, 1))  # going round the face
+
+
+def _face_axes(normal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Two in-plane axes (u, v) of a face, with u x v along its outward normal."""
+    n = np.array(normal, float)
+    helper = np.array((0.0, 0.0, 1.0)) if abs(n[2]) < 0.5 else np.array((1.0, 0.0, 0.0))
+    u = np.cross(helper, n)
+    u /= np.linalg.norm(u)
+    return u, np.cross(n, u)
+
+
+@dataclass(frozen=True)
+class Magnets:
+    """Small magnets of one size: centres (mm) and polarization vectors (tesla)."""
+
+    positions: np.ndarray
+    polarizations: np.ndarray
+
+    def moved(self, rotation: Rotation, shift: Sequence[float]) -> Magnets:
+        return Magnets(
+            rotation.apply(self.positions) + np.asarray(shift),
+            rotation.apply(self.polarizations),
+        )
+
+
+def die_magnets(j: float, faces: dict[int, Sequence[int]] | None = None) -> Magnets:
+    """The 30 magnets of a die in its own frame (centre at the origin): five under each
+    face, south out where ``FACE_CORNERS_SOUTH`` says and at every face's centre."""
+    faces = faces or g.FACE_CORNERS_SOUTH
+    depth = g.DIE / 2 - g.DIE_SKIN - g.DIE_MAGNET[1] / 2
+    positions, polarizations = [], []
+    for face, normal in FACE_NORMALS.items():
+        if face not in faces:
+            continue
+        n = np.array(normal, float)
+        u, v = _face_axes(normal)
+        south = [1, *faces[face]] if len(faces[face]) == 4 else list(faces[face])
+        spots = [(0, 0), *CORNERS] if len(faces[face]) == 4 else []
+        for (a, b), is_south in zip(spots, south, strict=True):
+            positions.append(n * depth + (u * a + v * b) * g.DIE_CORNER)
+            polarizations.append(-n * j if is_south else n * j)
+    return Magnets(np.array(positions), np.array(polarizations))
+
+
+def _die_rotations(yaws: Iterable[float]) -> list[tuple[int, int, Rotation]]:
+    """``(face down, quarter turns, rotation)`` putting each face down, turned and yawed."""
+    found = []
+    for face, normal in FACE_NORMALS.items():
+        down = Rotation.align_vectors([(0, 0, -1)], [normal])[0]
+        for quarter in range(4):
+            for yaw in yaws:
+                turn = Rotation.from_euler("z", quarter * 90 + yaw, degrees=True)
+                found.append((face, quarter, turn * down))
+    return found
+
+
+@cache
+def die_on_point() -> dict[str, float]:
+    """The most any die lying anywhere over a slot reed, any face down and any turn, drives
+    along it; and how close the point-dipole sum comes to magpylib's exact field there."""
+    path = reed_path()
+    a, b = path[0], path[-1]
+    die = die_magnets(g.J_MAX)
+    xs = np.arange(-27.0, 27.01, 1.5)
+    centres = np.array([(x, y, g.SURFACE + g.DIE / 2) for x in xs for y in xs])
+    worst, where = 0.0, None
+    for _face, _quarter, rotation in _die_rotations(range(0, 90, 15)):
+        moved = die.moved(rotation, (0, 0, 0))
+        shifted = Magnets(moved.positions[np.newaxis] + centres[:, np.newaxis], moved.polarizations)
+        drops = _batched_drop(shifted, a, b)
+        k = int(np.argmax(np.abs(drops)))
+        if abs(drops[k]) > worst:
+            worst, where = float(abs(drops[k])), (rotation, centres[k])
+    assert where is not None
+    rotation, centre = where
+    placed = die.moved(rotation, centre)
+    exact = [
+        magpy.magnet.Cylinder(
+            dimension=(g.DIE_MAGNET[0] * MM, g.DIE_MAGNET[1] * MM),
+            polarization=(0.0, 0.0, float(np.linalg.norm(p))),
+            position=tuple(x * MM),
+            orientation=Rotation.align_vectors([p], [(0, 0, 1)])[0],
+        )
+        for x, p in zip(placed.positions, placed.polarizations, strict=True)
+    ]
+    exact_value = float(abs(np.sum(reed_signal(exact, path))))
+    return {"max": worst, "exact_at_worst": exact_value}
+
+
+def _batched_drop(shifted: Magnets, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The equivalent field (mT) of small magnets taken as point dipoles between the reed
+    path's two ends ``a`` and ``b`` (mm): mu_0 (phi(a) - phi(b)) over the glass length,
+    for each placement (leading axis of ``shifted.positions``)."""
+    volume = math.pi * (g.DIE_MAGNET[0] / 2) ** 2 * g.DIE_MAGNET[1] * MM**3
+    moment = shifted.polarizations * volume / (4 * math.pi * MU0_4PI)
+
+    def phi(point: np.ndarray) -> np.ndarray:
+        r = (point - shifted.positions) * MM
+        dist = np.linalg.norm(r, axis=-1)
+        return np.sum(np.sum(moment * r, axis=-1) / dist**3, axis=-1) * MU0_4PI
+
+    return (phi(a) - phi(b)) / (g.REED_LENGTH * MM) * 1e3
+
+
+# -- the wells -------------------------------------------------------------------------------
+
+
+def _cell_points(shift: Sequence[float], depth: float) -> np.ndarray:
+    return np.array(
+        [(x + shift[0], y + shift[1], -g.WELL_FLOOR - depth) for _, (x, y), _ in g.WELL_CELLS]
+    )
+
+
+def _hall_fields(
+    positions: np.ndarray, polarizations: np.ndarray, sensors: np.ndarray
+) -> np.ndarray:
+    """Each sensor's field along its answering direction (mT): +z for S-type (a south pole
+    above), -z for N-type. ``positions``/``polarizations``: (placements, magnets, 3);
+    ``sensors``: (placements, cells, 3). Returns (placements, cells)."""
+    places, count = positions.shape[:2]
+    cells = sensors.shape[1]
+    shape = (places, cells, count, 3)
+    pos = np.broadcast_to(positions[:, np.newaxis], shape).reshape(-1, 3)
+    pol = np.broadcast_to(polarizations[:, np.newaxis], shape).reshape(-1, 3)
+    obs = np.broadcast_to(sensors[:, :, np.newaxis], shape).reshape(-1, 3)
+    norms = np.linalg.norm(pol, axis=1)
+    # magpylib's Cylinder is polarized along its own axis: turn each onto its vector
+    rotations = _align_z(pol / norms[:, np.newaxis])
+    local = rotations.inv().apply(obs * MM - pos * MM)
+    field = magpy.func.cylinder_field(
+        "B",
+        local,
+        np.tile((g.DIE_MAGNET[0] * MM, g.DIE_MAGNET[1] * MM), (len(norms), 1)),
+        np.column_stack([np.zeros_like(norms), np.zeros_like(norms), norms]),
+    )
+    field = rotations.apply(np.asarray(field))
+    bz = np.asarray(field)[:, 2].reshape(places, cells, count).sum(axis=-1) * 1e3
+    sign = np.array([1.0 if pole == "S" else -1.0 for _, _, pole in g.WELL_CELLS])
+    return bz * sign
+
+
+def _align_z(axes: np.ndarray) -> Rotation:
+    """Rotations taking +z onto each unit vector in ``axes``."""
+    z = np.array([0.0, 0.0, 1.0])
+    cross = np.cross(z, axes)
+    sin = np.linalg.norm(cross, axis=1)
+    cos = axes @ z
+    angle = np.arctan2(sin, cos)
+    axis = np.where(
+        sin[:, np.newaxis] > 1e-12, cross / np.maximum(sin, 1e-12)[:, np.newaxis], (1, 0, 0)
+    )
+    return Rotation.from_rotvec(axis * angle[:, np.newaxis])
+
+
+def expected_cells(face_down: int, quarter: int) -> tuple[bool, ...]:
+    """Which of a well's sensors a die lying flat on ``face_down``, turned ``quarter``
+    quarter turns, must switch (the others must stay off): found from where its magnets
+    land, not from the code table."""
+    die = die_magnets(1.0).moved(
+        _die_rotations([0])[4 * _face_index(face_down) + quarter][2], (0, 0, g.DIE / 2)
+    )
+    found = []
+    for _, (x, y), pole in g.WELL_CELLS:
+        bottom = die.positions[:, 2] < g.DIE / 4
+        d = np.linalg.norm(die.positions[:, :2] - (x, y), axis=1) + np.where(bottom, 0, 1e9)
+        k = int(np.argmin(d))
+        south = die.polarizations[k, 2] > 0  # magnetised up: its south pole faces down
+        found.append(south if pole == "S" else not south)
+    return tuple(found)
+
+
+def _face_index(face: int) -> int:
+    return list(FACE_NORMALS).index(face)
+
+
+def _seat_shifts() -> list[tuple[float, float, float, float, float]]:
+    """Corners of the seat's tolerance box: die across, along, yaw; sensor x, y."""
+    return list(
+        itertools.product(
+            (-g.SEAT_ACROSS, g.SEAT_ACROSS),
+            (-g.SEAT_ALONG, g.SEAT_ALONG),
+            (-g.SEAT_YAW, g.SEAT_YAW),
+            (-g.SENSOR_PLACEMENT, g.SENSOR_PLACEMENT),
+            (-g.SENSOR_PLACEMENT, g.SENSOR_PLACEMENT),
+        )
+    )
+
+
+def _fields_over(magnets_of: Magnets, rotation: Rotation) -> np.ndarray:
+    """The sensors' fields over every corner of the seat's tolerance box (both element
+    depths): (placements, cells)."""
+    positions, polarizations, sensors = [], [], []
+    for across, along, yaw, sx, sy in _seat_shifts():
+        turned = Rotation.from_euler("z", yaw, degrees=True) * rotation
+        placed = magnets_of.moved(turned, (across, along, g.DIE / 2))
+        for depth in (g.HALL_DEPTH - g.HALL_DEPTH_TOLERANCE, g.HALL_DEPTH + g.HALL_DEPTH_TOLERANCE):
+            positions.append(placed.positions)
+            polarizations.append(placed.polarizations)
+            sensors.append(_cell_points((sx, sy), depth))
+    return _hall_fields(np.array(positions), np.array(polarizations), np.array(sensors))
+
+
+@cache
+def well_figures() -> dict[str, float]:
+    """Every face of a die, in every quarter turn, over the seat's tolerance: the weakest
+    field at a sensor that must switch and the strongest at one that must not, with the
+    other well's die beside it in its worst turn."""
+    die_min = die_magnets(g.J_MIN)
+    die_max = die_magnets(g.J_MAX)
+    beside = _beside_die()
+    on_min, off_max, readings = math.inf, -math.inf, 0
+    for face, quarter, rotation in _die_rotations([0]):
+        wanted = np.array(expected_cells(face, quarter))
+        weak = _fields_over(die_min, rotation)
+        strong = _fields_over(die_max, rotation)
+        on_min = min(on_min, float(weak[:, wanted].min()) - beside)
+        if (~wanted).any():
+            off_max = max(off_max, float(strong[:, ~wanted].max()) + beside)
+        readings += weak.shape[0]
+    return {"on_min": on_min, "off_max": off_max, "beside": beside, "placements": readings}
+
+
+def _beside_die() -> float:
+    """The most the other well's die, in any turn, drives any of this well's sensors."""
+    die = die_magnets(g.J_MAX)
+    placed = [die.moved(r, (g.WELL_PITCH, 0.0, g.DIE / 2)) for _, _, r in _die_rotations([0])]
+    depth = g.HALL_DEPTH - g.HALL_DEPTH_TOLERANCE
+    fields = _hall_fields(
+        np.array([m.positions for m in placed]),
+        np.array([m.polarizations for m in placed]),
+        np.array([_cell_points((0, 0), depth)] * len(placed)),
+    )
+    return float(np.abs(fields).max())
+
+
+def jig_magnets(cell: int, j: float) -> tuple[Magnets, Rotation]:
+    """The well jig, a blank 30 mm cube with one magnet on three of its faces (face C: its
+    centre, south out; face S: corner 1, south out; face N: corner 1, north out), placed to
+    test ``cell`` (index into ``WELL_CELLS``): that face down, that magnet over the cell."""
+    name, (x, y), pole = g.WELL_CELLS[cell]
+    depth = g.DIE / 2 - g.DIE_SKIN - g.DIE_MAGNET[1] / 2
+    spots = {
+        "C": ((0, 0, -1), (0.0, 0.0), True),
+        "S": ((0, 0, 1), (-1.0, -1.0), True),
+        "N": ((0, -1, 0), (-1.0, -1.0), False),
+    }
+    positions, polarizations = [], []
+    for normal, (a, b), south in spots.values():
+        n = np.array(normal, float)
+        u, v = _face_axes(normal)
+        positions.append(n * depth + (u * a + v * b) * g.DIE_CORNER)
+        polarizations.append(-n * j if south else n * j)
+    cube = Magnets(np.array(positions), np.array(polarizations))
+    face = "C" if name == "centre" else pole
+    index = list(spots).index(face)
+    normal = spots[face][0]
+    down = Rotation.align_vectors([(0, 0, -1)], [normal])[0]
+    spot = down.apply(cube.positions[index])
+    turn = Rotation.from_euler(
+        "z",
+        math.degrees(math.atan2(y, x) - math.atan2(spot[1], spot[0])) if name != "centre" else 0.0,
+        degrees=True,
+    )
+    return cube, turn * down
+
+
+@cache
+def jig_figures() -> dict[str, float]:
+    """For each cell, the jig placed to test it: the field at that cell (weakest over the
+    seat's tolerance) and the strongest at any other cell."""
+    on_min, off_max = math.inf, -math.inf
+    for cell in range(len(g.WELL_CELLS)):
+        weak_cube, rotation = jig_magnets(cell, g.J_MIN)
+        strong_cube, _ = jig_magnets(cell, g.J_MAX)
+        weak = _fields_over(weak_cube, rotation)
+        strong = _fields_over(strong_cube, rotation)
+        others = [k for k in range(len(g.WELL_CELLS)) if k != cell]
+        on_min = min(on_min, float(weak[:, cell].min()))
+        off_max = max(off_max, float(strong[:, others].max()))
+    return {"on_min": on_min, "off_max": off_max}
+
+
+def die_balance() -> dict[str, float]:
+    """How far the die's centre of mass sits from its centre (mm): with its magnets alone
+    (pockets and magnets alike on every face), and with the pips engraved but not filled."""
+    die = die_magnets(1.0)
+    d, h = g.DIE_MAGNET
+    magnet = math.pi * (d / 2) ** 2 * h * (g.MAGNET_DENSITY - g.DIE_DENSITY)
+    body = g.DIE**3 * g.DIE_DENSITY
+    moment = magnet * die.positions.sum(axis=0)
+    pip_d, pip_depth = g.PIP
+    pip = math.pi * (pip_d / 2) ** 2 * pip_depth * g.DIE_DENSITY
+    pips = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)]}
+    pips[4] = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    pips[5] = pips[4] + [(0, 0)]
+    pips[6] = pips[4] + [(-1, 0), (1, 0)]
+    removed = np.zeros(3)
+    for face, spots in pips.items():
+        n = np.array(FACE_NORMALS[face], float)
+        u, v = _face_axes(FACE_NORMALS[face])
+        for a, b in spots:
+            centre = n * (g.DIE / 2 - pip_depth / 2) + (u * a + v * b) * g.PIP_OFFSET
+            removed += pip * centre
+    mass = body + magnet * len(die.positions)
+    return {
+        "magnets": float(np.linalg.norm(moment) / mass),
+        "unfilled_pips": float(np.linalg.norm(moment - removed) / mass),
+    }
+
+
+# -- all the figures -------------------------------------------------------------------------
+
+
+def figures() -> dict[str, object]:
+    """Every figure the documents quote, with the margins the tests hold."""
+    low, high = g.ORDER_PULL_IN_MT
+    slot = slot_figures()
+    die = die_on_point()
+    well = well_figures()
+    jig = jig_figures()
+    read = min(slot.own_min - slot.neighbours_against, slot.stack_min) - die["max"]
+    return {
+        "pull_in_estimate_mT": list(g.PULL_IN_MT),
+        "pull_in_ordered_mT": [low, high],
+        "slot_read_min_mT": round(slot.own_min, 2),
+        "slot_read_max_mT": round(slot.own_max, 2),
+        "slot_neighbours_max_mT": round(slot.neighbours_max, 3),
+        "slot_worst_reed": slot.worst_reed,
+        "slot_stack_min_mT": round(slot.stack_min, 2),
+        "slot_neighbours_against_mT": round(slot.neighbours_against, 3),
+        "slot_read_margin": round(read / high, 2),
+        "slot_ignore_margin": round(low / (slot.neighbours_max + die["max"]), 2),
+        "die_on_point_max_mT": round(die["max"], 3),
+        "die_on_point_exact_mT": round(die["exact_at_worst"], 3),
+        "die_on_point_margin": round(low / die["max"], 2),
+        "well_on_min_mT": round(well["on_min"], 2),
+        "well_off_max_mT": round(well["off_max"], 3),
+        "well_beside_mT": round(well["beside"], 3),
+        "well_on_margin": round(well["on_min"] / g.HALL_ON_MT, 2),
+        # None: every switch that must stay off sees the field point away from its pole
+        "well_off_margin": (
+            round(g.HALL_OFF_MT / well["off_max"], 2) if well["off_max"] > 0 else None
+        ),
+        "well_placements": well["placements"],
+        "jig_on_min_mT": round(jig["on_min"], 2),
+        "jig_off_max_mT": round(jig["off_max"], 3),
+        "jig_on_margin": round(jig["on_min"] / g.HALL_ON_MT, 2),
+        "jig_off_margin": round(g.HALL_OFF_MT / max(jig["off_max"], 1e-9), 2),
+        "lead_forming_mT": {k: round(v, 2) for k, v in lead_forming().items()},
+        "die_com_offset_mm": {k: round(v, 4) for k, v in die_balance().items()},
+    }

@@ -1,0 +1,85 @@
+"""The field model (``hardware/field.py``, magpylib) run on the generated layout: every
+slot reads its man and ignores its neighbours, stacks and a die; every die face reads in
+its well across the seat's tolerance; the well jig switches the cell it tests and no other.
+Fails if any of them falls below the margin ``geometry.MIN_MARGIN``."""
+
+from __future__ import annotations
+
+import math
+
+import field
+import geometry as g
+import pytest
+
+from kiosk.simtable.firmware import load_firmware
+
+LOW, HIGH = g.ORDER_PULL_IN_MT
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict:
+    return field.figures()
+
+
+def test_every_slot_reads_its_man_over_the_ordered_band(figures: dict) -> None:
+    assert figures["slot_read_margin"] >= g.MIN_MARGIN
+    slot = field.slot_figures()
+    weakest = min(slot.own_min - slot.neighbours_against, slot.stack_min)
+    assert weakest - field.die_on_point()["max"] >= HIGH * g.MIN_MARGIN
+
+
+def test_no_slot_closes_for_its_neighbours_stacks_or_a_die(figures: dict) -> None:
+    assert figures["slot_ignore_margin"] >= g.MIN_MARGIN
+    assert figures["slot_neighbours_max_mT"] * g.MIN_MARGIN <= LOW
+    assert figures["die_on_point_max_mT"] * g.MIN_MARGIN <= LOW  # a die is never a man
+
+
+def test_the_ordered_band_lies_inside_the_reeds_whole_range() -> None:
+    low, high = g.PULL_IN_MT
+    assert low <= LOW < HIGH <= high
+
+
+def test_the_point_dipoles_agree_with_magpylibs_exact_field() -> None:
+    found = field.die_on_point()
+    assert math.isclose(found["max"], found["exact_at_worst"], rel_tol=0.05)
+
+
+def test_every_face_reads_in_its_well_across_the_seat(figures: dict) -> None:
+    assert figures["well_on_min_mT"] >= g.HALL_ON_MT * g.MIN_MARGIN
+    assert figures["well_off_max_mT"] * g.MIN_MARGIN <= g.HALL_OFF_MT
+    assert figures["well_placements"] == 24 * 2 * len(field._seat_shifts())
+
+
+def test_the_firmware_reads_each_face_as_the_magnets_land() -> None:
+    dice = load_firmware("dice")
+    for face in range(1, 7):
+        masks = set()
+        for quarter in range(4):
+            cells = field.expected_cells(face, quarter)
+            mask = sum(1 << k for k, on in enumerate(cells) if on)
+            assert dice.read_well(mask) == 7 - face, (face, quarter, cells)
+            masks.add(mask)
+        assert masks == set(dice.orientations(face))
+    assert dice.SOUTH_CORNERS == g.FACE_CORNERS_SOUTH
+
+
+def test_the_jig_switches_only_the_cell_it_tests(figures: dict) -> None:
+    assert figures["jig_on_min_mT"] >= g.HALL_ON_MT * g.MIN_MARGIN
+    assert figures["jig_off_max_mT"] * g.MIN_MARGIN <= g.HALL_OFF_MT
+
+
+def test_the_die_is_balanced() -> None:
+    balance = field.die_balance()
+    assert balance["magnets"] < 1e-9  # the same magnets in the same places on every face
+    assert balance["unfilled_pips"] < 0.05  # pips not yet painted: well under 0.1 mm
+
+
+def test_leads_formed_as_designed_keep_the_signal() -> None:
+    leads = field.lead_forming()
+    designed = leads["as designed"]
+    assert designed >= leads["straight 0 mm"]
+    assert (
+        leads["straight 10 mm"] < designed / 2
+        and leads["bent down through the carrier"] < designed / 2
+    )
+    assert designed >= HIGH * 4
