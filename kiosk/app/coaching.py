@@ -16,7 +16,7 @@ from typing import Any
 
 from kiosk.config import TutorSection
 from kiosk.events import CoachVerdict, Event
-from kiosk.rules import Play, Position, get_profile
+from kiosk.rules import Play, Position, RuleProfile, get_profile
 from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, Rating, choose_evaluator
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
@@ -58,6 +58,7 @@ class GameCoach:
         self._jobs: deque[tuple[int, int]] = deque()
         self._coach = _CoachOnFirstUse(coach_config(tutor), profile)
         self._worker = CoachWorker(self._coach, self._tagged)
+        self._profile, self._teaching = get_profile(profile), False
 
     @property
     def problem(self) -> str:
@@ -71,13 +72,13 @@ class GameCoach:
 
     @property
     def teaching(self) -> bool:
-        """Whether a bad play comes with an offer to take it back."""
-        return self._worker.teaching
+        """Whether a bad play of the game on now comes with an offer to take it back."""
+        return self._teaching
 
     def start_game(self, profile: str, teaching: bool) -> None:
-        """A new game (or a resumed one) under ``profile``, in teaching mode or not."""
-        self._worker.teaching = teaching
-        self._coach.profile = profile
+        """A new game (or a resumed one) under ``profile``, in teaching mode or not: the
+        settings its plays are handed to the worker with."""
+        self._profile, self._teaching = get_profile(profile), teaching
 
     def submit(
         self,
@@ -90,7 +91,7 @@ class GameCoach:
     ) -> None:
         """Queue turn ``turn`` of game ``game`` (``play`` of ``dice`` from ``before``)."""
         self._jobs.append((game, turn))
-        self._worker.submit(before, dice, play, player)
+        self._worker.submit(before, dice, play, player, self._teaching, self._profile)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
@@ -120,16 +121,16 @@ class _CoachOnFirstUse:
         self.problem = ""
 
     @property
-    def profile(self) -> str:
+    def profile(self) -> RuleProfile:
         """The rule profile the plays are rated under."""
-        return self._profile
+        return get_profile(self._profile)
 
     @profile.setter
-    def profile(self, name: str) -> None:
+    def profile(self, profile: RuleProfile) -> None:
         with self._lock:
-            self._profile = name
+            self._profile = profile.name
             if self._coach is not None:
-                self._coach.profile = get_profile(name)
+                self._coach.profile = profile
 
     def made(self) -> Coach:
         """The coach, its evaluator chosen and loaded now if it was not yet."""

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kiosk.rules import Play, Position
-from kiosk.rules.profiles import get_profile
+from kiosk.rules.profiles import RuleProfile, get_profile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.features import explain
@@ -316,12 +316,21 @@ class CoachWorker:
         self._thread.start()
 
     def submit(
-        self, position: Position, dice: tuple[int, int], play: Play | str, player: str
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        play: Play | str,
+        player: str,
+        teaching: bool | None = None,
+        profile: RuleProfile | None = None,
     ) -> None:
-        """Queue one play to rate; returns at once."""
+        """Queue one play to rate; returns at once. ``teaching`` and ``profile`` are the
+        game's settings for this play (by default the worker's ``teaching`` and the
+        coach's profile): each job carries its own, so a new game never changes the
+        settings of a play being rated."""
         with self._idle:
             self._pending += 1
-        self._jobs.put((position, dice, play, player))
+        self._jobs.put((position, dice, play, player, teaching, profile))
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
@@ -333,10 +342,13 @@ class CoachWorker:
             job = self._jobs.get()
             if job is None:
                 return
-            position, dice, play, player = job
+            position, dice, play, player, teaching, profile = job
+            teaching = self.teaching if teaching is None else teaching
             try:
-                rating = self.coach.rate(position, dice, play, teaching=self.teaching)
-                event = coach_event(rating, player, self.teaching)
+                if profile is not None:
+                    self.coach.profile = profile  # only this thread rates: set for this job
+                rating = self.coach.rate(position, dice, play, teaching=teaching)
+                event = coach_event(rating, player, teaching)
             except Exception as err:  # the table must carry on whatever the evaluator does
                 log.exception("the coach could not rate %s", play)
                 event = {

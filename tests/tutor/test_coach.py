@@ -3,11 +3,12 @@
 import json
 import subprocess
 import sys
+import threading
 
 import pytest
 
 from kiosk.app.events import EventBus
-from kiosk.rules import IllegalPlayError, Position
+from kiosk.rules import IllegalPlayError, Position, get_profile
 from kiosk.tutor.coach import (
     THRESHOLDS,
     Coach,
@@ -183,6 +184,29 @@ def test_worker_rates_in_the_background_and_publishes_on_the_bus():
     assert seen[0]["to"] == "white" and seen[0]["take_back"] is True
     assert seen[1]["to"] == "black" and seen[1]["rating"] is None
     assert "could not rate" in seen[1]["text"]
+
+
+def test_each_play_is_rated_under_the_settings_it_was_handed_with():
+    """A new game's settings (teaching off, other rules) never reach a play of the last
+    game still being rated: each job carries its own."""
+    release = threading.Event()
+
+    class Slow(Coach):
+        def rate(self, *args, **kwargs):
+            release.wait(10)
+            return super().rate(*args, **kwargs)
+
+    seen = []
+    worker = CoachWorker(Slow(BuiltinEvaluator()), seen.append)
+    bad = (Position.standard(), (3, 1), "13/10 6/5", "white")
+    worker.submit(*bad, teaching=True, profile=get_profile("modern"))
+    worker.submit(*bad, teaching=False, profile=get_profile("cady"))  # the next game's
+    worker.teaching = False  # nor does the worker's own default reach it
+    release.set()
+    assert worker.wait(timeout=30)
+    worker.close()
+    assert [e["take_back"] for e in seen] == [True, False]
+    assert worker.coach.profile == get_profile("cady")
 
 
 KIOSK = [sys.executable, "-m", "kiosk", "coach"]
