@@ -73,8 +73,7 @@ from kiosk.referee.russian import RussianReferee, russian_board, table_location
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.rules.board import InvalidPositionError
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
-from kiosk.rules.russian import HAND as RUSSIAN_HAND
-from kiosk.rules.russian import VARIANTS, RussianPosition
+from kiosk.rules.russian import RUSSIAN_HAND, VARIANTS, RussianPosition
 from kiosk.rules.session import Kind, Scoring, Session, SessionError
 from kiosk.table import LOCATIONS, TableReading, location, true_counts
 from kiosk.table.sensing import Sensed

@@ -13,8 +13,8 @@ ended with Done (``play`` events, the bonus parts with ``"bonus": true``), and t
 ``throw-again``; Cady's deuce-ace waits for :meth:`RussianReferee.choose_doublet`. A man
 put where the part does not allow is ``illegal`` with the reason and the books' rule.
 
->>> from kiosk.rules.russian import HAND
->>> table_location(WHITE, HAND), table_location(BLACK, 1), table_location(BLACK, 24)
+>>> from kiosk.rules.russian import RUSSIAN_HAND
+>>> table_location(WHITE, RUSSIAN_HAND), table_location(BLACK, 1), table_location(BLACK, 24)
 ('off-white', '24', '1')
 """
 
@@ -26,10 +26,10 @@ from kiosk.events import Event, event_for
 from kiosk.referee.referee import RefereeConfig
 from kiosk.rules import BLACK, WHITE, Colour
 from kiosk.rules.russian import (
-    BAR,
-    HAND,
-    OFF,
     POINTS,
+    RUSSIAN_BAR,
+    RUSSIAN_HAND,
+    RUSSIAN_OFF,
     RussianPlay,
     RussianPosition,
     RussianProfile,
@@ -56,9 +56,9 @@ LAWS = {
 
 def table_location(colour: Colour, where: int) -> str:
     """The table location of a Russian location of ``colour``'s (hand and off: its tray)."""
-    if where in (HAND, OFF):
+    if where in (RUSSIAN_HAND, RUSSIAN_OFF):
         return f"off-{colour}"
-    if where == BAR:
+    if where == RUSSIAN_BAR:
         return f"bar-{colour}"
     return str(POINTS + 1 - where)
 
@@ -67,8 +67,8 @@ def russian_board(position: RussianPosition) -> Sensed:
     """Every table location's ``(white, black)`` men in a Russian position, uncapped."""
     board: Sensed = {where: (0, 0) for where in LOCATIONS}
     for colour in (WHITE, BLACK):
-        counts = [(HAND, position.hand[colour]), (BAR, position.bar[colour])]
-        counts += [(OFF, position.off[colour])]
+        counts = [(RUSSIAN_HAND, position.hand[colour]), (RUSSIAN_BAR, position.bar[colour])]
+        counts += [(RUSSIAN_OFF, position.off[colour])]
         counts += [(p, position.points[colour][p - 1]) for p in range(1, POINTS + 1)]
         for where, n in counts:
             if n:

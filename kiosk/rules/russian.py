@@ -14,7 +14,9 @@ heading lost [004:115-123]) give it, catalogued in ``CATALOGUE.md`` section 1.15
 
 Locations are counted along the common track, the same for both sides: ``1``-``24``
 from the first point of the entering table (points 1-6) to the last of the home table
-(points 19-24), plus :data:`HAND` (not yet entered), :data:`BAR` (hit) and :data:`OFF`.
+(points 19-24), plus :data:`RUSSIAN_HAND` (not yet entered), :data:`RUSSIAN_BAR` (hit)
+and :data:`RUSSIAN_OFF` (named apart from the ordinary game's ``BAR`` and ``OFF``, which
+number other places).
 A man entering with a die of ``n`` lands on point ``n``; a man on point ``p`` moves to
 ``p + n``; bearing off takes ``25 - p`` (a larger number bears off the rearmost man once
 no man stands behind, as in the ordinary game).
@@ -48,9 +50,9 @@ from itertools import groupby
 
 from kiosk.rules.board import BLACK, MEN, WHITE, Colour, InvalidPositionError
 
-HAND = -1
-BAR = 0
-OFF = 25
+RUSSIAN_HAND = -1
+RUSSIAN_BAR = 0
+RUSSIAN_OFF = 25
 POINTS = 24
 HOME = range(19, 25)  # the common home table, opposite the entering table (points 1-6)
 
@@ -151,13 +153,15 @@ class InvalidRussianNotationError(InvalidPositionError):
 
 
 def _name(location: int) -> str:
-    return {HAND: "hand", BAR: "bar", OFF: "off"}.get(location, str(location))
+    return {RUSSIAN_HAND: "hand", RUSSIAN_BAR: "bar", RUSSIAN_OFF: "off"}.get(
+        location, str(location)
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class RussianStep:
-    """One man moved by one die along the common track (:data:`HAND`, :data:`BAR`, points,
-    :data:`OFF`), hitting or not."""
+    """One man moved by one die along the common track (:data:`RUSSIAN_HAND`,
+    :data:`RUSSIAN_BAR`, points, :data:`RUSSIAN_OFF`), hitting or not."""
 
     src: int
     dst: int
@@ -171,7 +175,7 @@ class RussianStep:
 def _rank(location: int) -> int:
     """Order of writing: the bar (its men enter first), the hand, then the points from
     the farthest from home."""
-    return -2 if location == BAR else -1 if location == HAND else location
+    return -2 if location == RUSSIAN_BAR else -1 if location == RUSSIAN_HAND else location
 
 
 def format_russian(steps: tuple[RussianStep, ...] | list[RussianStep]) -> str:
@@ -181,7 +185,7 @@ def format_russian(steps: tuple[RussianStep, ...] | list[RussianStep]) -> str:
     then from the lowest point; the steps of one man are joined (an intermediate point
     kept where the man hit) and repeated moves counted: ``hand/6(2)``.
 
-    >>> format_russian([RussianStep(HAND, 3, 3, True), RussianStep(3, 4, 1)])
+    >>> format_russian([RussianStep(RUSSIAN_HAND, 3, 3, True), RussianStep(3, 4, 1)])
     'hand/3*/4'
     """
     hit_points = {s.dst for s in steps if s.hit}
@@ -267,12 +271,13 @@ class RussianPosition:
         return cls(((0,) * POINTS, (0,) * POINTS), (MEN, MEN), turn=turn)
 
     def count(self, colour: Colour, location: int) -> int:
-        """Men of ``colour`` at ``location`` (a point, :data:`HAND`, :data:`BAR`, :data:`OFF`)."""
-        if location == HAND:
+        """Men of ``colour`` at ``location`` (a point, :data:`RUSSIAN_HAND`,
+        :data:`RUSSIAN_BAR`, :data:`RUSSIAN_OFF`)."""
+        if location == RUSSIAN_HAND:
             return self.hand[colour]
-        if location == BAR:
+        if location == RUSSIAN_BAR:
             return self.bar[colour]
-        if location == OFF:
+        if location == RUSSIAN_OFF:
             return self.off[colour]
         return self.points[colour][location - 1]
 
@@ -460,8 +465,8 @@ def _position(
     return RussianPosition(
         (mine, theirs) if mover == WHITE else (theirs, mine),
         pair(me[_HAND_INDEX], op[_HAND_INDEX]),
-        pair(me[BAR], op[BAR]),
-        pair(me[OFF], op[OFF]),
+        pair(me[RUSSIAN_BAR], op[RUSSIAN_BAR]),
+        pair(me[RUSSIAN_OFF], op[RUSSIAN_OFF]),
         mover,
         like.thrown,
         like.doubled,
@@ -469,18 +474,18 @@ def _position(
 
 
 def step_moves(me: list[int], op: list[int], die: int) -> list[tuple[int, int, bool]]:
-    """Every single step ``(src, dst, hit)`` for one die (the source :data:`HAND` is
+    """Every single step ``(src, dst, hit)`` for one die (the source :data:`RUSSIAN_HAND` is
     index 26 of ``me``).
 
     A man on the bar enters before any other moves; otherwise a man may enter from the
     hand or move on; a point held by two or more adverse men is closed; bearing off needs
     every man home (none in hand, on the bar or short of point 19).
     """
-    if me[BAR]:
-        return [(BAR, die, op[die] == 1)] if op[die] < 2 else []
+    if me[RUSSIAN_BAR]:
+        return [(RUSSIAN_BAR, die, op[die] == 1)] if op[die] < 2 else []
     found = []
     if me[_HAND_INDEX] and op[die] < 2:
-        found.append((HAND, die, op[die] == 1))
+        found.append((RUSSIAN_HAND, die, op[die] == 1))
     home = not me[_HAND_INDEX] and not any(me[1:19])
     rearmost = next((p for p in HOME if me[p]), 0) if home else 0
     for s in range(1, POINTS + 1):
@@ -490,8 +495,8 @@ def step_moves(me: list[int], op: list[int], die: int) -> list[tuple[int, int, b
         if t <= POINTS:
             if op[t] < 2:
                 found.append((s, t, op[t] == 1))
-        elif home and (t == OFF or s == rearmost):
-            found.append((s, OFF, False))
+        elif home and (t == RUSSIAN_OFF or s == rearmost):
+            found.append((s, RUSSIAN_OFF, False))
     return found
 
 
@@ -506,11 +511,11 @@ def single_steps(position: RussianPosition, die: int) -> list[RussianPlay]:
     plays = []
     for s, t, hit in step_moves(me, op, die):
         after_me, after_op = list(me), list(op)
-        after_me[_HAND_INDEX if s == HAND else s] -= 1
+        after_me[_HAND_INDEX if s == RUSSIAN_HAND else s] -= 1
         after_me[t] += 1
         if hit:
             after_op[t] = 0
-            after_op[BAR] += 1
+            after_op[RUSSIAN_BAR] += 1
         plays.append(
             RussianPlay((RussianStep(s, t, die, hit),), _position(after_me, after_op, position))
         )
@@ -537,12 +542,12 @@ def _generate(
             die = seq[i]
             for s, t, hit in step_moves(me, op, die):
                 moved = True
-                src = _HAND_INDEX if s == HAND else s
+                src = _HAND_INDEX if s == RUSSIAN_HAND else s
                 me[src] -= 1
                 me[t] += 1
                 if hit:
                     op[t] = 0
-                    op[BAR] += 1
+                    op[RUSSIAN_BAR] += 1
                 path.append(RussianStep(s, t, die, hit))
                 search(seq, i + 1)
                 path.pop()
@@ -550,7 +555,7 @@ def _generate(
                 me[t] -= 1
                 if hit:
                     op[t] = 1
-                    op[BAR] -= 1
+                    op[RUSSIAN_BAR] -= 1
         if moved or i < best:
             return
         if i > best:
@@ -566,7 +571,7 @@ def _generate(
     if best == 1 and len(set(dice)) == 2 and larger_die:
         items = [(k, p) for k, p in items if p[0].die == dice[0]] or items
     if enter_two:
-        entries = [sum(1 for s in p if s.src == HAND) for _, p in items]
+        entries = [sum(1 for s in p if s.src == RUSSIAN_HAND) for _, p in items]
         need = min(2, max(entries, default=0))
         items = [item for item, n in zip(items, entries, strict=True) if n >= need]
     return [RussianPlay(steps, _position(key[:27], key[27:], position)) for key, steps in items]

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from kiosk.rules import BLACK, WHITE, RussianPosition, RussianTurn, get_russian_profile
 from kiosk.rules.board import InvalidPositionError
 from kiosk.rules.russian import (
-    BAR,
-    OFF,
+    RUSSIAN_BAR,
+    RUSSIAN_OFF,
     InvalidRussianNotationError,
     _arrays,
     step_moves,
@@ -248,7 +248,7 @@ def test_hitting_before_all_are_entered_and_the_hit_man_enters_first():
     assert hit.result.bar[BLACK] == 1
     black_turn = hit.result.with_turn(BLACK)
     for play in black_turn.legal_plays((5, 2)):
-        assert play.steps[0].src == BAR
+        assert play.steps[0].src == RUSSIAN_BAR
     assert "bar/5 hand/2" in [str(p) for p in black_turn.legal_plays((5, 2))]
 
 
@@ -262,7 +262,7 @@ def test_bearing_off_as_in_the_ordinary_game():
     texts = {str(p) for p in here.legal_plays((6, 2))}
     assert "20/off 23/off" in texts  # 6 bears off the rearmost (20), 2 the man on 23
     with_hand = position(side({23: 1}, hand=1), side({1: 2}, hand=13))
-    assert all(s.dst != OFF for p in with_hand.legal_plays((2, 1)) for s in p.steps)
+    assert all(s.dst != RUSSIAN_OFF for p in with_hand.legal_plays((2, 1)) for s in p.steps)
 
 
 @pytest.mark.parametrize(

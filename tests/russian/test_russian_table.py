@@ -11,9 +11,9 @@ import pytest
 
 from kiosk.play.scenario import ScenarioRunner
 from kiosk.rules.russian import (
-    BAR,
-    HAND,
-    OFF,
+    RUSSIAN_BAR,
+    RUSSIAN_HAND,
+    RUSSIAN_OFF,
     RussianPosition,
     RussianTurn,
     get_russian_profile,
@@ -33,7 +33,9 @@ def kinds(events: list[dict], kind: str) -> list[dict]:
 
 
 def where(location: int) -> str:
-    return {HAND: "hand", BAR: "bar", OFF: "off"}.get(location, str(location))
+    return {RUSSIAN_HAND: "hand", RUSSIAN_BAR: "bar", RUSSIAN_OFF: "off"}.get(
+        location, str(location)
+    )
 
 
 def part_actions(play, mover) -> list[str]:
