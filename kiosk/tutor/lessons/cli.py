@@ -23,7 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "check",
         help="check every lesson file (or the files given): its steps, every declared fact "
         "against the rules engine, GNU Backgammon and the books, every figure, book and "
-        "verdict its words state against the facts that back it, and every citation",
+        "verdict its words state against the facts that back it, every citation, and every "
+        "play a step accepts, calls sound, refuses or gives as a book's, rated by GNU "
+        "Backgammon at 2-ply (the bear-off count in a bear-off)",
     )
     check.add_argument("files", nargs="*", help="lesson files (default: the installed lessons)")
     check.set_defaults(func=_check)
@@ -52,30 +54,40 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from kiosk.tutor.lessons.facts import check_lesson
-    from kiosk.tutor.lessons.model import LessonError, lesson_files, read_lesson
+    from kiosk.tutor.lessons.model import lesson_files
+    from kiosk.tutor.lessons.ratings import Judge
 
     paths = [Path(f) for f in args.files] or lesson_files()
-    bad = 0
-    for path in paths:
-        try:
-            lesson = read_lesson(path)
-        except LessonError as err:
-            print(f"FAIL {err}")
-            bad += 1
-            continue
-        problems = check_lesson(lesson)
-        wrong = [p for p in problems if not p.skipped]
-        facts = sum(len(s.facts) for s in lesson.steps)
-        status = "FAIL" if wrong else "ok  "
-        print(
-            f"{status} {path.name}: {lesson.info.number} {lesson.title} "
-            f"({len(lesson.steps)} steps, {facts} facts checked)"
-        )
-        for problem in problems:
-            print(f"     {path.name}: {problem}")
-        bad += bool(wrong)
+    judge = Judge()  # one GNU Backgammon for every file
+    try:
+        bad = sum(_check_file(path, judge) for path in paths)
+    finally:
+        judge.close()
     return 1 if bad else 0
+
+
+def _check_file(path: Path, judge) -> int:
+    """Check one lesson file and print the verdict; 1 if it fails."""
+    from kiosk.tutor.lessons.facts import check_lesson
+    from kiosk.tutor.lessons.model import LessonError, PlayStep, read_lesson
+
+    try:
+        lesson = read_lesson(path)
+    except LessonError as err:
+        print(f"FAIL {err}")
+        return 1
+    problems = check_lesson(lesson, judge)
+    wrong = [p for p in problems if not p.skipped]
+    facts = sum(len(s.facts) for s in lesson.steps)
+    plays = sum(len(s.plays) for s in lesson.steps if isinstance(s, PlayStep))
+    status = "FAIL" if wrong else "ok  "
+    print(
+        f"{status} {path.name}: {lesson.info.number} {lesson.title} "
+        f"({len(lesson.steps)} steps, {facts} facts checked, {plays} named plays rated)"
+    )
+    for problem in problems:
+        print(f"     {path.name}: {problem}")
+    return int(bool(wrong))
 
 
 def _run(args: argparse.Namespace) -> int:

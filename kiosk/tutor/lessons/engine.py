@@ -365,7 +365,7 @@ class LessonEngine:
         assert isinstance(step, PlayStep)
         move = str(event.get("move", "")) or "no move"
         verdict = step.verdict(str(event.get("position", "")))
-        best = " or ".join(step.accept)
+        best = " or ".join(step.accept)  # every play within 0.03 of GNU Backgammon's best
         books = step.book_names(str(event.get("position", "")))
         by = f" ({'; '.join(books)})" if books else ""
         if verdict == "accept":
@@ -373,7 +373,7 @@ class LessonEngine:
         elif verdict == "good":
             self._result(
                 True,
-                f"{move} is sound{by}, but the best play is {best}. {step.explain}",
+                f"{move} is sound{by}, a little behind {best}. {step.explain}",
                 move=move,
                 best=False,
             )

@@ -11,6 +11,9 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
     exactly those throws (higher die first) hit it;
 ``pips COLOUR = N``, ``men COLOUR POINT = N``
     a side's pip count, or its men on a point (``bar``, ``off``);
+``throws COLOUR = X``
+    the throws a side with every man home needs on average to bear them all off (to X's
+    decimals), as GNU Backgammon's one-sided bear-off database counts them;
 ``keith COLOUR = N``, ``keith = double|no-double take|pass``
     Tom Keith's count of a side: its pips, plus 2 for each man beyond one on its ace point,
     1 for each beyond one on its deuce point and for each beyond three on its trey point,
@@ -85,6 +88,7 @@ from dataclasses import dataclass
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
 from kiosk.tutor.lessons import figures
+from kiosk.tutor.lessons.ratings import Judge, play_problems
 from kiosk.tutor.lessons.model import (
     BookPlay,
     ChartStep,
@@ -312,31 +316,6 @@ def unbacked(step: Step) -> list[Claim]:
     return [claim for claim in claims(step) if not backed(claim)]
 
 
-class _Judge:
-    """GNU Backgammon at 2-ply, made once and only if a fact asks for it."""
-
-    def __init__(self) -> None:
-        self._evaluator = None
-        self.missing = False
-
-    def ranked(self, start: Position, dice: tuple[int, int]):
-        if self._evaluator is None and not self.missing:
-            from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module
-
-            if load_module() is None:
-                self.missing = True
-            else:
-                self._evaluator = GnubgNNEvaluator(plies=2)
-        if self._evaluator is None:
-            return None
-        return self._evaluator.evaluate_plays(start, *dice)
-
-    def equity(self, after: Position) -> float:
-        """GNU Backgammon's 2-ply equity of ``after`` for the side that moved."""
-        assert self._evaluator is not None
-        return self._evaluator.equity(after)
-
-
 def _board(step: Step, board: Position) -> Position:
     return step.start if isinstance(step, PlayStep) else board
 
@@ -419,7 +398,7 @@ def _calculate(expression: str) -> float:
         raise ValueError(f"{expression!r} is not plain arithmetic") from None
 
 
-def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
+def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
     """None if ``fact`` holds, else what is wrong (raises LookupError if it cannot be judged)."""
     position = _board(step, board)
     claim = fact
@@ -478,6 +457,15 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
     if not right:
         return "a fact is written 'WHAT = VALUE'"
     kind = words[0]
+    if kind == "throws":
+        from kiosk.tutor.evaluators.bearoff import expected_throws
+
+        colour = Colour.parse(words[1])
+        if any(position.count(colour, p) for p in range(7, 26)):
+            return f"{colour} has men outside its home table: no bear-off count"
+        value = expected_throws(tuple(position.count(colour, p) for p in range(1, 7)))
+        places = len(want.partition(".")[2])
+        return None if f"{value:.{places}f}" == want else f"the bear-off count gives {value:.3f}"
     if kind in ("shots", "hitters", "men", "pips", "keith"):
         colour = Colour.parse(words[1])
         if kind == "pips":
@@ -502,8 +490,6 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
         if not isinstance(step, PlayStep):
             return f"{kind} needs a play step"
         ranked = judge.ranked(step.start, step.dice)
-        if ranked is None:
-            raise LookupError("GNU Backgammon (gnubg-nn) is not installed")
         best_play, best_equity = ranked[0]
         if kind == "best":
             want_play = step.start.parse_play(*step.dice, want)
@@ -545,9 +531,9 @@ def _program_cube(position: Position) -> str:
     return f"{action} {'take' if response in ('take', 'beaver') else 'pass'}"
 
 
-def check_step(step: Step, board: Position, judge: _Judge | None = None) -> list[Problem]:
+def check_step(step: Step, board: Position, judge: Judge | None = None) -> list[Problem]:
     """Every declared fact of ``step`` checked; ``board`` is the position it shows."""
-    judge = judge or _Judge()
+    judge = judge or Judge()
     problems = []
     for fact in step.facts:
         try:
@@ -562,10 +548,11 @@ def check_step(step: Step, board: Position, judge: _Judge | None = None) -> list
     return problems
 
 
-def check_lesson(lesson: Lesson) -> list[Problem]:
-    """Every step's facts and citations checked, and every claim of its words backed (the
-    claims of the lesson's title and summary, as step 0, by any fact of the lesson)."""
-    judge = _Judge()
+def check_lesson(lesson: Lesson, judge: Judge | None = None) -> list[Problem]:
+    """Every step's facts and citations checked, every claim of its words backed (the
+    claims of the lesson's title and summary, as step 0, by any fact of the lesson), and
+    every play a step names rated by GNU Backgammon (:func:`.ratings.play_problems`)."""
+    judge = judge or Judge()
     heading = ExplainStep(
         number=0,
         kind="explain",
@@ -589,5 +576,14 @@ def check_lesson(lesson: Lesson) -> list[Problem]:
             for message in sources.check(cite) if cite else ():
                 problems.append(Problem(step.number, "cite", message))
         if isinstance(step, PlayStep):
+            problems += _play_problems(step, judge, lesson)
             board = step.plays[step.accept[0]].result
     return problems
+
+
+def _play_problems(step: PlayStep, judge: Judge, lesson: Lesson) -> list[Problem]:
+    try:
+        found = play_problems(step, judge, lesson.profile)
+    except LookupError as err:
+        return [Problem(step.number, "plays", str(err), skipped=True)]
+    return [Problem(step.number, "plays", message) for message in found]
