@@ -88,7 +88,6 @@ from dataclasses import dataclass
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
 from kiosk.tutor.lessons import figures
-from kiosk.tutor.lessons.ratings import Judge, play_problems
 from kiosk.tutor.lessons.model import (
     BookPlay,
     ChartStep,
@@ -98,6 +97,7 @@ from kiosk.tutor.lessons.model import (
     QuestionStep,
     Step,
 )
+from kiosk.tutor.lessons.ratings import Judge, play_problems
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,9 @@ class Judge:
             raise LookupError("GNU Backgammon (gnubg-nn or the gnubg program) is not installed")
         return self._evaluator
 
-    def ranked(self, start: Position, dice: tuple[int, int], profile: object = None) -> list[Scored]:
+    def ranked(
+        self, start: Position, dice: tuple[int, int], profile: object = None
+    ) -> list[Scored]:
         """The plays GNU Backgammon's move filter keeps, best first, with their equities."""
         try:
             return self.evaluator.evaluate_plays(start, *dice, profile=profile)
