@@ -429,6 +429,18 @@ class LessonEngine:
             self._count_light = tuple(location(colour.other, p) for p in sorted(by))
             self._count_text = _shots_text(total, by, colour)
             choices, right = _numbers(total)
+        elif step.what == "stranded":
+            from kiosk.rules.stranded import stranded_count
+
+            counted = stranded_count(position, step.side, step.option)
+            self._count_light = ()
+            self._count_text = (
+                f"{step.side.name.capitalize()}'s men left on the board score "
+                f"{counted.total} by Parker's option {step.option}: "
+                + "; ".join(counted.lines())
+                + "."
+            )
+            choices, right = _numbers(counted.total, spread=(-4, -2, 2, 5))
         elif step.what == "pips":
             pips = position.pips(step.side)
             self._count_light = ()

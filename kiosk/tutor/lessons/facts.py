@@ -8,7 +8,12 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
 ``shots COLOUR POINT = N``
     the adversary's throws (of 36) that hit COLOUR's blot on POINT;
 ``hitters COLOUR POINT = 6-4 5-5``
-    exactly those throws (higher die first) hit it;
+    exactly those throws (higher die first) hit it; ``shots COLOUR P1 P2 = N``: the throws
+    that hit either of two blots (each throw counted once);
+``stranded COLOUR OPTION = N``
+    Parker's count of COLOUR's stranded men by his option 1, 2 or 3 (COLOUR has lost);
+``set A B = X to Y``
+    the exact odds on winning a set of three games up from A games to B, each game even;
 ``pips COLOUR = N``, ``men COLOUR POINT = N``
     a side's pip count, or its men on a point (``bar``, ``off``);
 ``throws COLOUR = X``
@@ -84,6 +89,7 @@ import ast
 import operator
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
@@ -289,7 +295,7 @@ def _backing_figures(step: Step) -> set[float]:
         named |= _RULE_FIGURES.get(kind, set())
         if kind == "quote":
             claim = claim.partition(":")[2]
-        elif kind not in ("calc", "distance", "enter", "match-equity"):
+        elif kind not in ("calc", "distance", "enter", "match-equity", "set"):
             claim = _MOVE.sub(" ", _THROW.sub(" ", claim.rpartition(" = ")[2]))
         named |= {_value(m.group(1) or m.group(2)) for m in _FIGURE.finditer(claim)}
     if isinstance(step, QuestionStep) and step.check:
@@ -351,6 +357,27 @@ def keith(position: Position, colour: Colour) -> int:
     count = position.pips(colour) + 2 * max(0, men[1] - 1) + max(0, men[2] - 1)
     count += max(0, men[3] - 3) + sum(1 for p in (4, 5, 6) if men[p] == 0)
     return count + count // 7 if position.turn == colour else count
+
+
+def set_chance(mine: int, his: int, up: int = 3) -> Fraction:
+    """The chance of winning a set of ``up`` games up from ``mine`` games to ``his``, each
+    game an even chance and counting one."""
+    if mine >= up:
+        return Fraction(1)
+    if his >= up:
+        return Fraction(0)
+    return (set_chance(mine + 1, his, up) + set_chance(mine, his + 1, up)) / 2
+
+
+def set_odds(mine: int, his: int, up: int = 3) -> str:
+    """The odds on a set as players give them: ``11 to 5`` on (or against) the side with
+    ``mine`` games.
+
+    >>> set_odds(1, 0), set_odds(2, 0), set_odds(2, 1), set_odds(0, 1)
+    ('11 to 5', '7 to 1', '3 to 1', '5 to 11')
+    """
+    p = set_chance(mine, his, up)
+    return f"{p.numerator} to {p.denominator - p.numerator}"
 
 
 def rule_of_thumb(rule: str, position: Position) -> str:
@@ -474,12 +501,24 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
             got = keith(position, colour)
         elif kind == "men":
             got = _men(position, colour, words[2])
+        elif kind == "shots" and len(words) > 3:  # any of several blots
+            from kiosk.tutor.features import shots_at
+
+            got = shots_at(position, colour, [int(w) for w in words[2:]])
         elif kind == "shots":
             got = shots(position, colour, int(words[2]))
         else:
             got = _hitters(position, colour, int(words[2]))
             return None if got == _rolls(want) else f"the engine finds {sorted(got)}"
         return None if str(got) == want else f"the engine finds {got}"
+    if kind == "stranded":
+        from kiosk.rules.stranded import stranded_count
+
+        got = stranded_count(position, Colour.parse(words[1]), int(words[2])).total
+        return None if str(got) == want else f"Parker's count gives {got}"
+    if kind == "set":
+        got = set_odds(int(words[1]), int(words[2]))
+        return None if got == want else f"the exact odds are {got}"
     if kind == "distance":
         got = figures.shots_at_distance(int(words[1]), [int(w) for w in words[3:]])
         return None if str(got) == want else f"the engine finds {got}"
