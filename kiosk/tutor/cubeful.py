@@ -10,6 +10,9 @@ contact, 0.6 to 0.7 in a race by the pip count, 0.6 once both sides are home):
   runs in straight lines from a sure loss through the taker's *take point* and the
   doubler's *cash point* to a sure win, gammons counted at both ends (the Jacoby rule,
   where set, flattens the ends of a centred cube);
+* a short bear-off in money play (:func:`exact_bearoff`): exact values, every throw and
+  every cube decision worked out to the end, where GNU Backgammon reads its two-sided
+  bear-off database;
 * match play (:func:`match_cubeful`), in chances to win the match: the same straight lines
   between the match winning chances of each result, with the cash points found from the
   match equity table at every cube level up to the one that kills the cube, so the
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Protocol
 
 from kiosk.rules.met import kazaross_xg2
@@ -289,6 +293,53 @@ def finished(board: Board) -> Chances | None:
     return (0.0, 0.0, 0.0, 1.0, backgammon)
 
 
+#: The most men each side may have left for the exact bear-off cube values.
+EXACT_MEN = 3
+
+
+def exact_bearoff(board: Board) -> dict[str, float] | None:
+    """Exact money equities of a short bear-off for the side on roll, in units of the cube,
+    for each owner of the cube (``centre``, ``me``, ``him``): both sides home, each with at
+    most :data:`EXACT_MEN` men left and at least one borne off (so no gammons); every throw
+    played and every cube turned to suit each side best. None for other positions."""
+    other, me = board
+    if any(me[6:]) or any(other[6:]):
+        return None
+    mine, his = tuple(me[:6]), tuple(other[:6])
+    if not 0 < sum(mine) <= EXACT_MEN or not 0 < sum(his) <= EXACT_MEN:
+        return None
+    return {owner: _exact(mine, his, owner) for owner in ("centre", "me", "him")}
+
+
+_FLIP = {"centre": "centre", "me": "him", "him": "me"}
+
+
+@cache
+def _exact(mine: tuple[int, ...], his: tuple[int, ...], owner: str) -> float:
+    """The side on roll's exact equity (cube units) with ``owner`` holding the cube."""
+    play_on = _exact_no_double(mine, his, owner)
+    if owner == "him":
+        return play_on
+    taken = 2.0 * _exact_no_double(mine, his, "him")
+    return max(play_on, min(taken, 1.0))
+
+
+@cache
+def _exact_no_double(mine: tuple[int, ...], his: tuple[int, ...], owner: str) -> float:
+    from kiosk.tutor.evaluators.bearoff import _plays
+
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            dice = (a,) * 4 if a == b else (a, b)
+            best = max(
+                1.0 if not sum(after) else -_exact(his, after, _FLIP[owner])
+                for after in _plays(mine, dice)
+            )
+            total += best * (1 if a == b else 2)
+    return total / 36
+
+
 class Backend(Protocol):
     """What the look-ahead needs of a net: its chances for the side on roll, and the
     position each of the 21 throws leads to when played as it likes best."""
@@ -355,7 +406,15 @@ def evaluate(
             seen[key] = over if over is not None else tuple(backend.probabilities(board))
         chances = seen[key]
         x = 0.0 if over is not None else efficiency(board)
-        equities = [None if s is None else cubeful(chances, s, x) for s in states]
+        exact = exact_bearoff(board) if over is None else None
+        equities = [
+            None
+            if s is None
+            else exact[s.owner]
+            if exact is not None and not s.match
+            else cubeful(chances, s, x)
+            for s in states
+        ]
     return [
         _combine(equities[2 * i], equities[2 * i + 1], cube)  # type: ignore[arg-type]
         for i, cube in enumerate(cubes)

@@ -280,3 +280,20 @@ def test_the_words_agree_with_the_verdict(chances, state) -> None:
     if d.action == "too-good":
         assert d.no_double > d.double_pass  # too good only when playing on beats cashing
     assert ("market" in codes) == (d.action == "double" and d.response == "pass")
+
+
+def test_a_short_bear_off_is_valued_exactly() -> None:
+    """Three men a side, all home: the cube values are worked out exactly, as GNU Backgammon
+    reads them from its bear-off database (its cube analysis of igAAQAkAAAAAAA, 1.07:
+    no double +0.390, double take +0.570), whatever net gives the chances."""
+    race = Position.from_points({3: 1, 4: 1, 6: 1, 23: -1, 22: -1, 19: -1})
+    assert race.position_id() == "igAAQAkAAAAAAA"
+    for name in ("builtin", "auto"):
+        d = cube_coach(name).decide(race)
+        assert (d.action, d.response) == ("double", "take")
+        assert d.no_double == pytest.approx(0.390, abs=0.001)
+        assert d.double_take == pytest.approx(0.570, abs=0.001)
+    # One man on the six against one on his ace: 27 throws of 36 bear it off at once, so
+    # doubling makes the taker exactly indifferent.
+    board = ((1, 0, 0, 0, 0, 0) + (0,) * 19, (0, 0, 0, 0, 0, 1) + (0,) * 19)
+    assert cubeful.exact_bearoff(board) == {"centre": 1.0, "me": 1.0, "him": 0.5}
