@@ -71,11 +71,16 @@ def test_reason_provoked_and_put_right(code):
     assert verdicts(events)[-1] == ("legal", None)
 
 
+#: White to play 4-1 with a black blot on white's 20 point: 24/20* hits it.
+HIT_ON_20 = Position.from_points(
+    {24: 2, 13: 5, 8: 3, 6: 5, 20: -1, 19: -5, 12: -5, 1: -4}
+).position_id()
+
+
 def test_hit_not_on_bar():
-    position = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5, 20: -1, 19: -5, 12: -5, 1: -4})
     events = run(
         [
-            f"setup {position.position_id()}",
+            f"setup {HIT_ON_20}",
             "dice 4 1",
             "lift 24",
             "place 20",
@@ -236,10 +241,9 @@ def test_bearing_off_names_the_die_actually_left_and_one_man():
 
 
 def test_done_with_the_hit_man_still_on_its_point_names_the_hit():
-    position = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5, 20: -1, 19: -5, 12: -5, 1: -4})
     events = run(
         [
-            f"setup {position.position_id()}",
+            f"setup {HIT_ON_20}",
             "dice 4 1",
             "lift 24",
             "place 20",
