@@ -1,8 +1,11 @@
 """Coach benchmark: the built-in evaluator against GNU Backgammon, and the time per rating.
 
-It also asks ``kiosk coach-cube``'s coach (with the built-in net's chances, and with
-gnubg-nn's) for the cube decision in a fixed set of positions (``cube_positions.txt``) and
-reports how often action and response are the ``gnubg`` program's own (``cube_agreement``).
+It also asks ``kiosk coach-cube``'s coach (with gnubg-nn at 2-ply where it is installed,
+and with the built-in net at 1-ply) for the cube decisions of a fixed set
+(``cube_positions.txt``: 100 in money play, 100 at match scores, each with a clear answer)
+and reports how often action (double or not) and response (take or pass) are GNU
+Backgammon's own cubeful 2-ply ones (``cube_agreement_money``, ``cube_agreement_match``),
+asked of the ``gnubg`` program where it is installed, else as recorded in the file.
 
 Over a fixed set of positions (``coach_positions.txt``: Position ID and roll, drawn from
 games of GNU Backgammon's net with a seed of their own, not the built-in evaluator's
@@ -25,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +37,7 @@ if str(ROOT) not in sys.path:
 
 from kiosk.rules import Position  # noqa: E402
 from kiosk.tutor.coach import Coach  # noqa: E402
+from kiosk.tutor.cube import CubeState  # noqa: E402
 from kiosk.tutor.evaluators import Evaluator  # noqa: E402
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator  # noqa: E402
 from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, find_program  # noqa: E402
@@ -40,7 +45,6 @@ from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module  # noq
 
 POSITIONS_FILE = Path(__file__).with_name("coach_positions.txt")
 CUBE_FILE = Path(__file__).with_name("cube_positions.txt")
-CUBE_CASES = 80
 SEED = 7_100
 GAMES = 40
 EVERY = 5  # keep one position in five, so the set spans many games
@@ -57,52 +61,188 @@ def regenerate() -> None:
     )
 
 
+#: Match scores (side on roll away, opponent away) the cube decisions are asked at.
+MATCH_SCORES = [
+    (3, 3), (3, 2), (2, 3), (4, 2), (2, 4), (5, 3), (3, 5), (4, 4),
+    (5, 5), (7, 4), (4, 7), (2, 2), (6, 3), (3, 6), (9, 9),
+]  # fmt: skip
+#: A decision is kept only if GNU Backgammon's answer is clear: the chosen action beats the
+#: other by at least this much, and so does the chosen response (its equity units).
+CLEAR = 0.02
+CUBE_EACH = 100  # money decisions, and as many at match scores
+
+
+@dataclass(frozen=True)
+class CubeCase:
+    """One cube decision of the benchmark: the position (side on roll, before throwing),
+    the match (0: money) and each side's points away, the cube and its owner."""
+
+    position_id: str
+    match: int = 0
+    away: int = 0
+    opp_away: int = 0
+    value: int = 1
+    owner: str = "centre"  # centre or me (the side on roll); never the other's
+    answer: tuple[str, str] = ("", "")  # GNU Backgammon's, as recorded
+
+    def state(self) -> CubeState:
+        from kiosk.rules import WHITE
+
+        owner = WHITE if self.owner == "me" else None
+        score = (self.match - self.away, self.match - self.opp_away) if self.match else (0, 0)
+        return CubeState(self.value, owner, self.match, score)
+
+    def line(self) -> str:
+        return (
+            f"{self.position_id} {self.match} {self.away} {self.opp_away} {self.value} "
+            f"{self.owner} {self.answer[0]} {self.answer[1]}"
+        )
+
+
+def gnubg_cube_analysis(cases: list[CubeCase], plies: int = 2) -> list[tuple[str, str, float]]:
+    """GNU Backgammon's own cube analysis of each case at ``plies`` (its ``hint``, as the
+    ``gnubg`` program prints it; Jacoby off): ``(action, response, margin)``, the action
+    ``double`` or ``no-double`` (too good counts as no double), the response ``take`` or
+    ``pass``, and by how much the closer of the two choices is settled."""
+    import re
+    import subprocess
+
+    lines = ["set jacoby off", f"set evaluation cubedecision evaluation plies {plies}"]
+    for case in cases:
+        if case.match:
+            score = f"{case.match - case.opp_away} {case.match - case.away}"  # gnubg, then us
+            lines += [f"new match {case.match}", f"set score {score}"]
+        else:
+            lines.append("new session")
+        lines += [f"set board {case.position_id}", "set turn 1"]
+        if case.value > 1:
+            lines.append(f"set cube value {case.value}")
+        if case.owner == "me":
+            lines.append("set cube owner 1")
+        lines += ["hint", "show score"]
+    done = subprocess.run(
+        [str(find_program()), "-t", "-q"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=True,
+    )
+    pieces = done.stdout.split("The score (after")
+    found = re.compile(r"Proper cube action: ([^(\n]*)")
+    equity = re.compile(
+        r"\d\. (No double|No redouble|(?:Re)?[Dd]ouble, (?:pass|take))\s+([+-]\d\.\d+)"
+    )
+    out, at = [], 0
+    for case in cases:
+        at += bool(case.match)  # "set score" says the score too
+        text = pieces[at].partition("Cube analysis")[2]
+        at += 1
+        proper = found.search(text)
+        equities = {
+            name.replace("No redouble", "No double").replace("Redouble", "Double"): float(value)
+            for name, value in equity.findall(text)
+        }
+        if not proper or len(equities) != 3:
+            out.append(("", "", 0.0))
+            continue
+        words = proper.group(1).strip()
+        nd, dt, dp = (equities[k] for k in ("No double", "Double, take", "Double, pass"))
+        action = "double" if words.startswith(("Double", "Redouble", "Optional")) else "no-double"
+        response = "pass" if "pass" in words else "take"
+        out.append((action, response, min(abs(nd - min(dt, dp)), abs(dt - dp))))
+    return out
+
+
 def regenerate_cube() -> None:
-    """Pick the fixed cube decisions again (needs gnubg-nn): positions of the checker-play
-    set where the side on roll wins 55% to 95% cubeless, so a double is in question."""
+    """Pick the cube decisions again (needs gnubg-nn and the gnubg program): positions of
+    the checker-play set where the side on roll wins 50% to 97% cubeless, in money play
+    (cube in the middle, or its own at 2) and at two match scores each, kept where GNU
+    Backgammon's 2-ply answer is clear (:data:`CLEAR`)."""
     from kiosk.tutor.evaluators.gnubg_nn import tan_board
 
     module = load_module()
-    chosen: list[str] = []
+    rng = random.Random(SEED)
+    cases: list[CubeCase] = []
+    seen: set[str] = set()
     for position, _d1, _d2 in load():
+        pid = position.position_id()
         win = module.probabilities(tan_board(position), 0)[0]
-        if 0.55 <= win <= 0.95 and position.position_id() not in chosen:
-            chosen.append(position.position_id())
+        if pid in seen or not 0.5 <= win <= 0.97:
+            continue
+        seen.add(pid)
+        cases.append(CubeCase(pid))
+        if rng.random() < 0.3:
+            cases.append(CubeCase(pid, value=2, owner="me"))
+        for _ in range(2):
+            away, opp_away = rng.choice(MATCH_SCORES)
+            match = max(3, max(away, opp_away) + rng.choice([0, 0, 2]))
+            cases.append(CubeCase(pid, match, away, opp_away))
+    kept: dict[bool, list[CubeCase]] = {False: [], True: []}
+    for case, (action, response, margin) in zip(cases, gnubg_cube_analysis(cases), strict=True):
+        chosen = kept[bool(case.match)]
+        if action and margin >= CLEAR and len(chosen) < CUBE_EACH:
+            chosen.append(
+                CubeCase(
+                    case.position_id,
+                    case.match,
+                    case.away,
+                    case.opp_away,
+                    case.value,
+                    case.owner,
+                    (action, response),
+                )
+            )
     CUBE_FILE.write_text(
-        "# Position ID (side on roll, before throwing), money play, cube in the middle;\n"
-        "# drawn by bench_coach.py --regenerate\n" + "".join(f"{p}\n" for p in chosen[:CUBE_CASES])
+        "# Cube decisions: Position ID (side on roll, before throwing), match length (0: money),\n"
+        "# points away (side on roll, opponent), cube value and owner (centre or me), and GNU\n"
+        "# Backgammon 1.07's 2-ply answer (action, response), clear by at least "
+        f"{CLEAR} in equity;\n# drawn by bench_coach.py --regenerate\n"
+        + "".join(c.line() + "\n" for c in kept[False] + kept[True])
     )
 
 
-def cube_agreement(evaluator: str) -> tuple[float | None, int, float]:
-    """How often ``kiosk coach-cube``'s action and response are GNU Backgammon's (the
-    ``gnubg`` program's own cube decisions over its external-player socket), and the
-    milliseconds per decision. None without the program."""
-    from kiosk.tutor.cube import CubeCoach, chances_function
-    from kiosk.tutor.evaluators.gnubg_external import fibs_board
-
-    ids = [line for line in CUBE_FILE.read_text().splitlines() if line and line[0] != "#"]
-    coach = CubeCoach(*chances_function(evaluator))
-    start = time.perf_counter()
-    decisions = [coach.decide(Position.from_id(pid)) for pid in ids]
-    ms = 1000 * (time.perf_counter() - start) / max(1, len(ids))
-    if find_program() is None:
-        return None, len(ids), ms
-    # Money play as the coach teaches it: gammons count with the cube in the middle.
-    program = GnubgExternalEvaluator(plies=0, settings=("set jacoby off",))
-    same = 0
-    try:
-        for pid, mine in zip(ids, decisions, strict=True):
-            fields = fibs_board(Position.from_id(pid)).split(":")
-            action = program.request(":".join(fields))
-            fields[40] = "1"  # the side on roll has doubled: the other side answers
-            response = program.request(":".join(fields))
-            same += (action == "double") == (mine.action == "double") and (
-                (response in ("take", "beaver")) == (mine.response == "take")
+def load_cube() -> list[CubeCase]:
+    """The benchmark's cube decisions."""
+    cases = []
+    for line in CUBE_FILE.read_text().splitlines():
+        if line and not line.startswith("#"):
+            pid, match, away, opp_away, value, owner, action, response = line.split()
+            cases.append(
+                CubeCase(
+                    pid,
+                    int(match),
+                    int(away),
+                    int(opp_away),
+                    int(value),
+                    owner,
+                    (action, response),
+                )
             )
-    finally:
-        program.close()
-    return same / max(1, len(ids)), len(ids), ms
+    return cases
+
+
+def cube_agreement(
+    evaluator: str, cases: list[CubeCase], answers: list[tuple[str, str]]
+) -> tuple[float, float, float]:
+    """How often ``kiosk coach-cube``'s coach (with ``evaluator``'s net, at its look-ahead)
+    gives GNU Backgammon's action (double or not) and response, in money play and at match
+    scores, and its milliseconds per decision."""
+    from kiosk.tutor.cube import cube_coach
+
+    coach = cube_coach(evaluator)
+    same = {False: 0, True: 0}
+    count = {False: 0, True: 0}
+    start = time.perf_counter()
+    for case, (action, response) in zip(cases, answers, strict=True):
+        mine = coach.decide(Position.from_id(case.position_id), case.state())
+        kind = bool(case.match)
+        count[kind] += 1
+        same[kind] += (mine.action == "double") == (action == "double") and (
+            mine.response == response
+        )
+    ms = 1000 * (time.perf_counter() - start) / max(1, len(cases))
+    return same[False] / max(1, count[False]), same[True] / max(1, count[True]), ms
 
 
 def load() -> list[tuple[Position, int, int]]:
@@ -177,8 +317,17 @@ def main() -> int:
         program.equity(Position.standard().swap_turn())  # start it outside the timing
         timings["gnubg"] = round(time_ratings(program, cases, args.program_limit), 2)
 
-    cube, cube_cases, cube_ms = cube_agreement("builtin")
-    cube_nn = cube_agreement("gnubg-nn")[0] if load_module() is not None else None
+    cube_cases = load_cube()
+    answers = [c.answer for c in cube_cases]
+    live = None
+    if find_program() is not None:  # ask GNU Backgammon again rather than trust the record
+        fresh = gnubg_cube_analysis(cube_cases)
+        live = sum((a, r) == c.answer for (a, r, _m), c in zip(fresh, cube_cases, strict=True))
+        answers = [(a, r) for a, r, _m in fresh]
+    cube = {"builtin": cube_agreement("builtin", cube_cases, answers)}
+    if load_module() is not None:
+        cube["gnubg-nn"] = cube_agreement("gnubg-nn", cube_cases, answers)
+    best = cube.get("gnubg-nn", cube["builtin"])
     figures = {
         "positions": len(cases),
         "reference": name,
@@ -186,10 +335,18 @@ def main() -> int:
         "agreement_with_ties": round((agree + tied) / len(cases), 4) if losses else None,
         "mean_equity_loss": round(statistics.fmean(losses), 4) if losses else None,
         "ms_per_rating": timings,
-        "cube_decisions": cube_cases,
-        "cube_agreement": None if cube is None else round(cube, 4),
-        "cube_agreement_gnubg_nn": None if cube_nn is None else round(cube_nn, 4),
-        "ms_per_cube_decision": round(cube_ms, 2),
+        "cube_decisions": {
+            "money": sum(not c.match for c in cube_cases),
+            "match": sum(bool(c.match) for c in cube_cases),
+        },
+        "cube_reference": "gnubg 1.07 2-ply " + ("(live)" if live is not None else "(recorded)"),
+        "cube_record_still_agrees": live,
+        "cube_agreement_money": round(best[0], 4),
+        "cube_agreement_match": round(best[1], 4),
+        "cube_evaluator": "gnubg-nn" if "gnubg-nn" in cube else "builtin",
+        "cube_agreement_money_builtin": round(cube["builtin"][0], 4),
+        "cube_agreement_match_builtin": round(cube["builtin"][1], 4),
+        "ms_per_cube_decision": {name: round(v[2], 1) for name, v in cube.items()},
     }
     print(f"{len(cases)} positions; reference {name or 'none available'}")
     if losses:
@@ -198,7 +355,11 @@ def main() -> int:
         print(f"built-in mean equity loss {figures['mean_equity_loss']}")
     for evaluator, ms in timings.items():
         print(f"coach rating with {evaluator}: {ms} ms")
-    print(f"coach-cube (built-in chances) agrees with GNU Backgammon on {cube} of {cube_cases}")
+    for name, (money, match, ms) in cube.items():
+        print(
+            f"coach-cube with {name}: agrees with GNU Backgammon's 2-ply cube decision on "
+            f"{money:.0%} of money and {match:.0%} of match decisions ({ms:.0f} ms each)"
+        )
     print(json.dumps(figures))
     return 0
 

@@ -134,6 +134,11 @@ SECTIONS: dict[str, dict[str, tuple[int, str]]] = {
         "Rules Governing Play": (100, "RULES GOVERNING PLAY"),
         "Bearing": (110, "BEARING"),
         "Scoring by Games": (122, "SCORING BY GAMES"),
+        "Scoring by Loser's Stranded Men": (130, "SCORING BY LOSER'S STRANDED MEN"),
+        "Scoring by Stranded Men and Games Combined": (
+            146,
+            "SCORING BY STRANDED MEN AND GAMES COMBINED",
+        ),
         "Optional Doubling": (150, "OPTIONAL DOUBLING"),
         "Chouette": (160, "CHOUETTE"),
     },

@@ -308,6 +308,10 @@ def _right_choice(engine: LessonEngine, step: object, board: Sensed) -> int:
         value = str(shots(position, colour, point_of(colour, step.at)))
     elif step.what == "pips":
         value = str(position.pips(step.side))
+    elif step.what == "stranded":
+        from kiosk.rules.stranded import stranded_count
+
+        value = str(stranded_count(position, step.side, step.option).total)
     else:
         w, b = position.pips(WHITE), position.pips(WHITE.other)
         return 0 if w < b else 1 if b < w else 2

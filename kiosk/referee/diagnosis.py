@@ -50,12 +50,14 @@ def diagnose(
     if adv_loss and not gains and not losses:
         return (
             "wrong-checker",
-            f"That is {adv}'s man: put it back on {describe(adv_loss[0], mover)}.",
+            f"That is {adv}'s man, and only your own men move: put it back on "
+            f"{describe(adv_loss[0], mover)}.",
         )
     if stray and hit_spots and len(stray) <= len(hit_spots):
         return (
             "hit-not-on-bar",
-            f"The hit man belongs on {adv}'s bar, not on {describe(stray[0], mover)}.",
+            f"A man you hit goes to the bar, not to {describe(stray[0], mover)}: put it on "
+            f"{adv}'s bar.",
         )
     if stray or len(adv_loss) > len(hit_spots):
         where = stray[0] if stray else adv_loss[0]
@@ -71,7 +73,11 @@ def diagnose(
         ]
         if not capped:
             where = location(mover, gains[0])
-            return "unknown", f"There is one man too many on {describe(where, mover)}."
+            return (
+                "unknown",
+                f"There is one man too many on {describe(where, mover)}: take it off and "
+                "put it back where it came from.",
+            )
         losses = capped[:1]
     if not gains:
         return (
@@ -80,10 +86,16 @@ def diagnose(
         )
     pairs = zip(sorted(losses, reverse=True), sorted(gains, reverse=True), strict=False)
     for src, dst in pairs:
-        found = breach(base, src, dst, dice_left(index, base))
+        left = dice_left(index, base)
+        found = breach(base, src, dst, left)
         if found is not None:
             code = "wrong-distance" if found.rule == "backward" else found.rule
-            return code, breach_message(found, src, dst, dice, str(adv))
+            dests = index.tree.destinations(base, src) if index.tree.node(base) else []
+            men = base.count(mover, found.point) if found.point and found.point < 25 else 0
+            message = breach_message(
+                found, src, dst, dice, str(adv), left=left, dests=dests, men=men
+            )
+            return code, message
         base = _moved(base, src, dst)
     return spoils_play(index, dice, profile)
 
@@ -100,15 +112,17 @@ def spoils_play(index: PlayIndex, dice: tuple[int, int], profile: RuleProfile) -
     """Every man moved legally, but the play as a whole leaves a number unused."""
     used = {len(p.steps) for p in index.tree.plays}
     if dice[0] != dice[1] and used == {1} and profile.larger_die:
+        larger = max(dice)  # neither number is played yet: the larger of the throw
         return (
             "must-use-larger",
-            f"Only one number of {dice_text(dice)} can be played, so it must be the "
-            f"{max(dice)}.",
+            f"Only one number of {dice_text(dice)} can be played, so it must be the larger: "
+            f"put the man back and play the {larger}.",
         )
     n = used.pop() if used else 0
     return (
         "must-use-both",
-        f"That move leaves a number you could play unused: this throw must use {numbers(n)}.",
+        f"That move leaves a number you could play unused: this throw must use {numbers(n)}. "
+        "Put the man back and find a play that uses them all.",
     )
 
 
@@ -118,7 +132,8 @@ def unfinished(index: PlayIndex, dice: tuple[int, int]) -> Verdict:
     n = used.pop() if used else 0
     return (
         "must-use-both",
-        f"Your play is not finished: {dice_text(dice)} must use {numbers(n)} here.",
+        f"Your play is not finished: {dice_text(dice)} must use {numbers(n)} here. Play "
+        "the rest of the throw, then press Done.",
     )
 
 
@@ -128,7 +143,8 @@ def cannot_move(position: Position, src: int, dice: tuple[int, int]) -> Verdict:
         return "bar-first", breach_message(Breach("bar-first"), src, src, dice)
     return (
         "cannot-move",
-        f"The man on your {name(src)} point cannot move with {dice_text(dice)}; put it back.",
+        f"The man on your {name(src)} point cannot move with {dice_text(dice)}: put it back "
+        "and move another man.",
     )
 
 

@@ -63,3 +63,19 @@ def bearing_penalty(
     off[mover] -= borne
     men[mover][24] += borne
     return Position((men[0], men[1]), (off[0], off[1]), mover, validate=False), borne
+
+
+#: The books' rules a refusal in Russian backgammon cites, by reason code, by book and
+#: section (never by a line of a transcription); the words are :func:`kiosk.referee.
+#: wording.russian_refusal`'s.
+RUSSIAN_LAWS = {
+    "bar-first": "A man on the bar enters before any other man moves (Cady, Russian "
+    "Backgammon; Foster, Russian backgammon).",
+    "blocked": "A point held by two or more adverse men is closed, as in the ordinary game "
+    "(Cady, Russian Backgammon; Cady, The Restrictions in Playing).",
+    "not-home": "Men are borne off only once every man is in the home table, as in the "
+    "ordinary game (Cady, Russian Backgammon; Cady, Bearing).",
+    "enter-two": "The first throw must enter two men (Foster, Russian backgammon).",
+    "no-die": "Each man moves by the number of one die of the part being played, a doublet "
+    "four times and then its opposite (Cady, Russian Backgammon; Foster, Russian backgammon).",
+}

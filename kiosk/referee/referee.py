@@ -393,7 +393,7 @@ class Referee:
         phase, turn = self.game.phase, self.game.turn
         if colour is not None and colour != turn:
             if phase == Phase.PLAY:
-                self._illegal_event("not-your-turn", f"It is {turn}'s turn to play.", again=True)
+                self._illegal_event("not-your-turn", wording.not_your_done(turn), again=True)
             else:
                 self._notice("done-not-now", f"{colour}: it is {turn}'s turn, not yours.")
             return
@@ -417,11 +417,10 @@ class Referee:
             self._finish_if_complete()
         elif plays.in_motion(board):
             adv = turn.other
-            if plays.hit_man_left(board):
+            shared = [w for w in board if w[0].isdigit() and min(board[w]) > 0]
+            if shared or plays.hit_man_left(board):
                 self._illegal_event(
-                    "hit-not-on-bar",
-                    f"Put the hit man on {adv}'s bar before you finish.",
-                    again=True,
+                    "hit-not-on-bar", wording.hit_to_bar(adv, shared, turn), again=True
                 )
             else:
                 self._illegal_event(
@@ -664,7 +663,7 @@ class Referee:
         side = 0 if mover == WHITE else 1
         moved_mine = any(board[w][side] != want[w][side] for w in board)
         if moved_mine and game.phase in (Phase.ROLL, Phase.OPENING):
-            self._illegal_event("throw-first", f"{mover}: throw the dice before moving.")
+            self._illegal_event("throw-first", wording.throw_first(mover))
         else:
             self._illegal_event(
                 "not-your-turn",
@@ -804,10 +803,7 @@ class Referee:
             src, before = self._touched
             mover = self.game.turn
             if all(c.count(mover, src) >= before.count(mover, src) for c, _ in reached):
-                self._illegal_event(
-                    "touch-move",
-                    f"You lifted the man on your {name(src)} point: it must be played.",
-                )
+                self._illegal_event("touch-move", wording.touch_move(src))
                 return
             self._touched = None
         self._candidates = reached

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import groupby
 
 from kiosk.rules.board import BAR, OFF
 
@@ -52,29 +51,47 @@ class Step:
 
 
 def format_play(steps: Iterable[Step]) -> str:
-    """The GNU Backgammon notation of a play's steps (``""`` for a play with no steps)."""
+    """The GNU Backgammon notation of a play's steps (``""`` for a play with no steps).
+
+    As GNU Backgammon's ``FormatMove`` writes it: the moves from the highest point, one man's
+    steps joined (an intermediate point kept only where it hit), the same move made by
+    several men counted, and one star for each point where a blot was hit, on the first
+    move to land there:
+
+    >>> from kiosk.rules import Position
+    >>> str(Position.from_id('4HPhAwTgc+IBMA').parse_play(6, 4, '10/4* 8/4'))
+    '10/4* 8/4'
+    """
     steps = tuple(steps)
-    # As in GNU Backgammon, every landing on a point where a blot stood is marked.
     hit_points = {s.dst for s in steps if s.hit}
     moves: list[tuple[int, int] | None] = sorted(((s.src, s.dst) for s in steps), reverse=True)
-    texts = []
+    paths: dict[tuple[int, ...], int] = {}  # each man's path, and how many men made it
     for i, move in enumerate(moves):
         if move is None:
             continue
-        src, end = move
-        text = _NAMES[src]
+        path = [move[0]]
+        end = move[1]
         # Join the steps of one man: a move starting where this one ends.
         for j in range(i + 1, len(moves)):
             other = moves[j]
             if other is not None and other[0] == end:
                 if end in hit_points:  # hit there: keep the intermediate point
-                    text += _LANDINGS[end][True]
+                    path.append(end)
                 end = other[1]
                 moves[j] = None
-        texts.append(text + _LANDINGS[end][end in hit_points])
+        path.append(end)
+        paths[tuple(path)] = paths.get(tuple(path), 0) + 1
+    starred: set[int] = set()
     out = []
-    for text, same in groupby(texts):
-        count = len(list(same))
+    for path, count in paths.items():
+        text = _NAMES[path[0]]
+        for point in path[1:-1]:
+            text += _LANDINGS[point][True]
+            starred.add(point)
+        end = path[-1]
+        hit = end in hit_points and end not in starred
+        starred |= {end} if hit else set()
+        text += _LANDINGS[end][hit]
         out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
 

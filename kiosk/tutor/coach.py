@@ -37,7 +37,7 @@ from kiosk.rules import Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
-from kiosk.tutor.features import explain
+from kiosk.tutor.features import explain, gives_up
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +214,10 @@ class Coach:
         loss = max(0.0, best_equity - equity)
         rating = classify(loss, self.thresholds)
         reasons = explain(position, play, best)
+        if rating in ("bad", "very bad"):
+            lost = self._gives_up(judge, play, best)
+            if lost is not None:
+                reasons.insert(len(reasons) - 1, lost)  # before the race, which comes last
         texts = [r.as_dict() for r in reasons]
         if play == best:
             texts.insert(0, {"code": "best", "text": "The best play of the roll"})
@@ -236,11 +240,44 @@ class Coach:
             alternatives=[(str(p), e) for p, e in ranked[:3]],
         )
 
+    def _gives_up(self, judge: str, play: Play, best: Play):
+        """The reason naming what ``play`` gives up against ``best`` by the chances of the
+        evaluator that judged (None if it gives no chances, or nothing is given up)."""
+        evaluator = self.evaluator if judge == self.evaluator.name else self.fallback
+        try:
+            mine, theirs = (mover_chances(evaluator, p.result) for p in (play, best))
+        except EvaluatorError as err:
+            log.warning("no chances from %s: %s", judge, err)
+            return None
+        if mine is None or theirs is None:
+            return None
+        return gives_up(mine, theirs, str(best))
+
     def close(self) -> None:
         """Release the evaluators."""
         self.evaluator.close()
         if self.fallback is not None:
             self.fallback.close()
+
+
+def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, ...] | None:
+    """The five chances (win, win a gammon, win a backgammon, lose a gammon, lose a
+    backgammon) of the side that just moved to ``after``, from ``evaluator`` at its depth;
+    None for an evaluator that gives none."""
+    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, fibs_board
+    from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator
+
+    if isinstance(evaluator, BuiltinEvaluator):
+        return tuple(evaluator.chances(after))
+    if isinstance(evaluator, GnubgNNEvaluator):
+        on_roll = evaluator.chances(after)
+    elif isinstance(evaluator, GnubgExternalEvaluator):
+        line = f"evaluation fibsboard {fibs_board(after)} plies {evaluator.plies} cubeless"
+        on_roll = tuple(float(x) for x in evaluator.request(line).split()[:5])
+    else:
+        return None
+    win, win_g, win_bg, lose_g, lose_bg = on_roll
+    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
 
 
 def coach_event(rating: Rating, player: str, teaching: bool) -> dict:

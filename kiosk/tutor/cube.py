@@ -1,29 +1,25 @@
 """The coach on the doubling cube: double, no double or too good; take or pass.
 
 The side on roll, before throwing, may double if the cube is in the middle or its own.
-From the chances of the position (GNU Backgammon's if installed, else the built-in net's
-looking one throw ahead, :meth:`.BuiltinEvaluator.chances_on_roll`) the coach works out
-three cubeful equities, all for the side on roll and in units of the cube as it stands:
-*no double*, *double, take* and *double, pass* (+1). As GNU Backgammon does at its
-quickest level, it uses Janowski's model: the cubeless equity with the cube
-dead, blended with the equity of a perfectly live cube by the cube's efficiency (0.68 in
-contact, less in a race). The take point and cash point come from the gammon rates:
+The coach works out three cubeful equities for it, as GNU Backgammon's cube analysis does
+(:mod:`kiosk.tutor.cubeful`): *no double*, *double, take* and *double, pass*, looking
+``plies`` throws ahead with its net's best play of each throw and, at every position on
+the way, the cube turned (or not) as suits each side; at the end of the look-ahead the
+chances are turned into cubeful equities with Janowski's model of a live cube (money
+play) or its generalisation to match play, where the match equity table gives the take
+and cash points at every cube level and the taker's redouble is counted. Without a
+look-ahead (``plies`` 0) the same model is applied to the chances of the position itself.
 
-* with a dead cube and no gammons the taker needs 25% of the wins, as the lesson on the
-  cube teaches; gammons (``W`` and ``L``, the doubler's average win and loss) and the
-  value of owning the cube move it, and :func:`taker_needs` works it out;
-* double when both *double, take* and *double, pass* beat *no double*; it is *too good*
-  when *no double* beats *double, pass* (play on for the gammon).
+* double when both *double, take* and *double, pass* are worth at least *no double*; the
+  other side passes when *double, take* would be worth more to the doubler than *double,
+  pass*;
+* *too good* when playing on is worth more than cashing (*no double* beats *double,
+  pass*): the side on roll plays on for a gammon.
 
-In a match, the Crawford game allows no double; after it the trailer doubles at once and
-the leader, who has nothing to lose by the cube, takes. At other match scores the three
-decisions are weighed in chances to win the match (:func:`match_chances`): each way the
-game can end (a single game, a gammon or a backgammon, for either side, at the cube's
-value) moves the score, and the Kazaross XG2 match equity table gives the chance to win
-the match from there. The cube is taken as dead at those scores (no redouble is valued),
-so the figures are the coach's approximation, not GNU Backgammon's; the reasons give the
-chances and the table. Equities are then put back in cube units (+1 a cashed game) so
-that ``equity_loss`` reads as in money play.
+Equities are given in units of the cube as it stands (+1 a cashed game), in match play
+too, where the match winning chances are put back into those units as GNU Backgammon
+does, so that ``equity_loss`` reads as in money play; the reasons give the match winning
+chances themselves.
 
 >>> from kiosk.rules import Position
 >>> decision = CubeCoach(chances=lambda p: (0.5, 0.13, 0.005, 0.13, 0.005)).decide(
@@ -38,8 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kiosk.rules import Colour, Position
-from kiosk.rules.met import kazaross_xg2
-from kiosk.tutor.features import has_contact
+from kiosk.tutor import cubeful
+from kiosk.tutor.evaluators.gnubg_nn import tan_board
 
 Chances = Callable[[Position], Sequence[float]]
 
@@ -47,8 +43,10 @@ ACTIONS = ("double", "no-double", "too-good")
 RESPONSES = ("take", "pass")
 DECISIONS = ("double", "no-double", "take", "pass")
 
-#: Cube efficiency in contact positions (Janowski; GNU Backgammon's value).
-CONTACT_EFFICIENCY = 0.68
+#: How far each evaluator looks ahead for a cube decision (a decision comes once a turn):
+#: GNU Backgammon's own 2-ply with its nets; one throw with the built-in net, which is
+#: slower (about 0.2 s here) and no better two throws deep.
+PLIES = {"gnubg-nn": 2, "builtin": 1}
 
 
 @dataclass(frozen=True)
@@ -60,12 +58,20 @@ class CubeState:
     match: int = 0  # 0: money play
     score: tuple[int, int] = (0, 0)  # (side on roll, opponent)
     crawford: bool = False  # this is the Crawford game
+    jacoby: bool = False  # money play: gammons count only once the cube is turned
 
     def __post_init__(self) -> None:
         if self.value < 1 or self.value & (self.value - 1):
             raise ValueError(f"the cube shows a power of two, not {self.value}")
         if self.match < 0 or any(s < 0 or (self.match and s >= self.match) for s in self.score):
             raise ValueError(f"a score of {self.score} does not fit a {self.match}-point match")
+
+    def seen_by(self, side: Colour) -> cubeful.Cube:
+        """The cube and score from ``side``'s seat (``side`` on roll)."""
+        owner = "centre" if self.owner is None else "me" if self.owner == side else "him"
+        away = self.match - self.score[0] if self.match else 0
+        opp_away = self.match - self.score[1] if self.match else 0
+        return cubeful.Cube(self.value, owner, away, opp_away, self.crawford, self.jacoby)
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,7 @@ class CubeDecision:
     reasons: list[dict] = field(default_factory=list)
     equity_loss: float | None = None  # of the decision asked about, if one was
     evaluator: str = ""
+    plies: int = 0  # how many throws ahead the evaluator looked
 
     def as_dict(self) -> dict:
         """JSON-ready: the ``kiosk coach-cube`` contract."""
@@ -96,15 +103,8 @@ class CubeDecision:
             "chances": [round(c, 4) for c in self.chances],
             "reasons": [dict(r) for r in self.reasons],
             "evaluator": self.evaluator,
+            "plies": self.plies,
         }
-
-
-def efficiency(position: Position) -> float:
-    """How live the cube is: 0.68 in contact; in a race, from 0.6 (short) to 0.68 (long)."""
-    if has_contact(position):
-        return CONTACT_EFFICIENCY
-    pips = position.pips(position.turn)
-    return max(0.6, min(CONTACT_EFFICIENCY, 0.55 + 0.0011 * pips))
 
 
 def values(chances: Sequence[float]) -> tuple[float, float, float]:
@@ -114,71 +114,25 @@ def values(chances: Sequence[float]) -> tuple[float, float, float]:
     return p, 1.0 + (win_g + win_bg) / p, 1.0 + (lose_g + lose_bg) / (1.0 - p)
 
 
-def take_point(w: float, l_: float) -> float:
-    """The doubler's winning chance above which the taker should pass (live cube)."""
-    return (l_ + 1.0) / (w + l_ + 0.5)
+def cubeful_money(p: float, w: float, l_: float, own: str, x: float) -> float:
+    """Janowski's money equity for a win chance ``p``, average win ``w`` and loss ``l_``,
+    the cube ``own``-ed (``me``, ``middle`` or ``him``) and efficiency ``x``."""
+    cube = cubeful.Cube(owner={"middle": "centre"}.get(own, own))
+    dead = p * (w + l_) - l_
+    return (1.0 - x) * dead + x * cubeful.money_live(p, w, l_, cube)
 
 
 def taker_needs(w: float, l_: float, x: float) -> float:
-    """The taker's share of the wins at which taking and passing are equal (Janowski)."""
+    """The taker's share of the wins at which taking and passing are equal in money play
+    (Janowski; with a dead cube and no gammons, 25%)."""
     lo, hi = 0.0, 1.0
     for _ in range(40):
         mid = (lo + hi) / 2
-        if 2.0 * cubeful(mid, w, l_, "him", x) < 1.0:
+        if 2.0 * cubeful_money(mid, w, l_, "him", x) < 1.0:
             lo = mid
         else:
             hi = mid
     return 1.0 - lo
-
-
-def _live(p: float, w: float, l_: float, own: str) -> float:
-    """Equity with a perfectly live cube; ``own``: ``me``, ``middle`` or ``him``."""
-    cash = take_point(w, l_)  # where I cash
-    his_cash = (l_ - 0.5) / (w + l_ + 0.5)  # where he cashes against me
-    if own == "me":
-        return -l_ + (1.0 + l_) * p / cash if p < cash else max(1.0, p * (w + l_) - l_)
-    if own == "him":
-        return -1.0 + (w + 1.0) * (p - his_cash) / (1.0 - his_cash) if p > his_cash else -1.0
-    if p <= his_cash:
-        return -1.0
-    if p >= cash:
-        return 1.0
-    return -1.0 + 2.0 * (p - his_cash) / (cash - his_cash)
-
-
-def cubeful(p: float, w: float, l_: float, own: str, x: float) -> float:
-    """Janowski's cubeful equity: dead and live cube blended by efficiency ``x``."""
-    return (1.0 - x) * (p * (w + l_) - l_) + x * _live(p, w, l_, own)
-
-
-def after_game(away: int, opponent_away: int) -> float:
-    """The chance to win the match for a side ``away`` from winning (0 or less: won)
-    against one ``opponent_away``, before the next game (Kazaross XG2).
-
-    >>> after_game(0, 3), after_game(2, -1), round(after_game(1, 2), 4)
-    (1.0, 0.0, 0.6774)
-    """
-    if away <= 0:
-        return 1.0
-    if opponent_away <= 0:
-        return 0.0
-    return kazaross_xg2().equity(away, opponent_away)
-
-
-def match_chances(chances: Sequence[float], away: int, opponent_away: int, stake: int) -> float:
-    """The chance to win the match for the side on roll, playing the game out for ``stake``
-    points a game (the cube's value) with these ``chances`` (win, win a gammon, win a
-    backgammon, lose a gammon, lose a backgammon; gammons include backgammons).
-
-    >>> round(match_chances((0.66, 0, 0, 0, 0), 2, 2, 2), 4)   # the match on one game
-    0.66
-    """
-    win, win_g, win_bg, lose_g, lose_bg = chances[:5]
-    wins = ((win - win_g, 1), (win_g - win_bg, 2), (win_bg, 3))
-    losses = ((1.0 - win - lose_g, 1), (lose_g - lose_bg, 2), (lose_bg, 3))
-    return sum(p * after_game(away - k * stake, opponent_away) for p, k in wins) + sum(
-        p * after_game(away, opponent_away - k * stake) for p, k in losses
-    )
 
 
 #: The reason codes of a cube decision and what each one's facts mean (chances are the side
@@ -190,9 +144,10 @@ CUBE_REASON_CODES: dict[str, str] = {
     "post-crawford": "after the Crawford game: the trailer doubles at once, and the leader takes",
     "match-equity": "at `away`-away, `opponent_away`-away the side on roll wins the match "
     "`no_double` playing on, `double_take` if a double is taken and `double_pass` if it is "
-    "passed (Kazaross XG2 table, the cube counted as dead)",
+    "passed (Kazaross XG2 table, the cube live: redoubles counted)",
     "no-access": "the cube is the opponent's: the side on roll may not double",
-    "take-point": "the taker needs `take_point` of the wins to take and has `taker_wins`",
+    "take-point": "taking is worth `take` to the taker and passing `pass` (points of the "
+    "cube as it stands, or chances to win the match in match play)",
     "too-good": "too good to double: playing on for a gammon is worth more than a cashed point",
     "market": "double now: the taker must pass, and many throws would lose the market",
 }
@@ -204,28 +159,53 @@ def _reason(code: str, text: str, **facts: object) -> dict:
     return {"code": code, **facts, "text": text}
 
 
-class CubeCoach:
-    """Rates cube decisions from the chances an evaluator gives the side on roll."""
+class _ChancesOnly:
+    """A look-ahead of no throws: the coach's chances for the position itself."""
 
-    def __init__(self, chances: Chances, name: str = "") -> None:
+    def __init__(self, chances: Chances, position: Position) -> None:
+        self.chances, self.position, self.name = chances, position, ""
+
+    def probabilities(self, board: cubeful.Board) -> Sequence[float]:
+        return self.chances(self.position)
+
+    def after_rolls(self, board: cubeful.Board) -> list:  # never asked at 0 plies
+        raise AssertionError("no look-ahead without a net")
+
+
+class CubeCoach:
+    """Rates cube decisions: from ``chances`` alone, or looking ``plies`` throws ahead with
+    ``backend`` (:class:`kiosk.tutor.cubeful.Backend`)."""
+
+    def __init__(
+        self,
+        chances: Chances,
+        name: str = "",
+        backend: cubeful.Backend | None = None,
+        plies: int = 0,
+    ) -> None:
         self.chances = chances
         self.name = name
+        self.backend = backend
+        self.plies = plies if backend is not None else 0
+
+    def _equities(self, position: Position, cube: cubeful.Cube) -> cubeful.Equities:
+        board = tuple(tuple(side) for side in tan_board(position))
+        if self.backend is not None and self.plies:
+            return cubeful.decide(self.backend, board, cube, self.plies)  # type: ignore[arg-type]
+        return cubeful.decide(_ChancesOnly(self.chances, position), board, cube, 0)  # type: ignore[arg-type]
 
     def decide(
         self, position: Position, cube: CubeState | None = None, decision: str | None = None
     ) -> CubeDecision:
         """The right action and response, and what ``decision`` (one of :data:`DECISIONS`,
         by the side it belongs to) gives up."""
-        cube = cube or CubeState()
+        state = cube or CubeState()
         if decision is not None and decision not in DECISIONS:
             raise ValueError(f"a decision is one of {', '.join(DECISIONS)}, not {decision!r}")
         chances = tuple(float(c) for c in self.chances(position))
         p, w, l_ = values(chances)
-        x = efficiency(position)
-        own = "middle" if cube.owner is None else "me" if cube.owner == position.turn else "him"
-        nd = cubeful(p, w, l_, own, x)
-        dt = 2.0 * cubeful(p, w, l_, "him", x)
-        dp = 1.0
+        seen = state.seen_by(position.turn)
+        eq = self._equities(position, seen)
         reasons = [
             _reason(
                 "chances",
@@ -236,16 +216,16 @@ class CubeCoach:
                 average_loss=round(l_, 3),
             )
         ]
-        may_double = own != "him"
-        post_crawford = (
-            bool(cube.match)
-            and not cube.crawford
-            and (cube.match - 1 in cube.score and cube.score[0] != cube.score[1])
-        )
-        if cube.match and cube.crawford:
-            may_double = False
+        may_double = seen.may_double()
+        if seen.match:
+            nd, dt, dp = (
+                self._units(m, seen) for m in (eq.no_double, eq.double_take, eq.double_pass)
+            )
+        else:
+            nd, dt, dp = eq.no_double, eq.double_take, eq.double_pass
+        if seen.match and state.crawford:
             reasons.append(_reason("crawford", "The Crawford game: nobody may double"))
-        elif post_crawford:
+        elif seen.post_crawford:
             reasons.append(
                 _reason(
                     "post-crawford",
@@ -254,64 +234,33 @@ class CubeCoach:
                     "and the leader takes",
                 )
             )
-        elif cube.match:
-            away, opponent_away = (cube.match - cube.score[0], cube.match - cube.score[1])
-            c = cube.value
-            won, lost = after_game(away - c, opponent_away), after_game(away, opponent_away - c)
-            mwc = (
-                match_chances(chances, away, opponent_away, c),
-                match_chances(chances, away, opponent_away, 2 * c),
-                won,
-            )
-            nd, dt, dp = (2.0 * (m - lost) / (won - lost) - 1.0 for m in mwc)
+        if seen.match and not state.crawford:
             reasons.append(
                 _reason(
                     "match-equity",
-                    f"At {away}-away, {opponent_away}-away you win the match "
-                    f"{mwc[0]:.0%} of the time playing on, {mwc[1]:.0%} if he takes your "
-                    f"double and {mwc[2]:.0%} if he passes (Kazaross XG2 match equity table; "
-                    "the cube counted as dead)",
-                    away=away,
-                    opponent_away=opponent_away,
-                    no_double=round(mwc[0], 4),
-                    double_take=round(mwc[1], 4),
-                    double_pass=round(mwc[2], 4),
+                    f"At {seen.away}-away, {seen.opp_away}-away you win the match "
+                    f"{eq.no_double:.0%} of the time playing on, {eq.double_take:.0%} if he "
+                    f"takes your double and {eq.double_pass:.0%} if he passes (Kazaross XG2 "
+                    "match equity table; redoubles counted)",
+                    away=seen.away,
+                    opponent_away=seen.opp_away,
+                    no_double=round(eq.no_double, 4),
+                    double_take=round(eq.double_take, 4),
+                    double_pass=round(eq.double_pass, 4),
                 )
             )
         if not may_double:
             action = "no-double"
-            if own == "him":
+            if seen.owner == "him":
                 reasons.append(_reason("no-access", "The cube is your opponent's"))
-        elif post_crawford:
-            trailer = cube.score[0] < cube.score[1]
-            action = "double" if trailer else "no-double"
-        elif nd > dp and dt >= dp:
-            action = "too-good"
-        elif min(dt, dp) > nd:
+        elif dt >= nd and dp >= nd:
             action = "double"
+        elif nd > dp:
+            action = "too-good"
         else:
             action = "no-double"
-        response = "take" if dt < dp or post_crawford else "pass"
-        if cube.match and not cube.crawford and not post_crawford:
-            won, lost = (
-                after_game(away - 2 * c, opponent_away),
-                after_game(away, opponent_away - 2 * c),
-            )
-            needs = (won - mwc[2]) / (won - lost)
-            words = "at this score, gammons aside, from the match equity table"
-        else:
-            needs = taker_needs(w, l_, x)
-            words = (
-                "25% with a dead cube and no gammons, less as the cube he gets is worth something"
-            )
-        reasons.append(
-            _reason(
-                "take-point",
-                f"The taker needs {needs:.0%} of the wins to take ({words}); he has {1 - p:.0%}",
-                take_point=round(needs, 4),
-                taker_wins=round(1 - p, 4),
-            )
-        )
+        response = "take" if dt < dp else "pass"
+        reasons.append(self._take_reason(seen, eq, response))
         if action == "too-good":
             reasons.append(
                 _reason(
@@ -329,13 +278,39 @@ class CubeCoach:
             )
         loss = None
         if decision is not None:
-            loss = _loss(decision, action, response, nd, dt, dp, may_double)
-        return CubeDecision(action, response, nd, dt, dp, chances, reasons, loss, self.name)
+            loss = _loss(decision, nd, dt, dp, may_double)
+        return CubeDecision(
+            action, response, nd, dt, dp, chances, reasons, loss, self.name, self.plies
+        )
+
+    @staticmethod
+    def _units(mwc: float, cube: cubeful.Cube) -> float:
+        """A match winning chance in units of the cube as it stands (+1: the cube cashed,
+        -1: the cube lost), as GNU Backgammon reports match equities."""
+        won, lost = cube.mwc(won=cube.value), cube.mwc(lost=cube.value)
+        return 2.0 * (mwc - lost) / (won - lost) - 1.0
+
+    @staticmethod
+    def _take_reason(cube: cubeful.Cube, eq: cubeful.Equities, response: str) -> dict:
+        """What taking and passing are worth to the taker, in words that agree with
+        ``response``."""
+        verdict = "he should take" if response == "take" else "he should pass"
+        if cube.match:
+            take, drop = 1.0 - eq.double_take, 1.0 - eq.double_pass
+            words = (
+                f"If he takes he wins the match {take:.1%} of the time, if he passes "
+                f"{drop:.1%}: {verdict}"
+            )
+        else:
+            take, drop = -eq.double_take, -eq.double_pass
+            words = (
+                f"Taking leaves him {take:+.2f} (in points of the cube as it stands), "
+                f"passing {drop:+.2f}: {verdict}"
+            )
+        return _reason("take-point", words, take=round(take, 4), **{"pass": round(drop, 4)})
 
 
-def _loss(
-    decision: str, action: str, response: str, nd: float, dt: float, dp: float, may: bool
-) -> float:
+def _loss(decision: str, nd: float, dt: float, dp: float, may: bool) -> float:
     """Equity the side making ``decision`` gives up against the right one."""
     if decision in ("take", "pass"):
         # The taker's equity is minus the doubler's.
@@ -351,7 +326,7 @@ def _loss(
 
 def chances_function(evaluator_name: str = "auto", plies: int = 0) -> tuple[Chances, str]:
     """The chances of the side on roll from the best evaluator here (or the one named)."""
-    from kiosk.tutor.evaluators.gnubg_nn import load_module, tan_board
+    from kiosk.tutor.evaluators.gnubg_nn import load_module
 
     module = load_module() if evaluator_name in ("auto", "gnubg-nn") else None
     if module is not None:
@@ -359,3 +334,20 @@ def chances_function(evaluator_name: str = "auto", plies: int = 0) -> tuple[Chan
     from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
     return BuiltinEvaluator().chances_on_roll, "builtin"
+
+
+def cube_coach(evaluator_name: str = "auto") -> CubeCoach:
+    """The cube coach with the best net here (or the one named), looking ahead as far as
+    suits it (:data:`PLIES`)."""
+    from kiosk.tutor.evaluators.gnubg_nn import load_module
+
+    module = load_module() if evaluator_name in ("auto", "gnubg-nn") else None
+    if module is not None:
+        backend: cubeful.Backend = cubeful.GnubgNNBackend(module)
+        chances: Chances = lambda pos: module.probabilities(tan_board(pos), 0)  # noqa: E731
+        return CubeCoach(chances, "gnubg-nn", backend, PLIES["gnubg-nn"])
+    from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+
+    net = BuiltinEvaluator()
+    backend = cubeful.PositionBackend(net.chances_for, "builtin")
+    return CubeCoach(net.chances_on_roll, "builtin", backend, PLIES["builtin"])

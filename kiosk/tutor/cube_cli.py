@@ -7,13 +7,7 @@ import json
 import sys
 
 from kiosk.rules import Colour, Position
-from kiosk.tutor.cube import (
-    CUBE_REASON_CODES,
-    DECISIONS,
-    CubeCoach,
-    CubeState,
-    chances_function,
-)
+from kiosk.tutor.cube import CUBE_REASON_CODES, DECISIONS, CubeState, cube_coach
 from kiosk.tutor.evaluators import EvaluatorError
 
 
@@ -45,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the score: side on roll, then the opponent",
     )
     parser.add_argument("--crawford", action="store_true", help="this is the Crawford game")
+    parser.add_argument(
+        "--jacoby", action="store_true", help="money play under the Jacoby rule"
+    )
     parser.add_argument("--decision", choices=DECISIONS, help="the decision to rate")
     parser.add_argument(
         "--evaluator",
@@ -64,18 +61,22 @@ def _fail(message: str) -> int:
 def _run(args: argparse.Namespace) -> int:
     if not args.match and (tuple(args.score) != (0, 0) or args.crawford):
         return _fail("a score or the Crawford game needs --match N (money play has neither)")
+    if args.match and args.jacoby:
+        return _fail("the Jacoby rule is for money play, not a match")
     try:
         position = Position.from_id(args.position_id)
         owner = None if args.owner == "centre" else Colour.parse(args.owner)
-        cube = CubeState(args.cube, owner, args.match, tuple(args.score), args.crawford)
+        cube = CubeState(
+            args.cube, owner, args.match, tuple(args.score), args.crawford, args.jacoby
+        )
     except ValueError as err:
         return _fail(str(err))
     if position.winner() is not None:
         return _fail("the game is over in that position")
     try:
-        chances, name = chances_function(args.evaluator)
+        coach = cube_coach(args.evaluator)
     except EvaluatorError as err:
         return _fail(str(err))
-    decision = CubeCoach(chances, name).decide(position, cube, args.decision)
+    decision = coach.decide(position, cube, args.decision)
     print(json.dumps(decision.as_dict()))
     return 0

@@ -199,23 +199,29 @@ REASON_CODES: dict[str, str] = {
     "blot": "leaves blots on `points` that `shots` throws hit, more than after the best "
     "play (`best_shots`)",
     "safe": "leaves no blot any throw hits (`shots` 0) where the best play leaves `best_shots`",
-    "fewer-shots": "leaves blots that `shots` throws hit, fewer than the best play's "
-    "`best_shots`",
+    "fewer-shots": "leaves blots that `shots` throws hit, fewer than the best play's `best_shots`",
     "makes-point": "makes the key point(s) `points` (five, bar, four, his five)",
-    "breaks-point": "gives up the key point(s) `points` held before the play",
+    "breaks-point": "gives up the key point(s) `points` held before the play, or home-board "
+    "point(s) the best play keeps",
     "misses-point": "does not make `points`, which the best play makes",
     "home-point": "makes a point in the home board (`points`)",
-    "best-home-point": "the best play makes a home-board point (`points`) that this play does not",
-    "hits": "hits on `points` (sends `men` to the bar); `shots` throws hit back",
+    "best-home-point": "the best play makes a home-board point (`points`), not held before, "
+    "that this play does not",
+    "hits": "hits on `points` (sends `men` to the bar); `shots` throws hit back (`direct`: "
+    "some with one die)",
     "misses-hit": "does not hit where the best play (`best`) hits on `points`",
     "crowds": "leaves `men` on the ace, deuce and trey points, more than before and than "
-    "the best play",
+    "the best play, while the men are still in contact",
     "stacks": "piles `men` on point `points`, adding to it, more than the best play",
     "leaves-back": "leaves `men` back in the adversary's home board or on the bar, the best "
     "play `best_men`",
     "bears-off-fewer": "bears off `off` men in a race where the best play bears off `best_off`",
     "race": "the race after the play: `pips` to `adversary_pips` (`lead` ahead, negative "
     "behind), and whether the men have passed (`contact`)",
+    "gives-up": "against the best play, by the evaluator's chances (fractions of 1, the "
+    "mover's): `wins` fewer games won, `gammons` fewer gammons won, `backgammons` fewer "
+    "backgammons won, `loses_gammons` more gammons lost, `loses_backgammons` more "
+    "backgammons lost (only those of at least half a percent)",
 }
 
 
@@ -304,7 +310,9 @@ _KEY_POINTS = ((5, "C-I"), (7, "C-II"), (4, "C-III"), (20, "C-I"))
 def _point_reasons(
     before: BoardFeatures, played: BoardFeatures, best: BoardFeatures | None
 ) -> list[Reason]:
-    reasons = []
+    reasons: list[Reason] = []
+    if not played.contact:
+        return reasons  # in a pure race points block nothing
     for point, key in _KEY_POINTS:
         had, has = point in before.made, point in played.made
         could = best is not None and point in best.made
@@ -320,14 +328,26 @@ def _point_reasons(
         elif could and not has and not had:
             text = f"Misses the chance to make {name}"
             reasons.append(Reason("misses-point", text, TACTICS[key], facts))
+    key_points = {point for point, _key in _KEY_POINTS}
     new_home = sorted(set(p for p in played.made if p <= 6) - before.made)
     if new_home and not any(r.code == "makes-point" for r in reasons):
         text = f"Makes {_points(new_home)} in your home board"
         reasons.append(Reason("home-point", text, TACTICS["Ho-1"], {"points": new_home}))
-    if best is not None and best.home_points > played.home_points and not reasons:
-        missing = sorted(set(p for p in best.made if p <= 6) - played.made)
-        text = f"The best play makes {_points(missing)} in your home board"
-        reasons.append(Reason("best-home-point", text, TACTICS["Ho-1"], {"points": missing}))
+    if best is not None:
+        broken = sorted(
+            p
+            for p in range(1, 7)
+            if p in before.made and p not in played.made and p in best.made and p not in key_points
+        )
+        if broken:
+            text = f"Breaks {_points(broken)}, which the best play keeps"
+            reasons.append(Reason("breaks-point", text, TACTICS["Ho-1"], {"points": broken}))
+        missing = sorted(
+            set(p for p in best.made if p <= 6) - played.made - before.made - key_points
+        )
+        if missing and not reasons:
+            text = f"The best play makes {_points(missing)} in your home board"
+            reasons.append(Reason("best-home-point", text, TACTICS["Ho-1"], {"points": missing}))
     return reasons
 
 
@@ -341,7 +361,8 @@ def _shape_reasons(
     reasons: list[Reason] = []
     if best is None:
         return reasons
-    if played.low_men > best.low_men and played.low_men > before.low_men and played.low_men >= 5:
+    crowded = played.low_men > best.low_men and played.low_men > before.low_men
+    if played.contact and crowded and played.low_men >= 5:
         reasons.append(
             Reason(
                 "crowds",
@@ -388,16 +409,31 @@ def _shape_reasons(
     return reasons
 
 
+def direct_shot(position: Position, colour: Colour) -> bool:
+    """Whether the adversary can hit one of ``colour``'s blots with a single die: a man of
+    his one to six points behind it, or on the bar when the blot is in ``colour``'s home."""
+    other = colour.other
+    for p in range(1, 25):
+        if position.count(colour, p) != 1:
+            continue
+        if p <= 6 and position.bar(other):
+            return True
+        # His men move towards colour's higher points: colour's point q is his 25 - q.
+        if any(position.count(other, 25 - (p - d)) for d in range(1, 7) if p - d >= 1):
+            return True
+    return False
+
+
 def _hit_reasons(play: Play, best: Play | None, played: BoardFeatures) -> list[Reason]:
     hit = sorted({s.dst for s in play.steps if s.hit})
     if hit:
         men = sum(1 for s in play.steps if s.hit)
-        facts = {"points": hit, "men": men, "shots": played.hit_rolls}
-        exposed = [b.shots for b in played.blots]
-        if exposed and max(exposed) <= 11 and played.hit_rolls:
+        direct = direct_shot(play.result, play.result.turn.other)
+        facts = {"points": hit, "men": men, "shots": played.hit_rolls, "direct": direct}
+        if played.hit_rolls and not direct:
             text = (
                 f"Hits on {_points(hit)}, and only {_throws(played.hit_rolls)} of the 36 "
-                "can hit back"
+                "can hit back, none with a single die"
             )
             return [Reason("hits", text, TACTICS["C-X"], facts)]
         text = f"Hits on {_points(hit)}: sends {'a man' if men == 1 else _men(men)} to the bar"
@@ -442,3 +478,32 @@ def explain(position: Position, play: Play, best: Play | None = None) -> list[Re
     reasons += _shape_reasons(before, played, best_features)
     reasons.append(_race_reason(played))
     return reasons
+
+
+#: The evaluator's chances, in order, and the words for giving each up.
+_CHANCE_WORDS = (
+    ("wins", 0, 1, "wins {0} fewer of the games"),
+    ("gammons", 1, 1, "wins {0} fewer gammons"),
+    ("backgammons", 2, 1, "wins {0} fewer backgammons"),
+    ("loses_gammons", 3, -1, "loses {0} more gammons"),
+    ("loses_backgammons", 4, -1, "loses {0} more backgammons"),
+)
+
+
+def gives_up(mine: tuple[float, ...], best: tuple[float, ...], best_text: str) -> Reason | None:
+    """What a play gives up against the best play, by the evaluator's chances for the mover
+    (win, win a gammon, win a backgammon, lose a gammon, lose a backgammon); None when it
+    gives up less than half a percent of each."""
+    facts: dict[str, float] = {}
+    words = []
+    for name, index, sign, phrase in _CHANCE_WORDS:
+        lost = sign * (best[index] - mine[index])
+        if lost >= 0.005:
+            facts[name] = round(lost, 4)
+            words.append(phrase.format(f"{lost:.0%}" if lost >= 0.01 else f"{lost:.1%}"))
+    if not words:
+        return None
+    text = f"Against {best_text}, this play " + (
+        words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    )
+    return Reason("gives-up", text, None, facts)

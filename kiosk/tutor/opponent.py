@@ -91,7 +91,7 @@ from typing import Any, TypeVar
 
 from kiosk.rules import Cube, Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
-from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, chances_function, values
+from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, cube_coach, values
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
@@ -162,8 +162,7 @@ def cube_coach_for(evaluator: Evaluator) -> CubeCoach | None:
     ask (gnubg-nn, the built-in net); None for GNU Backgammon over its socket."""
     if evaluator.name not in ("gnubg-nn", "builtin"):
         return None
-    chances, name = chances_function(evaluator.name)
-    return CubeCoach(chances, name)
+    return cube_coach(evaluator.name)
 
 
 def _dice(dice: Iterable[int]) -> tuple[int, int]:

@@ -71,11 +71,16 @@ def test_reason_provoked_and_put_right(code):
     assert verdicts(events)[-1] == ("legal", None)
 
 
+#: White to play 4-1 with a black blot on white's 20 point: 24/20* hits it.
+HIT_ON_20 = Position.from_points(
+    {24: 2, 13: 5, 8: 3, 6: 5, 20: -1, 19: -5, 12: -5, 1: -4}
+).position_id()
+
+
 def test_hit_not_on_bar():
-    position = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5, 20: -1, 19: -5, 12: -5, 1: -4})
     events = run(
         [
-            f"setup {position.position_id()}",
+            f"setup {HIT_ON_20}",
             "dice 4 1",
             "lift 24",
             "place 20",
@@ -170,3 +175,83 @@ def test_the_verdict_names_where_the_man_was_wrongly_put():
     assert illegal["reason"] == "wrong-distance" and illegal["table"] == "7"
     lifted = run(["setup standard", "dice 6 5", "lift 6", "wait 400"])
     assert kinds(lifted, "illegal")[0]["table"] == "6"
+
+
+#: The words of what to do: where the man may go, or what to put right.
+WHAT_TO_DO = (
+    "It may go to",
+    "Put it back",
+    "put it back",
+    "Put this man back",
+    "Put the man back",
+    "put the man back",
+    "put it on",
+    "take it off",
+    "enter",
+    "Play the rest",
+    "press Done",
+    "presses Done",
+    "play that man",
+)
+
+
+def _what_to_do(message: str) -> bool:
+    return any(words in message for words in WHAT_TO_DO)
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_every_refusal_says_why_and_what_to_do(code):
+    start, wrong, _right = CASES[code]
+    for event in kinds(run([*start, *wrong]), "illegal"):
+        message = event["message"]
+        assert _what_to_do(message), message
+        assert " 1 points" not in message and "1 numbers" not in message
+
+
+def test_a_wrong_distance_says_where_the_man_may_go():
+    [illegal] = kinds(
+        run(["setup standard", "dice 3 1", "lift 13", "place 11", "wait 400"]), "illegal"
+    )
+    assert "moved 2 points" in illegal["message"]
+    assert "It may go to your 10 or 9 points." in illegal["message"], illegal["message"]
+    [one] = kinds(run(["setup standard", "dice 6 4", "lift 8", "place 7", "wait 400"]), "illegal")
+    assert "moved 1 point," in one["message"], one["message"]
+
+
+def test_bearing_off_names_the_die_actually_left_and_one_man():
+    # 6-3: the 6 is played 6/off first; then the 3 cannot bear the man on the 2 off while a
+    # man stands on the 4 point: the words name the 3, not the 6, and "a man".
+    position = Position.from_points({6: 1, 4: 1, 2: 1, 19: -5}).position_id()
+    events = run(
+        [
+            f"setup {position}",
+            "dice 6 3",
+            "lift 6",
+            "place off",
+            "wait 400",
+            "lift 2",
+            "place off",
+            "wait 400",
+        ]
+    )
+    [illegal] = kinds(events, "illegal")
+    assert illegal["reason"] == "bear-off-higher"
+    assert illegal["message"].startswith("A 3 bears off"), illegal["message"]
+    assert "a man on your 4 point" in illegal["message"]
+
+
+def test_done_with_the_hit_man_still_on_its_point_names_the_hit():
+    events = run(
+        [
+            f"setup {HIT_ON_20}",
+            "dice 4 1",
+            "lift 24",
+            "place 20",
+            "wait 400",
+            "press done",
+            "wait 400",
+        ]
+    )
+    [illegal] = kinds(events, "illegal")
+    assert illegal["reason"] == "hit-not-on-bar", illegal
+    assert "put it on black's bar" in illegal["message"], illegal["message"]

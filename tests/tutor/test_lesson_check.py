@@ -198,3 +198,124 @@ def test_citations_carry_the_books_years() -> None:
         "Crawley, Hints 6; Foster law 12 (Crawley 1858; Foster 1897)"
     )
     assert sources.with_years("Parker, Optional Doubling").endswith("(Parker, undated)")
+
+
+# -- every play a step names, rated by GNU Backgammon --------------------------------------
+
+
+def _reference_here() -> bool:
+    from kiosk.tutor.evaluators.gnubg_external import find_program
+    from kiosk.tutor.evaluators.gnubg_nn import load_module
+
+    return load_module() is not None or find_program() is not None
+
+
+needs_gnubg = pytest.mark.skipif(not _reference_here(), reason="GNU Backgammon is not installed")
+
+
+@needs_gnubg
+def test_a_broken_copy_of_a_lesson_fails_the_check(tmp_path) -> None:
+    # Lesson 3 once accepted only bar/22 24/18 for Black's 6-3 (0.249 behind bar/22 13/7).
+    text = (lesson_files()[0].parent / "03-hitting.toml").read_text(encoding="utf-8")
+    broken = text.replace('accept = ["bar/22 13/7"]', 'accept = ["bar/22 24/18"]')
+    assert broken != text
+    path = tmp_path / "03-hitting.toml"
+    path.write_text(broken, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk", "lesson", "check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout
+    assert "accepts bar/22 24/18, 0.249 in equity behind the best, bar/22 13/7" in done.stdout
+    assert "refuses bar/22 13/7, the best" in done.stdout
+
+
+def _plays(tmp_path, play: str):
+    lesson = _lesson(
+        tmp_path,
+        '[[step]]\nkind = "play"\nposition = "standard"\ndice = [3, 1]\ntext = "Play."\n'
+        f'cite = "Cady, Tactics I"\n{play}\n',
+    )
+    return [p.message for p in check_lesson(lesson) if p.fact == "plays"]
+
+
+@needs_gnubg
+@pytest.mark.parametrize(
+    ("play", "message"),
+    [
+        ('accept = ["24/21 24/23"]', "accepts 24/23 24/21, "),
+        ('accept = ["8/5 6/5"]\ngood = ["13/9"]', "calls 13/9 sound, "),
+        ('accept = ["13/10 6/5"]', "refuses 8/5 6/5, the best"),
+        ('accept = ["8/5 6/5"]\ngood = ["8/5 6/5"]', ""),
+        (
+            'accept = ["8/5 6/5"]\n'
+            'books = [{ book = "Cady", hit = "13/9", cite = "Cady, Tactics I" }]',
+            "sets Cady's play for a hit, 13/9, beside today's without its loss",
+        ),
+    ],
+)
+def test_each_kind_of_wrong_play_is_reported(tmp_path, play, message) -> None:
+    found = _plays(tmp_path, play)
+    if message:
+        assert any(m.startswith(message) for m in found), found
+    else:
+        assert found == []
+
+
+@needs_gnubg
+def test_a_books_play_may_be_shown_with_its_loss_said(tmp_path) -> None:
+    found = _plays(
+        tmp_path,
+        'accept = ["8/5 6/5"]\nfacts = ["rating 13/9 = very bad"]\n'
+        'books = [{ book = "Cady", hit = "13/9", cite = "Cady, Tactics I" }]',
+    )
+    assert found == []
+
+
+def test_a_bear_off_is_rated_in_throws(tmp_path) -> None:
+    # Hoffmann's example: the 3 played 4/1 heaps men on the ace point (0.16 throws worse).
+    lesson = _lesson(
+        tmp_path,
+        '[[step]]\nkind = "play"\ndice = [4, 3]\ntext = "Play."\n'
+        'cite = "Hoffmann, Bearing off the Men"\n'
+        "position = { white = { 5 = 5, 4 = 3, 2 = 3, 1 = 4 }, black = { 1 = 3, 2 = 3 } }\n"
+        'accept = ["4/off 4/1"]\n',
+    )
+    found = [p.message for p in check_lesson(lesson) if p.fact == "plays"]
+    assert found == [
+        "accepts 4/1 4/off, 0.160 throws behind the best, 5/2 4/off (the bear-off count)",
+        "refuses 5/2 4/off, the best (the bear-off count)",
+    ]
+
+
+def test_without_gnubg_the_play_check_is_skipped_not_failed(tmp_path) -> None:
+    from kiosk.tutor.lessons.ratings import Judge
+
+    judge = Judge()
+    judge._looked = True  # as on a machine with neither gnubg-nn nor the gnubg program
+    lesson = _lesson(
+        tmp_path,
+        '[[step]]\nkind = "play"\nposition = "standard"\ndice = [3, 1]\ntext = "Play."\n'
+        'cite = "Cady, Tactics I"\naccept = ["8/5 6/5"]\n',
+    )
+    problems = check_lesson(lesson, judge)
+    assert [p.skipped for p in problems] == [True]
+    assert "not installed" in problems[0].message
+
+
+@pytest.mark.skipif(
+    __import__("kiosk.tutor.evaluators.gnubg_nn", fromlist=["x"]).load_module() is None,
+    reason="gnubg-nn is not installed",
+)
+def test_the_bear_off_count_is_gnu_backgammons_database() -> None:
+    import gnubg_nn
+
+    from kiosk.tutor.evaluators.bearoff import expected_throws
+
+    for home in [(4, 3, 0, 3, 5, 0), (0, 2, 0, 0, 1, 3), (1, 0, 0, 0, 0, 0)]:
+        chances = gnubg_nn.bearoff_probabilities(home)
+        theirs = sum((n + 1) * c for n, c in enumerate(chances))
+        assert abs(expected_throws(home) - theirs) < 1e-3

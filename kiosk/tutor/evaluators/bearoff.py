@@ -99,6 +99,17 @@ def _expected(home: Home) -> float:
     return sum((n + 1) * c for n, c in enumerate(count_rolls_to_finish(home)))
 
 
+def expected_throws(home: Home) -> float:
+    """The throws a side needs on average to bear off the men of ``home`` (its points 1-6),
+    each throw played to finish soonest: what GNU Backgammon's one-sided bear-off database
+    holds, counted for any number of men (0 when none is left).
+
+    >>> expected_throws((0, 0, 0, 0, 0, 0)), round(expected_throws((0, 0, 0, 0, 0, 2)), 4)
+    (0, 2.1096)
+    """
+    return _expected(home) if sum(home) else 0
+
+
 def all_homes(men: int = MEN) -> list[Home]:
     """Every home of at most ``men`` men, in the shipped table's order (lowest points
     varying slowest)."""

@@ -61,6 +61,10 @@ class BuiltinEvaluator:
             out[at] = self.net.probabilities(np.array(rows))
         return out
 
+    def chances_for(self, positions: list[Position]) -> np.ndarray:
+        """The five chances of each position for the side that just moved, one row each."""
+        return self._chances(positions)
+
     def _equities(self, positions: list[Position]) -> list[float]:
         return (self._chances(positions) @ EQUITY_WEIGHTS - 1.0).tolist()
 

@@ -67,5 +67,10 @@ class GnubgNNEvaluator(PlyEvaluator):
             outputs = self.module.probabilities(tan_board(after), plies)
         return -cubeless_equity(outputs)
 
+    def chances(self, position: Position) -> tuple[float, ...]:
+        """The five chances of the side on roll in ``position`` at ``plies``."""
+        with self._lock:
+            return tuple(self.module.probabilities(tan_board(position), self.plies))
+
     def close(self) -> None:
         """Nothing to release."""

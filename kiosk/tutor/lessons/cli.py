@@ -30,11 +30,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "check",
         help="check every lesson file (or the files given): its steps, every declared fact "
         "against the rules engine, GNU Backgammon and the books, every figure, book and "
-        "verdict its words state against the facts that back it, and every citation",
+        "verdict its words state against the facts that back it, every citation, and every "
+        "play a step accepts, calls sound, refuses or gives as a book's, rated by GNU "
+        "Backgammon at 2-ply (the bear-off count in a bear-off)",
         description="Read each lesson file and check it: its steps, every fact it declares "
         "(against the rules engine, GNU Backgammon and the books), every figure, book and "
-        "verdict its words state, and every citation. Prints one line a lesson (ok or "
-        "FAIL and why); exits with status 1 if any lesson fails.",
+        "verdict its words state, every citation, and every play a step names, rated by GNU "
+        "Backgammon. Prints one line a lesson (ok or FAIL and why); exits with status 1 if "
+        "any lesson fails.",
     )
     check.add_argument("files", nargs="*", help="lesson files (default: the installed lessons)")
     check.set_defaults(func=_check)
@@ -69,30 +72,40 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from kiosk.tutor.lessons.facts import check_lesson
-    from kiosk.tutor.lessons.model import LessonError, lesson_files, read_lesson
+    from kiosk.tutor.lessons.model import lesson_files
+    from kiosk.tutor.lessons.ratings import Judge
 
     paths = [Path(f) for f in args.files] or lesson_files()
-    bad = 0
-    for path in paths:
-        try:
-            lesson = read_lesson(path)
-        except LessonError as err:
-            print(f"FAIL {err}")
-            bad += 1
-            continue
-        problems = check_lesson(lesson)
-        wrong = [p for p in problems if not p.skipped]
-        facts = sum(len(s.facts) for s in lesson.steps)
-        status = "FAIL" if wrong else "ok  "
-        print(
-            f"{status} {path.name}: {lesson.info.number} {lesson.title} "
-            f"({len(lesson.steps)} steps, {facts} facts checked)"
-        )
-        for problem in problems:
-            print(f"     {path.name}: {problem}")
-        bad += bool(wrong)
+    judge = Judge()  # one GNU Backgammon for every file
+    try:
+        bad = sum(_check_file(path, judge) for path in paths)
+    finally:
+        judge.close()
     return 1 if bad else 0
+
+
+def _check_file(path: Path, judge) -> int:
+    """Check one lesson file and print the verdict; 1 if it fails."""
+    from kiosk.tutor.lessons.facts import check_lesson
+    from kiosk.tutor.lessons.model import LessonError, PlayStep, read_lesson
+
+    try:
+        lesson = read_lesson(path)
+    except LessonError as err:
+        print(f"FAIL {err}")
+        return 1
+    problems = check_lesson(lesson, judge)
+    wrong = [p for p in problems if not p.skipped]
+    facts = sum(len(s.facts) for s in lesson.steps)
+    plays = sum(len(s.plays) for s in lesson.steps if isinstance(s, PlayStep))
+    status = "FAIL" if wrong else "ok  "
+    print(
+        f"{status} {path.name}: {lesson.info.number} {lesson.title} "
+        f"({len(lesson.steps)} steps, {facts} facts checked, {plays} named plays rated)"
+    )
+    for problem in problems:
+        print(f"     {path.name}: {problem}")
+    return int(bool(wrong))
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -364,7 +364,7 @@ class LessonEngine:
         assert isinstance(step, PlayStep)
         move = str(event.get("move", "")) or "no move"
         verdict = step.verdict(str(event.get("position", "")))
-        best = " or ".join(step.accept)
+        best = " or ".join(step.accept)  # every play within 0.03 of GNU Backgammon's best
         books = step.book_names(str(event.get("position", "")))
         by = f" ({'; '.join(books)})" if books else ""
         if verdict == "accept":
@@ -372,7 +372,7 @@ class LessonEngine:
         elif verdict == "good":
             self._result(
                 True,
-                f"{move} is sound{by}, but the best play is {best}. {step.explain}",
+                f"{move} is sound{by}, a little behind {best}. {step.explain}",
                 move=move,
                 best=False,
             )
@@ -428,6 +428,18 @@ class LessonEngine:
             self._count_light = tuple(location(colour.other, p) for p in sorted(by))
             self._count_text = _shots_text(total, by, colour)
             choices, right = _numbers(total)
+        elif step.what == "stranded":
+            from kiosk.rules.stranded import stranded_count
+
+            counted = stranded_count(position, step.side, step.option)
+            self._count_light = ()
+            self._count_text = (
+                f"{step.side.name.capitalize()}'s men left on the board score "
+                f"{counted.total} by Parker's option {step.option}: "
+                + "; ".join(counted.lines())
+                + "."
+            )
+            choices, right = _numbers(counted.total, spread=(-4, -2, 2, 5))
         elif step.what == "pips":
             pips = position.pips(step.side)
             self._count_light = ()

@@ -8,9 +8,17 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
 ``shots COLOUR POINT = N``
     the adversary's throws (of 36) that hit COLOUR's blot on POINT;
 ``hitters COLOUR POINT = 6-4 5-5``
-    exactly those throws (higher die first) hit it;
+    exactly those throws (higher die first) hit it; ``shots COLOUR P1 P2 = N``: the throws
+    that hit either of two blots (each throw counted once);
+``stranded COLOUR OPTION = N``
+    Parker's count of COLOUR's stranded men by his option 1, 2 or 3 (COLOUR has lost);
+``set A B = X to Y``
+    the exact odds on winning a set of three games up from A games to B, each game even;
 ``pips COLOUR = N``, ``men COLOUR POINT = N``
     a side's pip count, or its men on a point (``bar``, ``off``);
+``throws COLOUR = X``
+    the throws a side with every man home needs on average to bear them all off (to X's
+    decimals), as GNU Backgammon's one-sided bear-off database counts them;
 ``keith COLOUR = N``, ``keith = double|no-double take|pass``
     Tom Keith's count of a side: its pips, plus 2 for each man beyond one on its ace point,
     1 for each beyond one on its deuce point and for each beyond three on its trey point,
@@ -81,6 +89,7 @@ import ast
 import operator
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
@@ -94,6 +103,7 @@ from kiosk.tutor.lessons.model import (
     QuestionStep,
     Step,
 )
+from kiosk.tutor.lessons.ratings import Judge, play_problems
 
 
 @dataclass(frozen=True)
@@ -285,7 +295,7 @@ def _backing_figures(step: Step) -> set[float]:
         named |= _RULE_FIGURES.get(kind, set())
         if kind == "quote":
             claim = claim.partition(":")[2]
-        elif kind not in ("calc", "distance", "enter", "match-equity"):
+        elif kind not in ("calc", "distance", "enter", "match-equity", "set"):
             claim = _MOVE.sub(" ", _THROW.sub(" ", claim.rpartition(" = ")[2]))
         named |= {_value(m.group(1) or m.group(2)) for m in _FIGURE.finditer(claim)}
     if isinstance(step, QuestionStep) and step.check:
@@ -310,31 +320,6 @@ def unbacked(step: Step) -> list[Claim]:
         return bool(kinds & set(_GNU_KINDS))
 
     return [claim for claim in claims(step) if not backed(claim)]
-
-
-class _Judge:
-    """GNU Backgammon at 2-ply, made once and only if a fact asks for it."""
-
-    def __init__(self) -> None:
-        self._evaluator = None
-        self.missing = False
-
-    def ranked(self, start: Position, dice: tuple[int, int]):
-        if self._evaluator is None and not self.missing:
-            from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module
-
-            if load_module() is None:
-                self.missing = True
-            else:
-                self._evaluator = GnubgNNEvaluator(plies=2)
-        if self._evaluator is None:
-            return None
-        return self._evaluator.evaluate_plays(start, *dice)
-
-    def equity(self, after: Position) -> float:
-        """GNU Backgammon's 2-ply equity of ``after`` for the side that moved."""
-        assert self._evaluator is not None
-        return self._evaluator.equity(after)
 
 
 def _board(step: Step, board: Position) -> Position:
@@ -372,6 +357,27 @@ def keith(position: Position, colour: Colour) -> int:
     count = position.pips(colour) + 2 * max(0, men[1] - 1) + max(0, men[2] - 1)
     count += max(0, men[3] - 3) + sum(1 for p in (4, 5, 6) if men[p] == 0)
     return count + count // 7 if position.turn == colour else count
+
+
+def set_chance(mine: int, his: int, up: int = 3) -> Fraction:
+    """The chance of winning a set of ``up`` games up from ``mine`` games to ``his``, each
+    game an even chance and counting one."""
+    if mine >= up:
+        return Fraction(1)
+    if his >= up:
+        return Fraction(0)
+    return (set_chance(mine + 1, his, up) + set_chance(mine, his + 1, up)) / 2
+
+
+def set_odds(mine: int, his: int, up: int = 3) -> str:
+    """The odds on a set as players give them: ``11 to 5`` on (or against) the side with
+    ``mine`` games.
+
+    >>> set_odds(1, 0), set_odds(2, 0), set_odds(2, 1), set_odds(0, 1)
+    ('11 to 5', '7 to 1', '3 to 1', '5 to 11')
+    """
+    p = set_chance(mine, his, up)
+    return f"{p.numerator} to {p.denominator - p.numerator}"
 
 
 def rule_of_thumb(rule: str, position: Position) -> str:
@@ -419,7 +425,7 @@ def _calculate(expression: str) -> float:
         raise ValueError(f"{expression!r} is not plain arithmetic") from None
 
 
-def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
+def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
     """None if ``fact`` holds, else what is wrong (raises LookupError if it cannot be judged)."""
     position = _board(step, board)
     claim = fact
@@ -478,6 +484,15 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
     if not right:
         return "a fact is written 'WHAT = VALUE'"
     kind = words[0]
+    if kind == "throws":
+        from kiosk.tutor.evaluators.bearoff import expected_throws
+
+        colour = Colour.parse(words[1])
+        if any(position.count(colour, p) for p in range(7, 26)):
+            return f"{colour} has men outside its home table: no bear-off count"
+        value = expected_throws(tuple(position.count(colour, p) for p in range(1, 7)))
+        places = len(want.partition(".")[2])
+        return None if f"{value:.{places}f}" == want else f"the bear-off count gives {value:.3f}"
     if kind in ("shots", "hitters", "men", "pips", "keith"):
         colour = Colour.parse(words[1])
         if kind == "pips":
@@ -486,12 +501,24 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
             got = keith(position, colour)
         elif kind == "men":
             got = _men(position, colour, words[2])
+        elif kind == "shots" and len(words) > 3:  # any of several blots
+            from kiosk.tutor.features import shots_at
+
+            got = shots_at(position, colour, [int(w) for w in words[2:]])
         elif kind == "shots":
             got = shots(position, colour, int(words[2]))
         else:
             got = _hitters(position, colour, int(words[2]))
             return None if got == _rolls(want) else f"the engine finds {sorted(got)}"
         return None if str(got) == want else f"the engine finds {got}"
+    if kind == "stranded":
+        from kiosk.rules.stranded import stranded_count
+
+        got = stranded_count(position, Colour.parse(words[1]), int(words[2])).total
+        return None if str(got) == want else f"Parker's count gives {got}"
+    if kind == "set":
+        got = set_odds(int(words[1]), int(words[2]))
+        return None if got == want else f"the exact odds are {got}"
     if kind == "distance":
         got = figures.shots_at_distance(int(words[1]), [int(w) for w in words[3:]])
         return None if str(got) == want else f"the engine finds {got}"
@@ -502,8 +529,6 @@ def _one(fact: str, step: Step, board: Position, judge: _Judge) -> str | None:
         if not isinstance(step, PlayStep):
             return f"{kind} needs a play step"
         ranked = judge.ranked(step.start, step.dice)
-        if ranked is None:
-            raise LookupError("GNU Backgammon (gnubg-nn) is not installed")
         best_play, best_equity = ranked[0]
         if kind == "best":
             want_play = step.start.parse_play(*step.dice, want)
@@ -545,9 +570,9 @@ def _program_cube(position: Position) -> str:
     return f"{action} {'take' if response in ('take', 'beaver') else 'pass'}"
 
 
-def check_step(step: Step, board: Position, judge: _Judge | None = None) -> list[Problem]:
+def check_step(step: Step, board: Position, judge: Judge | None = None) -> list[Problem]:
     """Every declared fact of ``step`` checked; ``board`` is the position it shows."""
-    judge = judge or _Judge()
+    judge = judge or Judge()
     problems = []
     for fact in step.facts:
         try:
@@ -562,10 +587,11 @@ def check_step(step: Step, board: Position, judge: _Judge | None = None) -> list
     return problems
 
 
-def check_lesson(lesson: Lesson) -> list[Problem]:
-    """Every step's facts and citations checked, and every claim of its words backed (the
-    claims of the lesson's title and summary, as step 0, by any fact of the lesson)."""
-    judge = _Judge()
+def check_lesson(lesson: Lesson, judge: Judge | None = None) -> list[Problem]:
+    """Every step's facts and citations checked, every claim of its words backed (the
+    claims of the lesson's title and summary, as step 0, by any fact of the lesson), and
+    every play a step names rated by GNU Backgammon (:func:`.ratings.play_problems`)."""
+    judge = judge or Judge()
     heading = ExplainStep(
         number=0,
         kind="explain",
@@ -589,5 +615,14 @@ def check_lesson(lesson: Lesson) -> list[Problem]:
             for message in sources.check(cite) if cite else ():
                 problems.append(Problem(step.number, "cite", message))
         if isinstance(step, PlayStep):
+            problems += _play_problems(step, judge, lesson)
             board = step.plays[step.accept[0]].result
     return problems
+
+
+def _play_problems(step: PlayStep, judge: Judge, lesson: Lesson) -> list[Problem]:
+    try:
+        found = play_problems(step, judge, lesson.profile)
+    except LookupError as err:
+        return [Problem(step.number, "plays", str(err), skipped=True)]
+    return [Problem(step.number, "plays", message) for message in found]

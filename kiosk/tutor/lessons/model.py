@@ -24,8 +24,9 @@ or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
     must equal, such as ``"shots 12"`` or ``"enter 2"`` (see :mod:`.figures`).
 ``count``
     Counted on the learner's own board: ``what = "shots"`` at the blot on ``at`` (or, without
-    ``at``, at whatever blot the learner places), ``"pips"`` for one ``side``, or ``"race"``
-    (who is forwardest).
+    ``at``, at whatever blot the learner places), ``"pips"`` for one ``side``, ``"race"``
+    (who is forwardest), or ``"stranded"``: the points the loser ``side``'s men left on
+    the board score by Parker's ``option`` (1, 2 or 3).
 ``chart``
     A chart for the display: ``chart = "shots"`` (shots by distance) or ``"entering"``,
     with each book's figures in ``[step.books.NAME]`` tables (``{distance = shots}``).
@@ -68,7 +69,7 @@ from kiosk.tutor.lessons import figures
 DATA = Path(__file__).with_name("data")
 KINDS = ("explain", "setup", "play", "question", "count", "chart", "replay")
 CHARTS = ("shots", "entering")
-COUNTS = ("shots", "pips", "race")
+COUNTS = ("shots", "pips", "race", "stranded")
 
 
 class LessonError(ValueError):
@@ -172,8 +173,9 @@ class CountStep(Step):
     what: str
     board: Position
     at: str | None = None  # table location of the blot (shots)
-    side: Colour = WHITE  # whose pips (pips)
+    side: Colour = WHITE  # whose pips (pips), or the loser (stranded)
     explain: str = ""
+    option: int = 1  # Parker's option (stranded)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -326,7 +328,7 @@ _KEYS = {
     "setup": {"position", "turn"},
     "play": {"position", "turn", "dice", "accept", "good", "explain", "books", "wrong_first"},
     "question": {"choices", "answer", "explain", "check"},
-    "count": {"what", "at", "side", "explain", "position", "turn"},
+    "count": {"what", "at", "side", "explain", "position", "turn", "option"},
     "chart": {"chart", "books"},
     "replay": {"game", "turns", "notes"},
 }
@@ -547,6 +549,11 @@ class _Builder:
             if colour is None or not self.board.is_blot(colour, point):
                 raise where.error("at", f"there is no blot on {at} in the lesson's position")
         side = self._turn({"turn": raw["side"]}) if "side" in raw else WHITE
+        option = 1
+        if "option" in raw:
+            if what != "stranded":
+                raise where.error("option", "only a count of stranded men has an option")
+            option = where.integer(raw, "option", 1, 3)
         return CountStep(
             **common,
             what=what,
@@ -554,6 +561,7 @@ class _Builder:
             at=at,
             side=side,
             explain=where.text(raw, "explain", ""),
+            option=option,
         )
 
     def _chart(self, raw: Mapping[str, Any], common: dict[str, Any]) -> ChartStep:
