@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.events import Event, event_for
+from kiosk.referee import wording
+from kiosk.referee.laws import RUSSIAN_LAWS
 from kiosk.referee.referee import RefereeConfig
 from kiosk.rules import BLACK, WHITE, Colour
 from kiosk.rules.russian import (
@@ -40,19 +42,6 @@ from kiosk.rules.russian import (
 from kiosk.table import DieReading, TableLayout, TableReading
 from kiosk.table.sensing import LOCATIONS, Occupancy, Sensed, cap, colour_in, key
 
-#: The books' rules the illegal placements cite.
-LAWS = {
-    "bar-first": "A man on the bar enters before any other man moves (Cady, Russian "
-    "Backgammon [000:857]; Foster [004:117]).",
-    "blocked": "A point held by two or more adverse men is closed, as in the ordinary game "
-    "(Cady, Russian Backgammon [000:873]).",
-    "not-home": "Men are borne off only once every man is in the home table, as in the "
-    "ordinary game (Cady, Russian Backgammon [000:873]).",
-    "enter-two": "The first throw must enter two men (Foster [004:117]).",
-    "no-die": "Each man moves by the number of one die of the part being played (Cady, "
-    "Russian Backgammon [000:853-859]; Foster [004:117-119]).",
-}
-
 
 def table_location(colour: Colour, where: int) -> str:
     """The table location of a Russian location of ``colour``'s (hand and off: its tray)."""
@@ -61,6 +50,20 @@ def table_location(colour: Colour, where: int) -> str:
     if where == RUSSIAN_BAR:
         return f"bar-{colour}"
     return str(POINTS + 1 - where)
+
+
+def _track(where: str, colour: Colour) -> int:
+    """A table location of ``colour``'s men on the common track (0: the tray, in hand)."""
+    if where.startswith("off-"):
+        return 0
+    if where.startswith("bar-"):
+        return 0
+    return POINTS + 1 - int(where)
+
+
+def _words(point: int) -> str:
+    """A point of the common track in words (past 24: borne off)."""
+    return "off" if point > POINTS else "the tray" if point <= 0 else f"point {point}"
 
 
 def russian_board(position: RussianPosition) -> Sensed:
@@ -106,6 +109,7 @@ class RussianReferee:
         self._faces_since = 0
         self._armed = True
         self._over = False
+        self._lift_shown: tuple | None = None  # the board and place a lifted man was shown for
         self._counts: Occupancy | None = None  # the men counted by a table blind to colour
         self._by_counts: dict[tuple[int, ...], tuple] = {}  # partial boards by their counts
 
@@ -253,13 +257,13 @@ class RussianReferee:
                 self._illegal_event(
                     "enter-two",
                     "Your first throw must enter two men from the tray.",
-                    LAWS["enter-two"],
+                    RUSSIAN_LAWS["enter-two"],
                 )
             else:
                 self._illegal_event(
                     "incomplete",
                     f"That is not the whole of {self._part_words()}: move every die you can.",
-                    LAWS["no-die"],
+                    RUSSIAN_LAWS["no-die"],
                 )
             return
         self._played(play)
@@ -285,7 +289,9 @@ class RussianReferee:
         normal = self._normalised(board)
         k = key(normal)
         if k in self._partials:
-            self._illegal = None
+            if self._illegal is not None:
+                self._illegal = None
+                self._emit("legal", player=str(mover))  # put right: the red card goes
             if k in self._complete and self._complete[k].steps:
                 self._emit(
                     "message",
@@ -296,7 +302,8 @@ class RussianReferee:
         start = cap(russian_board(self.turn.position), self.layout)
         men = sum(v[side] for v in normal.values())
         if men < sum(v[side] for v in start.values()):
-            return  # a man in the hand: judged when he is put down
+            self._lifted(normal, start, mover)  # a man in the hand: judged when put down
+            return
         self._explain(normal, start, mover)
 
     def _judge_setup(self, board: Sensed) -> None:
@@ -342,30 +349,75 @@ class RussianReferee:
         return out
 
     def _explain(self, board: Sensed, start: Sensed, mover: Colour) -> None:
-        """An illegal placement: where, and why in the Russian rules' words."""
+        """An illegal placement: where, why in the Russian rules' words, and what to do."""
         side = 0 if mover == WHITE else 1
         added = [w for w in LOCATIONS if board.get(w, (0, 0))[side] > start[w][side]]
+        taken = [w for w in LOCATIONS if board.get(w, (0, 0))[side] < start[w][side]]
         where = added[0] if added else None
-        reason, text = "no-die", f"That is not a legal play of {self._part_words()}."
         me = self.turn.position if self.turn else self.position
+        src = _track(taken[0], mover) if len(taken) == 1 else None
+        dst = _track(where, mover) if where is not None else None
+        moved = dst - src if src is not None and dst is not None and dst > src else None
+        reason, point, holders = "no-die", None, 0
         if me.bar[mover] and where != f"bar-{mover}" and board[f"bar-{mover}"][side]:
-            reason, text = "bar-first", "Your man on the bar enters before any other man moves."
+            reason = "bar-first"
         elif where is not None and where.isdigit():
             point = POINTS + 1 - int(where)
-            theirs = me.points[mover.other][point - 1]
-            if theirs >= 2:
-                reason, text = (
-                    "blocked",
-                    f"Point {point} is held by {theirs} of {mover.other}'s men.",
-                )
+            holders = me.points[mover.other][point - 1]
+            if holders >= 2:
+                reason = "blocked"
             elif self._first_two() and me.hand[mover] >= 2:
-                reason, text = "enter-two", "Your first throw must enter two men from the tray."
+                reason = "enter-two"
         elif where == f"off-{mover}" and (me.hand[mover] or any(me.points[mover][:18])):
-            reason, text = "not-home", "Bear off only once every man is in the home table."
+            reason = "not-home"
         if self._illegal == (where, reason):
             return
         self._illegal = (where, reason)
-        self._illegal_event(reason, text, LAWS[reason], where)
+        part = self.turn.part.dice if self.turn is not None and self.turn.part else ()
+        text = wording.russian_refusal(
+            reason,
+            part,
+            moved=moved,
+            point=point,
+            holders=holders,
+            adversary=str(mover.other),
+            dests=[_words(d) for d in self._destinations(src)] if src is not None else (),
+        )
+        self._illegal_event(reason, text, RUSSIAN_LAWS[reason], where)
+
+    def _destinations(self, src: int) -> list[int]:
+        """Where a man of the mover's from ``src`` (on the common track; 0: the tray) may go
+        with a number of the part being played, in the position it started from."""
+        turn = self.turn
+        if turn is None or turn.part is None:
+            return []
+        found = []
+        for die in sorted(set(turn.part.dice)):
+            for play in single_steps(turn.position.with_turn(turn.player), die):
+                (step,) = play.steps
+                here = 0 if step.src == RUSSIAN_HAND else step.src
+                if here == src and step.dst not in found:
+                    found.append(step.dst)
+        return sorted(found)
+
+    def _lifted(self, board: Sensed, start: Sensed, mover: Colour) -> None:
+        """A man in the hand: where it may go, shown at once (table locations too)."""
+        side = 0 if mover == WHITE else 1
+        taken = [w for w in LOCATIONS if board.get(w, (0, 0))[side] < start[w][side]]
+        if len(taken) != 1 or self._lift_shown == (key(board), taken[0]):
+            return
+        self._lift_shown = (key(board), taken[0])
+        src = _track(taken[0], mover)
+        dests = self._destinations(src)
+        self._emit(
+            "destinations",
+            **{"from": _words(src), "to": [_words(d) for d in dests]},
+            player=str(mover),
+            table={
+                "from": taken[0],
+                "to": [table_location(mover, RUSSIAN_OFF if d > POINTS else d) for d in dests],
+            },
+        )
 
     def _first_two(self) -> bool:
         turn = self.turn
@@ -429,7 +481,7 @@ class RussianReferee:
                 "notice",
                 about="choose-doublet",
                 message="Deuce-ace: choose any doublet; you play it, then its opposite, "
-                "then throw again (Cady, Russian Backgammon [000:865]).",
+                "then throw again (Cady, Russian Backgammon: the deuce-ace).",
             )
             return
         if turn.over:
