@@ -1,11 +1,9 @@
 """Atomic file writes: the old file or the new one, never half of either."""
 
-import doctest
 from pathlib import Path
 
 import pytest
 
-import kiosk.files
 from kiosk.files import write_atomically
 
 
@@ -25,6 +23,3 @@ def test_a_failed_write_keeps_the_old_file(tmp_path: Path) -> None:
     assert target.read_text() == "old = 1\n"
     assert [p.name for p in tmp_path.iterdir()] == ["calibration.toml"]
 
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(kiosk.files).failed == 0

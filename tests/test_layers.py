@@ -5,10 +5,8 @@ functions count: hiding one there does not make a loop go away."""
 from __future__ import annotations
 
 import ast
-import doctest
 from pathlib import Path
 
-import kiosk.layers
 from kiosk.layers import REFEREE_NEEDS, layer, part
 
 ROOT = Path(__file__).resolve().parents[1] / "kiosk"
@@ -136,7 +134,3 @@ def test_the_walk_sees_imports_inside_functions() -> None:
     inner = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)]
     assert inner and inner[0].module == "kiosk.display"
 
-
-def test_the_layers_docstring_examples() -> None:
-    result = doctest.testmod(kiosk.layers)
-    assert result.attempted > 0 and result.failed == 0

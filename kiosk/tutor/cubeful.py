@@ -27,10 +27,12 @@ for the side on roll, as GNU Backgammon's cube analysis does at ``plies`` (2 by 
 Boards are GNU Backgammon's ``TanBoard``: two tuples of 25 counts, the side not on roll
 first, each counted from its own ace point, index 24 its bar.
 
->>> round(money_cubeful((0.5, 0.0, 0.0, 0.0, 0.0), Cube(), 0.68), 4)   # even game, centred
+>>> abs(round(money_cubeful((0.5, 0.0, 0.0, 0.0, 0.0), Cube(), 0.68), 4))   # even game
 0.0
->>> round(money_cubeful((0.8, 0.0, 0.0, 0.0, 0.0), Cube(), 1.0), 4)    # past the cash point
-1.0857
+>>> round(money_cubeful((0.8, 0.0, 0.0, 0.0, 0.0), Cube(), 1.0), 4)    # a cash, no gammons
+1.0
+>>> round(money_cubeful((0.8, 0.3, 0.0, 0.0, 0.0), Cube(), 1.0), 4)    # past it: rising
+1.1286
 """
 
 from __future__ import annotations

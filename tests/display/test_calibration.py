@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
 import tomllib
 
 import pytest
 
-import kiosk.display.calibration as calibration_module
 from kiosk.display import (
     Calibration,
     calibration_path,
@@ -16,10 +14,6 @@ from kiosk.display import (
     save_calibration,
 )
 from kiosk.link import LOCATIONS, TableLayout
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(calibration_module).failed == 0
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768), (800, 480)])

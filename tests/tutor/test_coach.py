@@ -250,24 +250,3 @@ def test_cli_bad_input_is_an_error_object_and_status_2(args, words):
     assert done.returncode == 2
     assert words in json.loads(done.stdout)["error"]
     assert done.stderr.startswith("kiosk coach:")
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "kiosk.tutor.coach",
-        "kiosk.tutor.features",
-        "kiosk.tutor.evaluators",
-        "kiosk.tutor.evaluators.builtin",
-        "kiosk.tutor.evaluators.gnubg_nn",
-        "kiosk.tutor.evaluators.gnubg_external",
-        "kiosk.tutor.evaluators.bearoff",
-        "kiosk.tutor.cube",
-    ],
-)
-def test_doctests(module):
-    import doctest
-    import importlib
-
-    failed, _ = doctest.testmod(importlib.import_module(module))
-    assert failed == 0

@@ -1,6 +1,5 @@
 """The computer opponent: its levels, its cube, thinking off the main thread, the review."""
 
-import doctest
 import random
 import stat
 import threading
@@ -8,7 +7,6 @@ import time
 
 import pytest
 
-import kiosk.tutor.opponent as opponent_module
 from kiosk.rules import BLACK, WHITE, Cube, Position
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
@@ -451,7 +449,3 @@ def test_review_skips_forced_plays_and_reads_turn_records(builtin):
     with pytest.raises(ValueError):
         review([(start, (6, 1), "24/10")], evaluator=builtin)
 
-
-def test_module_doctests():
-    failed, _ = doctest.testmod(opponent_module)
-    assert failed == 0
