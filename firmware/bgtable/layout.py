@@ -10,11 +10,12 @@ TRAY_SLOTS = 15
 MAX_SLOTS = 15
 WELLS = 2
 WELL_CELLS = 5  # Hall switches under a well, read apart from the matrix (bgtable/dice.py)
-# How a slot senses its man: "polarity" has two reeds (or a dual-output Hall switch), one
-# closing for a white man's north pole, one for a black man's south; "occupancy" has one
-# reed that closes for any man (colour then follows from where he is and the game).
+# How a slot senses its man: "occupancy" has one reed that closes for any man (colour then
+# follows from where he is and the game), the design in hardware/README.md; "polarity",
+# an option for a table built to sense colour, has two reeds (or a dual-output Hall
+# switch), one closing for a white man's north pole, one for a black man's south.
 SENSINGS = ("polarity", "occupancy")
-SENSING = "polarity"
+SENSING = "occupancy"
 
 # Wire order of the locations, in white's numbering of the physical table.
 LOCATIONS = tuple(
@@ -25,10 +26,11 @@ LOCATIONS = tuple(
 class Layout:
     """Slot counts per location, the sensing, and the canonical switch numbering.
 
-    With polarity sensing slot ``i`` (counting every location's slots in wire order) has
-    its white reed at switch ``2*i`` and its black reed at ``2*i + 1``; with occupancy
-    sensing its one reed is switch ``i``. The dice wells' Hall switches are not in the
-    matrix: the board reads them through shift registers (``wells()`` of the reader).
+    With occupancy sensing (the default) slot ``i`` (counting every location's slots in
+    wire order) has its one reed at switch ``i``; with polarity sensing its white reed is
+    at switch ``2*i`` and its black reed at ``2*i + 1``. The dice wells' Hall switches are
+    not in the matrix: the board reads them through shift registers (``wells()`` of the
+    reader).
     """
 
     def __init__(

@@ -194,6 +194,7 @@ def case_the_board_answers_an_identify():
     assert answer["rt"] == sys.implementation.name and answer["reset"] == "power"
     assert answer["id"] == "e6613852832b4a2f"
     assert answer["proto"] == str(protocol.PROTOCOL_VERSION)
+    assert answer["sense"] == board.SENSING == "occupancy"  # the board as designed
     assert [k for k, _, _ in found].count("F") == 1  # the first settled picture
 
 

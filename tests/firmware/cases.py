@@ -4,6 +4,10 @@ Every ``case_*`` function raises ``AssertionError`` on failure. ``test_vectors.p
 each one under CPython (imported as usual) and under real MicroPython (the WebAssembly
 port, through ``kiosk.simtable.micropython``), so both interpreters see the same vectors.
 Keep this file to what MicroPython accepts: no dataclasses, typing or f"{x=}".
+
+The vectors run on the table as designed (``Layout()``: occupancy sensing, one reed a
+slot); those about a table built to sense colour (two reeds a slot: frames of ``W`` and
+``B``, both reeds closed a fault, stuck slots) ask for ``Layout(sensing="polarity")``.
 """
 
 import sys
@@ -191,16 +195,16 @@ def case_first_picture_after_the_debounce_time():
     assert frames(rig.scan(2)) == []
     (frame,) = frames(rig.scan())
     groups = frame.split(b" ")
-    assert groups[5] == b"W....." and groups[-1] == b".."
+    assert groups[5] == b"O....." and groups[-1] == b".."
 
 
 def case_a_change_settles_after_the_configured_scans():
     rig = Rig(debounce_scans=5)
     rig.scan(5)
-    rig.matrix.closed = {rig.reed("13", 0, True)}
+    rig.matrix.closed = {rig.reed("13", 0)}
     assert frames(rig.scan(4)) == []
     (frame,) = frames(rig.scan())
-    assert frame.split(b" ")[12] == b"B....."
+    assert frame.split(b" ")[12] == b"O....."
     assert frames(rig.scan(20)) == []
 
 
@@ -216,7 +220,7 @@ def case_chatter_shorter_than_the_debounce_never_settles():
 
 
 def case_both_reeds_closed_is_a_fault():
-    rig = ready()
+    rig = ready(layout=Layout(sensing="polarity"))
     rig.matrix.closed = {rig.reed("1", 0), rig.reed("1", 0, True)}
     assert frames(rig.scan(10)) == []
     assert rig.firmware.faults == 1
@@ -318,11 +322,19 @@ def self_test(rig, mode=b"", closed_every_other=None):
 
 
 def case_self_test_reports_stuck_chattering_and_lines():
-    rig = ready()
+    rig = ready(layout=Layout(sensing="polarity"))
     rig.matrix.closed = {rig.reed("3", 1), rig.reed("3", 1, True)}
     rig.matrix.lines = 0b100
     report = self_test(rig, closed_every_other=rig.reed("bar-white", 0))
     assert report == {"ok": "0", "stuck": "3/2", "chatter": "bar-white/1", "lines": "4"}
+
+
+def case_self_test_of_the_designed_table_reports_chattering_and_lines():
+    rig = ready()
+    rig.matrix.closed = {rig.reed("3", 1)}  # one reed a slot: a closed reed is a man
+    rig.matrix.lines = 0b100
+    report = self_test(rig, closed_every_other=rig.reed("bar-white", 0))
+    assert report == {"ok": "0", "stuck": "-", "chatter": "bar-white/1", "lines": "4"}
 
 
 def case_self_test_of_a_quiet_table_passes():
@@ -332,22 +344,38 @@ def case_self_test_of_a_quiet_table_passes():
 
 def case_self_test_of_an_empty_table_finds_reeds_closed_without_a_man():
     rig = ready()
-    rig.matrix.closed = {rig.reed("20", 4, True)}
+    rig.matrix.closed = {rig.reed("20", 4)}
     report = self_test(rig, b"empty")
     assert report["ok"] == "0" and report["closed"] == "20/5"
     assert self_test(ready(), b"empty")["closed"] == "-"
 
 
-def case_self_test_of_a_full_table_finds_dead_reeds():
-    rig = ready()
+def case_self_test_of_an_empty_table_sensing_colour_finds_a_black_reed_closed():
+    rig = ready(layout=Layout(sensing="polarity"))
+    rig.matrix.closed = {rig.reed("20", 4, True)}  # a black reed alone
+    report = self_test(rig, b"empty")
+    assert report["ok"] == "0" and report["closed"] == "20/5"
+
+
+def full_table_dead_reeds(layout):
+    """What ``t full`` reports of a table with a man on every slot but 7/3."""
+    rig = ready(layout=layout)
     dead = rig.reed("7", 2)
     every = set()
-    for index in range(rig.layout.total_slots):
-        every.add(rig.layout.reed_switch(index, index % 2 == 1))
+    for index in range(layout.total_slots):
+        every.add(layout.reed_switch(index, index % 2 == 1))  # colours alternate
     rig.matrix.closed = every - {dead}
     rig.scan(3)
     report = self_test(rig, b"full")
-    assert report["ok"] == "0" and report["dead"] == "7/3"
+    return report["ok"], report["dead"]
+
+
+def case_self_test_of_a_full_table_finds_dead_reeds():
+    assert full_table_dead_reeds(Layout()) == ("0", "7/3")
+
+
+def case_self_test_of_a_full_table_sensing_colour_finds_dead_reeds():
+    assert full_table_dead_reeds(Layout(sensing="polarity")) == ("0", "7/3")
 
 
 def case_self_test_of_an_empty_table_names_each_well_cell_on():
@@ -422,7 +450,26 @@ def case_outbox_counts_a_write_that_waited():
     assert box.stalls == 1
 
 
-# -- occupancy sensing ---------------------------------------------------------------------
+# -- sensing -------------------------------------------------------------------------------
+
+
+def case_occupancy_is_the_default_sensing_and_polarity_is_on_request():
+    rig = Rig()
+    rig.firmware.start()
+    ((_, _, payload),) = rig.take()
+    assert fields(payload)["sense"] == "occupancy"
+    assert rig.layout.switches == rig.layout.total_slots
+    rig = Rig(layout=Layout(sensing="polarity"))
+    rig.firmware.start()
+    ((_, _, payload),) = rig.take()
+    assert fields(payload)["sense"] == "polarity"
+    assert rig.layout.switches == 2 * rig.layout.total_slots
+    try:
+        Layout(sensing="colour")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a sensing other than polarity or occupancy was accepted")
 
 
 def case_occupancy_sensing_has_one_reed_per_slot():
@@ -438,6 +485,17 @@ def case_occupancy_sensing_has_one_reed_per_slot():
     (frame,) = frames(rig.scan(3))
     groups = frame.split(b" ")
     assert groups[5] == b"OO...." and groups[-1] == b"6."
+
+
+def case_polarity_sensing_reads_each_colour():
+    layout = Layout(sensing="polarity")
+    assert layout.switches == 2 * layout.total_slots
+    assert (layout.reed_switch(5, False), layout.reed_switch(5, True)) == (10, 11)
+    rig = Rig(layout=layout)
+    rig.matrix.closed = {rig.reed("6", 0), rig.reed("6", 1, True), rig.reed("13", 0, True)}
+    (frame,) = frames(rig.scan(3))
+    groups = frame.split(b" ")
+    assert groups[5] == b"WB...." and groups[12] == b"B....." and groups[-1] == b".."
 
 
 # Live heap of the firmware of a full table (every slot and both wells busy, a self-test
@@ -462,7 +520,7 @@ def _busy(rig, scans):
 
 
 def case_peak_heap_within_budget():
-    rig = Rig(layout=Layout(sensing="occupancy"))
+    rig = Rig()
     runtime = sys.implementation.name
     if runtime == "micropython":
         import gc
@@ -470,7 +528,7 @@ def case_peak_heap_within_budget():
         del rig
         gc.collect()
         start = gc.mem_alloc()
-        rig = Rig(layout=Layout(sensing="occupancy"))
+        rig = Rig()
         peak = 0
         for _ in _busy(rig, BUSY_SCANS[runtime]):
             peak = max(peak, gc.mem_alloc() - start)
@@ -483,10 +541,3 @@ def case_peak_heap_within_budget():
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     assert peak <= HEAP_BUDGET[runtime], (runtime, peak)
-
-
-def case_polarity_is_the_default_sensing():
-    rig = Rig()
-    rig.firmware.start()
-    ((_, _, payload),) = rig.take()
-    assert fields(payload)["sense"] == "polarity"

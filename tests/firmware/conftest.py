@@ -8,18 +8,28 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.link.frames import BoardFrame, decode_frame
 from kiosk.link.protocol import FrameParser, Message
 from kiosk.simtable.firmware import load_firmware
 from kiosk.simtable.micropython import HEAP_BYTES, MicroPython
 from kiosk.simtable.table import VirtualClock, VirtualMatrix
+from kiosk.table.layout import TableLayout
 
 
 class Bench:
-    """The firmware core wired to a virtual matrix, a virtual clock and a captured line."""
+    """The firmware core wired to a virtual matrix, a virtual clock and a captured line.
 
-    def __init__(self, **options: object) -> None:
+    The table is the one designed (occupancy sensing, one reed a slot) unless ``sensing``
+    asks for another; the kiosk's ``table_layout`` matches it, to decode the frames.
+    """
+
+    def __init__(self, sensing: str | None = None, **options: object) -> None:
         self.layout_module = load_firmware("layout")
-        self.layout = self.layout_module.Layout()
+        if sensing is None:
+            self.layout = self.layout_module.Layout()
+        else:
+            self.layout = self.layout_module.Layout(sensing=sensing)
+        self.table_layout = TableLayout(sensing=self.layout.sensing)
         self.matrix = VirtualMatrix(self.layout.switches)
         self.clock = VirtualClock()
         self.sent = bytearray()
@@ -47,6 +57,12 @@ class Bench:
         """The switch number of a slot's reed."""
         return self.layout.reed_switch(self.layout.slot_index(location, slot), black)
 
+    def frames(self, messages: list[Message]) -> list[BoardFrame]:
+        """The board frames among ``messages``, decoded as the kiosk decodes them."""
+        return [
+            decode_frame(m.seq, m.payload, self.table_layout) for m in messages if m.kind == "F"
+        ]
+
 
 @pytest.fixture
 def make_bench() -> type[Bench]:
@@ -58,6 +74,15 @@ def make_bench() -> type[Bench]:
 def bench() -> Bench:
     """A firmware core with default settings, already past its first settled picture."""
     rig = Bench()
+    rig.scan(3)
+    return rig
+
+
+@pytest.fixture
+def polarity_bench() -> Bench:
+    """A firmware core on a table built to sense colour (``Layout(sensing="polarity")``:
+    two reeds a slot), already past its first settled picture."""
+    rig = Bench(sensing="polarity")
     rig.scan(3)
     return rig
 

@@ -1,4 +1,8 @@
-"""The firmware core's scanning, debounce, messages and self-test, run under CPython."""
+"""The firmware core's scanning, debounce, messages and self-test, run under CPython.
+
+The tests run on the table as designed (occupancy sensing, one reed a slot); those about
+a table built to sense colour use ``polarity_bench`` or ``Bench(sensing="polarity")``.
+"""
 
 from __future__ import annotations
 
@@ -10,51 +14,59 @@ from hypothesis import strategies as st
 from kiosk.link.frames import decode_frame, decode_heartbeat, decode_identify, decode_self_test
 from kiosk.link.protocol import crc16, encode
 from kiosk.simtable.firmware import load_firmware
-from kiosk.table.layout import DieReading, SlotState, TableLayout
-
-
-def frames(messages):
-    return [decode_frame(m.seq, m.payload, TableLayout()) for m in messages if m.kind == "F"]
+from kiosk.table.layout import SENSINGS, DieReading, SlotState, TableLayout
 
 
 def test_first_settled_picture_is_sent_after_the_debounce_time(make_bench) -> None:
     rig = make_bench()
     rig.closed = {rig.reed("6", 0)}
-    assert frames(rig.scan(2)) == []
-    (frame,) = frames(rig.scan())
-    assert frame.slots["6"][0] is SlotState.WHITE
+    assert rig.frames(rig.scan(2)) == []
+    (frame,) = rig.frames(rig.scan())
+    assert frame.slots["6"][0] is SlotState.OCCUPIED
 
 
 def test_a_change_settles_after_the_configured_number_of_scans(make_bench) -> None:
     rig = make_bench(debounce_scans=5)
     rig.scan(5)
+    rig.closed = {rig.reed("13", 0)}
+    assert rig.frames(rig.scan(4)) == []
+    (frame,) = rig.frames(rig.scan())
+    assert frame.occupancy()["13"] == 1
+    assert rig.frames(rig.scan(20)) == []
+
+
+def test_a_table_sensing_colour_reads_each_man_s_colour(make_bench) -> None:
+    rig = make_bench(sensing="polarity")
+    rig.closed = {rig.reed("6", 0)}
+    (frame,) = rig.frames(rig.scan(3))
+    assert frame.slots["6"][0] is SlotState.WHITE
     rig.closed = {rig.reed("13", 0, black=True)}
-    assert frames(rig.scan(4)) == []
-    (frame,) = frames(rig.scan())
+    (frame,) = rig.frames(rig.scan(3))
     assert frame.counts()["13"] == (SlotState.BLACK, 1)
-    assert frames(rig.scan(20)) == []
+    assert frame.counts()["6"] == (SlotState.EMPTY, 0)
 
 
 def test_chatter_shorter_than_the_debounce_never_settles(bench) -> None:
     switch = bench.reed("8", 2)
     for _ in range(10):
         bench.closed = {switch}
-        assert frames(bench.scan(2)) == []
+        assert bench.frames(bench.scan(2)) == []
         bench.closed = set()
-        assert frames(bench.scan()) == []
+        assert bench.frames(bench.scan()) == []
     assert bench.firmware.bounces == 10
 
 
-def test_both_reeds_closed_is_a_fault_not_a_state(bench) -> None:
+def test_both_reeds_closed_is_a_fault_not_a_state(polarity_bench) -> None:
+    bench = polarity_bench
     bench.closed = {bench.reed("1", 0), bench.reed("1", 0, black=True)}
-    assert frames(bench.scan(10)) == []
+    assert bench.frames(bench.scan(10)) == []
     assert bench.firmware.faults == 1
 
 
 def test_dice_wells_read_faces_up_cocked_and_empty(bench) -> None:
     dice = load_firmware("dice")
     bench.matrix.well_cells = [dice.orientations(2)[1], 0b00110]
-    (frame,) = frames(bench.scan(3))
+    (frame,) = bench.frames(bench.scan(3))
     assert frame.dice == (DieReading.FIVE, DieReading.COCKED)
 
 
@@ -71,6 +83,10 @@ def test_identify_states_versions_and_layout(make_bench) -> None:
     info = decode_identify(message.payload)
     assert (info.firmware, info.protocol, info.layout) == ("1.2.0", 2, TableLayout())
     assert (info.scan_hz, info.debounce_scans, info.reset_cause) == (250, 4, "power")
+    rig = make_bench(sensing="polarity")
+    rig.firmware.start()
+    (message,) = rig.take()
+    assert decode_identify(message.payload).layout == TableLayout(sensing="polarity")
 
 
 def test_a_damaged_command_is_counted_and_ignored(bench) -> None:
@@ -97,7 +113,8 @@ def test_sequence_numbers_count_up(bench) -> None:
     assert seqs == list(range(seqs[0], seqs[0] + 5))
 
 
-def test_self_test_reports_stuck_and_chattering_switches(bench) -> None:
+def test_self_test_reports_stuck_and_chattering_switches(polarity_bench) -> None:
+    bench = polarity_bench
     stuck = {bench.reed("3", 1), bench.reed("3", 1, black=True)}
     bench.closed = set(stuck)
     bench.matrix.stuck_lines = 0b100
@@ -150,8 +167,10 @@ def test_default_layout_agrees_with_the_kiosk() -> None:
         kiosk.tray_slots,
     )
     assert firmware.LOCATIONS == kiosk.locations
+    assert firmware.SENSINGS == SENSINGS
+    assert firmware.SENSING == firmware.Layout().sensing == kiosk.sensing == "occupancy"
     assert firmware.Layout().total_slots == kiosk.total_slots
-    assert firmware.Layout().switches == 2 * kiosk.total_slots  # two reeds a slot
+    assert firmware.Layout().switches == kiosk.total_slots  # one reed a slot
 
 
 def test_every_orientation_of_every_face_reads_and_nothing_else_does() -> None:
@@ -175,10 +194,10 @@ def test_every_message_in_the_protocol_document_checks_and_decodes() -> None:
     messages = FrameParser().feed(("\r\n".join(lines) + "\r\n").encode())
     assert len(messages) == len(lines) >= 4  # every example's checksum is right
     frames = [m for m in messages if m.kind == "F"]
-    occupancy = decode_frame(frames[0].seq, frames[0].payload, TableLayout(sensing="occupancy"))
+    occupancy = decode_frame(frames[0].seq, frames[0].payload, TableLayout())
     assert occupancy.occupancy()["6"] == 5 and occupancy.dice == (DieReading.FIVE, DieReading.TWO)
     assert set(occupancy.slots["6"]) == {SlotState.OCCUPIED, SlotState.EMPTY}
-    colour = decode_frame(frames[1].seq, frames[1].payload, TableLayout())
+    colour = decode_frame(frames[1].seq, frames[1].payload, TableLayout(sensing="polarity"))
     assert colour.counts()["6"] == (SlotState.WHITE, 5)
     tests = [decode_self_test(m.payload) for m in messages if m.kind == "T"]
     assert tests[-1].closed == ("9/1", "die2/3")
