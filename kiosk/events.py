@@ -176,6 +176,8 @@ class Opening(Event):
     dice: tuple = _opt()
     option: bool = _opt()
     message: str
+    plays: bool = field(default=False, metadata={"json": False}, compare=False)  # the
+    # starter plays the opening throw (not an option, not a new throw of both dice)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -220,6 +222,7 @@ class Played(Event):
     position: str = _opt()
     bonus: bool = _opt()  # Russian backgammon: a part of a doublet's bonus
     play: Play | None = field(default=None, metadata={"json": False}, compare=False)
+    variant: str = field(default="standard", metadata={"json": False}, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -618,4 +621,9 @@ def from_json(data: Mapping[str, Any]) -> Event:
     if data.get("event") == "coach":
         return CoachVerdict(data=data)
     fields = {k: v for k, v in data.items() if k != "event"}
-    return event_for(str(data.get("event")), **fields)
+    event = event_for(str(data.get("event")), **fields)
+    if isinstance(event, Opening) and event.starter is not None and not event.option:
+        dice = event.dice if isinstance(event.dice, tuple) else ()
+        if len(dice) == 2 and event.message.endswith(f"plays {dice[0]}-{dice[1]}."):
+            event = dataclasses.replace(event, plays=True)  # what the JSON says in words
+    return event

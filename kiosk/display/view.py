@@ -253,7 +253,7 @@ class TableView:
                 self.illegal = None
                 self.lifted, self.targets = None, ()
                 self.say(str(player), "That is fine.")
-            case Played(player=player, move=move) if str(event.position).startswith("R:"):
+            case Played(variant="russian"):
                 self._russian_played(event)
             case PartToPlay(player=player, message=message):
                 self.turn, self.dice = str(player), None
@@ -282,14 +282,14 @@ class TableView:
             case Cocked(well=well, message=message, law=law):
                 self.cocked = (*self.cocked, well)
                 self.say("both", message, law or "", warning=True)
-            case Opening(starter=starter, dice=dice, message=message):
+            case Opening(starter=starter, dice=dice, message=message, plays=plays):
                 self.say("both", message[:1].upper() + message[1:])
                 if starter is not None:
                     self.opening = False
                     self.turn = str(starter)
                     if dice and len(dice) == 2 and all(isinstance(d, int) for d in dice):
                         self.dice = (dice[0], dice[1])  # each side's die, drawn together
-                        if message.endswith(f"plays {dice[0]}-{dice[1]}."):
+                        if plays:
                             self._first_play(str(starter), dice[0], dice[1])
             case Setup(message=message, law=law):
                 self.say("both", message, law or "", warning=True)

@@ -46,11 +46,28 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from kiosk.events import Played, event_for
+from kiosk.events import (
+    Choose,
+    Cocked,
+    Destinations,
+    Dice,
+    Error,
+    Event,
+    GameOver,
+    Illegal,
+    Legal,
+    Notice,
+    Opening,
+    Penalty,
+    Played,
+    Setup,
+    SetupOk,
+    WrongMove,
+)
 from kiosk.referee import diagnosis, laws, wording
 from kiosk.referee.index import PlayIndex, side_part
 from kiosk.referee.reasons import law
@@ -78,8 +95,6 @@ from kiosk.table.sensing import (
     project,
     true_counts,
 )
-
-Event = dict
 
 
 @contextmanager
@@ -302,11 +317,12 @@ class Referee:
             self._cocked = cocked
             for well, is_cocked in enumerate(cocked, start=1):
                 if is_cocked:
-                    self._emit(
-                        "cocked",
-                        well=well,
-                        message=f"Die {well} is not lying flat: throw both dice again.",
-                        law="A cocked die makes the throw void (Cady law 4; Foster law 6).",
+                    self._publish(
+                        Cocked(
+                            well=well,
+                            message=f"Die {well} is not lying flat: throw both dice again.",
+                            law="A cocked die makes the throw void (Cady law 4; Foster law 6).",
+                        )
                     )
         faces = (wells[0].face, wells[1].face)
         showing = None if None in faces else (faces[0], faces[1])
@@ -355,13 +371,14 @@ class Referee:
                 self._wrong_stands()
             self._roll(d1, d2)
         elif phase == Phase.PLAY:
-            self._emit(
-                "error",
-                message=f"{self.game.turn} has not finished playing: "
-                "press Done before the next throw.",
+            self._publish(
+                Error(
+                    message=f"{self.game.turn} has not finished playing: "
+                    "press Done before the next throw."
+                )
             )
         elif phase == Phase.OVER:
-            self._emit("error", message="The game is over: start a new one from the menu.")
+            self._publish(Error(message="The game is over: start a new one from the menu."))
 
     def tick(self, now: int) -> None:
         """Time passes: count dice that have rested, judge the board once it has settled."""
@@ -451,7 +468,7 @@ class Referee:
     def choose(self, index: int) -> None:
         """The player picks one of the plays offered by a ``choose`` event."""
         if not 0 <= index < len(self._choices):
-            self._emit("error", message=f"There is no choice {index + 1}.")
+            self._publish(Error(message=f"There is no choice {index + 1}."))
             return
         play = self._choices[index]
         self._choices = []
@@ -468,7 +485,7 @@ class Referee:
             restoring = self._restoring
             self._target = None
             self._restoring = False
-            self._emit("setup-ok", restored=restoring)
+            self._publish(SetupOk(restored=restoring))
             if in_play:
                 self._judge_play(board, now)
             elif self.game.phase == Phase.PLAY and self.game.dice:
@@ -490,12 +507,13 @@ class Referee:
         if corrections == self._last_guidance:
             return
         self._last_guidance = corrections
-        self._emit(
-            "setup",
-            corrections=corrections,
-            message=f"{verb.capitalize()} {colour} {men} "
-            f"{'on' if diff > 0 else 'off'} {describe(first['table'], colour)}.",
-            law=law("setup"),
+        self._publish(
+            Setup(
+                corrections=tuple(corrections),
+                message=f"{verb.capitalize()} {colour} {men} "
+                f"{'on' if diff > 0 else 'off'} {describe(first['table'], colour)}.",
+                law=law("setup"),
+            )
         )
 
     # -- the dice ------------------------------------------
@@ -507,10 +525,11 @@ class Referee:
         if self.game.profile.start_cast == StartCast.TWO_DICE_TOTAL:
             if self._white_cast is None:
                 self._white_cast = (d1, d2)
-                self._emit(
-                    "opening",
-                    starter=None,
-                    message=f"White cast {d1}-{d2} ({d1 + d2}): now black casts both dice.",
+                self._publish(
+                    Opening(
+                        starter=None,
+                        message=f"White cast {d1}-{d2} ({d1 + d2}): now black casts both dice.",
+                    )
                 )
                 return
             cast, self._white_cast = (self._white_cast, (d1, d2)), None
@@ -518,16 +537,17 @@ class Referee:
         try:
             outcome = self.game.opening(white, black)
         except GameError as err:
-            self._emit("error", message=str(err))
+            self._publish(Error(message=str(err)))
             return
         if outcome.starter is None:
             thrown = sum(black) if isinstance(black, tuple) else black
-            self._emit(
-                "opening",
-                starter=None,
-                message=f"Both threw {thrown}: each throws again."
-                if isinstance(black, int)
-                else f"Both cast {thrown}: white casts again first.",
+            self._publish(
+                Opening(
+                    starter=None,
+                    message=f"Both threw {thrown}: each throws again."
+                    if isinstance(black, int)
+                    else f"Both cast {thrown}: white casts again first.",
+                )
             )
             return
         if isinstance(white, tuple) and isinstance(black, tuple):
@@ -536,35 +556,41 @@ class Referee:
                 if outcome.starter == Colour.WHITE
                 else (f"{sum(black)} to {sum(white)}")
             )
-            self._emit(
-                "opening",
-                starter=str(outcome.starter),
-                dice=[list(white), list(black)],
-                message=f"{outcome.starter} casts higher ({total}) and throws both dice to start.",
+            self._publish(
+                Opening(
+                    starter=outcome.starter,
+                    dice=(white, black),
+                    message=f"{outcome.starter} casts higher ({total}) and throws both dice "
+                    "to start.",
+                )
             )
             return
-        event = {"starter": str(outcome.starter), "dice": [white, black]}
+        starter, cast_dice = outcome.starter, (white, black)
         if outcome.dice and not outcome.option:
-            self._emit("opening", **event, message=f"{outcome.starter} plays {white}-{black}.")
+            said = f"{starter} plays {white}-{black}."
+            self._publish(Opening(starter=starter, dice=cast_dice, message=said, plays=True))
             self._start_play()
         elif outcome.option:
-            self._emit(
-                "opening",
-                **event,
-                option=True,
-                message=f"{outcome.starter} may play {white}-{black} or throw both dice again.",
+            self._publish(
+                Opening(
+                    starter=starter,
+                    dice=cast_dice,
+                    option=True,
+                    message=f"{starter} may play {white}-{black} or throw both dice again.",
+                )
             )
             self._start_play()
         else:
-            self._emit("opening", **event, message=f"{outcome.starter} throws both dice to start.")
+            said = f"{starter} throws both dice to start."
+            self._publish(Opening(starter=starter, dice=cast_dice, message=said))
 
     def _roll(self, d1: int, d2: int) -> None:
         try:
             self.game.roll(d1, d2)
         except GameError as err:
-            self._emit("error", message=str(err))
+            self._publish(Error(message=str(err)))
             return
-        self._emit("dice", player=str(self.game.turn), dice=[d1, d2])
+        self._publish(Dice(player=self.game.turn, dice=(d1, d2)))
         self._start_play()
 
     def _start_play(self) -> None:
@@ -869,11 +895,13 @@ class Referee:
             carrying = bool(self._lifted)  # a man already in the hand: two are carried
             self._lifted.add(src)
             dests = self._tree.destinations(base, src)
-            self._emit(
-                "destinations",
-                **{"from": name(src), "to": [name(d) for d in dests]},
-                player=str(mover),
-                table={"from": where, "to": [location(mover, d) for d in dests]},
+            self._publish(
+                Destinations(
+                    src=name(src),
+                    to=tuple(name(d) for d in dests),
+                    player=mover,
+                    table={"from": where, "to": [location(mover, d) for d in dests]},
+                )
             )
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)
             # another reading (two men in the hand, a man in passing) may let it move
@@ -906,11 +934,12 @@ class Referee:
             self._end_turn(plays[0])
             return
         self._choices = plays
-        self._emit(
-            "choose",
-            player=str(self.game.turn),
-            options=[str(p) for p in plays],
-            message="The switches cannot tell these plays apart: which did you make?",
+        self._publish(
+            Choose(
+                player=self.game.turn,
+                options=tuple(str(p) for p in plays),
+                message="The switches cannot tell these plays apart: which did you make?",
+            )
         )
 
     def _end_turn(self, play: Play) -> None:
@@ -918,12 +947,14 @@ class Referee:
         mover, dice = game.turn, game.dice
         assert dice is not None
         game.play(play)
-        self._emit(
-            "play",
-            player=str(mover),
-            dice=list(dice),
-            move=str(play),
-            position=game.position.position_id(),
+        self._publish(
+            Played(
+                player=mover,
+                dice=dice,
+                move=str(play),
+                position=game.position.position_id(),
+                play=play,
+            )
         )
         self._after_turn()
 
@@ -940,7 +971,7 @@ class Referee:
         self._choices = []
         if game.result is not None:
             winner, result, points = game.result
-            self._emit("game-over", winner=str(winner), result=result.value, points=points)
+            self._publish(GameOver(winner=winner, result=result.value, points=points))
 
     def _offer_wrong_move(self) -> None:
         """Laws mode: the turn ends on a wrong move, which stands unless the adversary objects."""
@@ -950,13 +981,14 @@ class Referee:
         )
         if self._bearing_penalty():
             return
-        self._emit(
-            "wrong-move",
-            player=str(self.game.turn),
-            reason=self._illegal[0] if self._illegal else "unknown",
-            message=f"{self.game.turn.other}: that move breaks the rules. Accept it, or ask "
-            "for it to be put right before you throw.",
-            law=laws.WRONG_MOVE_LAW,
+        self._publish(
+            WrongMove(
+                player=self.game.turn,
+                reason=self._illegal[0] if self._illegal else "unknown",
+                message=f"{self.game.turn.other}: that move breaks the rules. Accept it, or "
+                "ask for it to be put right before you throw.",
+                law=laws.WRONG_MOVE_LAW,
+            )
         )
 
     def _bearing_penalty(self) -> bool:
@@ -968,11 +1000,12 @@ class Referee:
             return False
         self._wrong, borne = penalty
         men_text = "man borne off goes" if borne == 1 else f"{borne} men borne off go"
-        self._emit(
-            "penalty",
-            player=str(mover),
-            message=f"{mover}: the {men_text} on your bar and must enter again.",
-            law=laws.PENALTY_LAW,
+        self._publish(
+            Penalty(
+                player=mover,
+                message=f"{mover}: the {men_text} on your bar and must enter again.",
+                law=laws.PENALTY_LAW,
+            )
         )
         penalised = self._wrong
         self._wrong_stands()
@@ -984,13 +1017,14 @@ class Referee:
         assert wrong is not None and self.game.dice is not None
         self._wrong = None
         turn = self.game.let_stand(wrong.swap_turn())
-        self._emit(
-            "play",
-            player=str(turn.colour),
-            dice=list(turn.dice),
-            move="",
-            accepted=True,
-            position=turn.play.result.position_id(),
+        self._publish(
+            Played(
+                player=turn.colour,
+                dice=turn.dice,
+                move="",
+                accepted=True,
+                position=turn.play.result.position_id(),
+            )
         )
         self._after_turn()
 
@@ -1005,13 +1039,14 @@ class Referee:
         if self._illegal == (reason, message) and not again:
             return
         self._illegal = (reason, message)
-        self._emit(
-            "illegal",
-            reason=reason,
-            message=message,
-            law=law(reason),
-            player=str(self.game.turn),
-            table=self._offending(),
+        self._publish(
+            Illegal(
+                reason=reason,
+                message=message,
+                law=law(reason),
+                player=self.game.turn,
+                table=self._offending(),
+            )
         )
 
     def _offending(self) -> str | None:
@@ -1038,17 +1073,14 @@ class Referee:
                 return
             self._noticed.add((about, once_for))
         self._noticed.add(about)
-        self._emit("notice", about=about, message=message)
+        self._publish(Notice(about=about, message=message))
 
     def _clear_illegal(self) -> None:
         if self._illegal is not None:
             self._illegal = None
-            self._emit("legal", player=str(self.game.turn))
+            self._publish(Legal(player=self.game.turn))
 
-    def _emit(self, name: str, **fields: object) -> None:
-        event = event_for(name, **fields)
-        if isinstance(event, Played) and not event.accepted and self.game.turns:
-            event = replace(event, play=self.game.turns[-1].play)  # the Play itself, typed
+    def _publish(self, event: Event) -> None:
         self._emit_cb(event)
 
 

@@ -22,7 +22,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kiosk.events import Event, event_for
+from kiosk.events import (
+    MISSING,
+    Destinations,
+    Dice,
+    Error,
+    Event,
+    GameOver,
+    Illegal,
+    Legal,
+    Message,
+    Notice,
+    PartToPlay,
+    Played,
+    Setup,
+    SetupOk,
+    ThrowAgain,
+)
 from kiosk.referee import wording
 from kiosk.referee.laws import RUSSIAN_LAWS
 from kiosk.referee.referee import RefereeConfig
@@ -208,32 +224,31 @@ class RussianReferee:
     def throw(self, d1: int, d2: int, now: int = 0) -> None:
         """The dice thrown by the side on roll (from any source: wells, buttons, digital)."""
         if self._over:
-            self._emit("error", message="The game is over.")
+            self._publish(Error(message="The game is over."))
             return
         if self._target is not None:
             self._notice("setup-first", "Lay every man in its tray first: then throw.")
             return
         if self.turn is not None and not self.turn.over:
-            self._emit(
-                "error",
-                message=f"{self.position.turn} has not finished the throw: press Done first.",
+            self._publish(
+                Error(message=f"{self.position.turn} has not finished the throw: press Done first.")
             )
             return
         mover = self.position.turn
         self.turn = RussianTurn(self.position, d1, d2, self.profile)
-        self._emit("dice", player=str(mover), dice=[d1, d2])
+        self._publish(Dice(player=mover, dice=(d1, d2)))
         self._next_part()
 
     def choose_doublet(self, n: int) -> None:
         """Cady's deuce-ace: the caster names the doublet he plays (with its opposite)."""
         turn = self.turn
         if turn is None or not turn.needs_choice:
-            self._emit("error", message="No doublet is to be chosen now (only after a 2-1).")
+            self._publish(Error(message="No doublet is to be chosen now (only after a 2-1)."))
             return
         try:
             turn.choose_doublet(n)
         except ValueError as err:
-            self._emit("error", message=str(err))
+            self._publish(Error(message=str(err)))
             return
         self._next_part()
 
@@ -291,13 +306,10 @@ class RussianReferee:
         if k in self._partials:
             if self._illegal is not None:
                 self._illegal = None
-                self._emit("legal", player=str(mover))  # put right: the red card goes
+                self._publish(Legal(player=mover))  # put right: the red card goes
             if k in self._complete and self._complete[k].steps:
-                self._emit(
-                    "message",
-                    to=str(mover),
-                    text=f"{self._part_words().capitalize()} is played: press Done.",
-                )
+                said = f"{self._part_words().capitalize()} is played: press Done."
+                self._publish(Message(to=str(mover), text=said))
             return
         start = cap(russian_board(self.turn.position), self.layout)
         men = sum(v[side] for v in normal.values())
@@ -310,25 +322,27 @@ class RussianReferee:
         want = cap(russian_board(self._target), self.layout)
         if key(board) == key(want):
             self._target = None
-            self._emit("setup-ok", restored=False)
-            self._emit(
-                "message",
-                to="both",
-                text=f"Both sides enter on the table's points 24 to 19 and race round to "
-                f"points 6 to 1, the shared home. {self.position.turn.name.capitalize()} "
-                "throws first.",
+            self._publish(SetupOk(restored=False))
+            self._publish(
+                Message(
+                    to="both",
+                    text=f"Both sides enter on the table's points 24 to 19 and race round to "
+                    f"points 6 to 1, the shared home. {self.position.turn.name.capitalize()} "
+                    "throws first.",
+                )
             )
             self._build()
             return
         for where in LOCATIONS:
             have, need = board.get(where, (0, 0)), want[where]
             if have != need:
-                self._emit(
-                    "setup",
-                    corrections=[{"table": where, "have": list(have), "want": list(need)}],
-                    message="Lay every man in its tray: fifteen white, fifteen black."
-                    if self.position == RussianPosition.start()
-                    else f"Location {where} should hold {need[0]} white and {need[1]} black.",
+                self._publish(
+                    Setup(
+                        corrections=({"table": where, "have": have, "want": need},),
+                        message="Lay every man in its tray: fifteen white, fifteen black."
+                        if self.position == RussianPosition.start()
+                        else f"Location {where} should hold {need[0]} white and {need[1]} black.",
+                    )
                 )
                 return
 
@@ -409,14 +423,16 @@ class RussianReferee:
         self._lift_shown = (key(board), taken[0])
         src = _track(taken[0], mover)
         dests = self._destinations(src)
-        self._emit(
-            "destinations",
-            **{"from": _words(src), "to": [_words(d) for d in dests]},
-            player=str(mover),
-            table={
-                "from": taken[0],
-                "to": [table_location(mover, RUSSIAN_OFF if d > POINTS else d) for d in dests],
-            },
+        self._publish(
+            Destinations(
+                src=_words(src),
+                to=tuple(_words(d) for d in dests),
+                player=mover,
+                table={
+                    "from": taken[0],
+                    "to": [table_location(mover, RUSSIAN_OFF if d > POINTS else d) for d in dests],
+                },
+            )
         )
 
     def _first_two(self) -> bool:
@@ -477,11 +493,10 @@ class RussianReferee:
         assert turn is not None
         self._build()
         if turn.needs_choice:
-            self._emit(
-                "notice",
-                about="choose-doublet",
-                message="Deuce-ace: choose any doublet; you play it, then its opposite, "
-                "then throw again (Cady, Russian Backgammon: the deuce-ace).",
+            self._notice(
+                "choose-doublet",
+                "Deuce-ace: choose any doublet; you play it, then its opposite, then throw "
+                "again (Cady, Russian Backgammon: the deuce-ace).",
             )
             return
         if turn.over:
@@ -493,12 +508,13 @@ class RussianReferee:
             if len(plays) == 1 and not plays[0].steps:
                 self._played(plays[0])  # nothing can be played: the part is lost
                 return
-            self._emit(
-                "part",
-                player=str(turn.player),
-                dice=list(part.dice),
-                bonus=part.bonus,
-                message=f"Now {self._part_words()}" + (" (the bonus)." if part.bonus else "."),
+            self._publish(
+                PartToPlay(
+                    player=turn.player,
+                    dice=part.dice,
+                    bonus=part.bonus,
+                    message=f"Now {self._part_words()}" + (" (the bonus)." if part.bonus else "."),
+                )
             )
 
     def _part_words(self) -> str:
@@ -513,17 +529,18 @@ class RussianReferee:
         try:
             turn.play(play)
         except ValueError as err:
-            self._emit("error", message=str(err))
+            self._publish(Error(message=str(err)))
             return
-        fields: dict = {
-            "player": str(mover),
-            "dice": [part.dice[0], part.dice[1]] if part else list(turn.roll),
-            "move": format_russian(play.steps),
-            "position": (turn.next_position() if turn.over else turn.position).notation(),
-        }
-        if part is not None and part.bonus:
-            fields["bonus"] = True
-        self._emit("play", **fields)
+        self._publish(
+            Played(
+                player=mover,
+                dice=(part.dice[0], part.dice[1]) if part else turn.roll,
+                move=format_russian(play.steps),
+                position=(turn.next_position() if turn.over else turn.position).notation(),
+                bonus=True if part is not None and part.bonus else MISSING,
+                variant="russian",
+            )
+        )
         if turn.lost:
             lost = ", ".join(p.describe() for p in turn.lost)
             self._notice("part-lost", f"Not played in full: {lost} and the new throw are lost.")
@@ -538,22 +555,20 @@ class RussianReferee:
             self._over = True
             points = self.position.score()
             result = {1: "single", 2: "gammon", 3: "backgammon"}[points]
-            self._emit("game-over", winner=str(winner), result=result, points=points)
+            self._publish(GameOver(winner=winner, result=result, points=points))
             return
         if turn.throws_again:
-            self._emit("throw-again", player=str(turn.mover))
+            self._publish(ThrowAgain(player=turn.mover))
 
     # -- events ----------------------------------------------------------------------------
 
     def _illegal_event(self, reason: str, message: str, law: str, where: str | None = None) -> None:
         mover = self.turn.player if self.turn else self.position.turn
-        fields: dict = {"reason": reason, "message": message, "law": law, "player": str(mover)}
-        if where is not None:
-            fields["table"] = where
-        self._emit("illegal", **fields)
+        table = where if where is not None else MISSING
+        self._publish(Illegal(reason=reason, message=message, law=law, player=mover, table=table))
 
     def _notice(self, about: str, message: str) -> None:
-        self._emit("notice", about=about, message=message)
+        self._publish(Notice(about=about, message=message))
 
-    def _emit(self, name: str, **fields: object) -> None:
-        self._emit_cb(event_for(name, **fields))
+    def _publish(self, event: Event) -> None:
+        self._emit_cb(event)
