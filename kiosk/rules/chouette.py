@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kiosk.rules import WHITE, Colour, Result, RuleProfile, get_profile
 from kiosk.rules.session import game_count
@@ -189,7 +189,7 @@ class Chouette:
             raise ChouetteError(f"the cube cannot be at {self.cube} with {self.cube_owner!r}")
 
     @classmethod
-    def seated(cls, throw_off: ThrowOff, **options: object) -> Chouette:
+    def seated(cls, throw_off: ThrowOff, **options: Any) -> Chouette:
         """A chouette seated by a finished throw-off (the players kept in entered order)."""
         return cls(throw_off.order, players=list(throw_off.players), **options)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from kiosk.rules.moves import generate
@@ -114,9 +115,8 @@ def run_batch(
     source: TextIO, sink: TextIO, profile: RuleProfile, variant: str = "standard"
 ) -> None:
     """Answer every line of ``source`` on ``sink``, one JSON object a line, in order."""
-    if variant == "standard":
-        answer = batch_line
-    else:
+    answer: Callable[[str, RuleProfile], dict] = batch_line
+    if variant != "standard":
         russian = get_russian_profile(variant)
 
         def answer(line: str, _: RuleProfile) -> dict:

@@ -64,7 +64,7 @@ def format_play(steps: Iterable[Step]) -> str:
     """
     steps = tuple(steps)
     hit_points = {s.dst for s in steps if s.hit}
-    moves: list[tuple[int, int] | None] = sorted(((s.src, s.dst) for s in steps), reverse=True)
+    moves: list[tuple[int, int] | None] = [*sorted(((s.src, s.dst) for s in steps), reverse=True)]
     paths: dict[tuple[int, ...], int] = {}  # each man's path, and how many men made it
     for i, move in enumerate(moves):
         if move is None:
@@ -83,12 +83,12 @@ def format_play(steps: Iterable[Step]) -> str:
         paths[tuple(path)] = paths.get(tuple(path), 0) + 1
     starred: set[int] = set()
     out = []
-    for path, count in paths.items():
-        text = _NAMES[path[0]]
-        for point in path[1:-1]:
+    for way, count in paths.items():
+        text = _NAMES[way[0]]
+        for point in way[1:-1]:
             text += _LANDINGS[point][True]
             starred.add(point)
-        end = path[-1]
+        end = way[-1]
         hit = end in hit_points and end not in starred
         starred |= {end} if hit else set()
         text += _LANDINGS[end][hit]

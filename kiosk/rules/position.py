@@ -21,7 +21,7 @@ runs the move generator kept in this module (a *step* moves one man by one die; 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -80,10 +80,11 @@ class Position:
     men: tuple[tuple[int, ...], tuple[int, ...]]
     off: tuple[int, int]
     turn: Colour
+    _hash: int | None
 
     def __init__(
         self,
-        men: tuple[tuple[int, ...], tuple[int, ...]] | list,
+        men: Sequence[Sequence[int]],
         off: tuple[int, int] | None = None,
         turn: Colour = WHITE,
         *,

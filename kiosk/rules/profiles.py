@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class StartCast(StrEnum):
@@ -79,7 +80,7 @@ class RuleProfile:
     opening_agreed: bool = False
     citation: str = ""
 
-    def replace(self, **changes: object) -> RuleProfile:
+    def replace(self, **changes: Any) -> RuleProfile:
         """A copy with some answers changed (for example ``backgammon_value=4`` by agreement)."""
         return dataclasses.replace(self, **changes)
 

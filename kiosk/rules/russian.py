@@ -47,6 +47,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import groupby
+from typing import Any
 
 from kiosk.rules.board import BLACK, MEN, WHITE, Colour, InvalidPositionError
 
@@ -101,7 +102,7 @@ class RussianProfile:
     first_throw_enters_two: bool = False
     citation: str = ""
 
-    def replace(self, **changes: object) -> RussianProfile:
+    def replace(self, **changes: Any) -> RussianProfile:
         """A copy with some switches changed (``deuce_ace=False``...)."""
         return dataclasses.replace(self, **changes)
 
@@ -366,7 +367,7 @@ class RussianPosition:
             )
         parts: list[dict] = []
         for spec in words[2:]:
-            side = {"points": [0] * POINTS, "hand": 0, "bar": 0, "off": 0}
+            side: dict[str, Any] = {"points": [0] * POINTS, "hand": 0, "bar": 0, "off": 0}
             side.update(thrown=False, doubled=False)
             seen = set()
             for item in spec.split(",") if spec else []:

@@ -50,6 +50,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from kiosk.rules import (
     BLACK,
@@ -199,14 +200,14 @@ class Session:
 
     @classmethod
     def match(
-        cls, length: int, profile: str | RuleProfile = "modern", **options: object
+        cls, length: int, profile: str | RuleProfile = "modern", **options: Any
     ) -> Session:
         """A match to ``length`` points (from 0-0) under today's rules by default."""
         return cls(Kind.MATCH, get_profile(profile), length=length, **options)
 
     @classmethod
     def money(
-        cls, profile: str | RuleProfile = "modern", stake: int = 1, **options: object
+        cls, profile: str | RuleProfile = "modern", stake: int = 1, **options: Any
     ) -> Session:
         """A money session at ``stake`` per game; ``backgammon=4`` counts a backgammon four."""
         backgammon = options.pop("backgammon", None)
@@ -218,12 +219,12 @@ class Session:
         return cls(Kind.MONEY, rules, stake=stake, **options)
 
     @classmethod
-    def rubber(cls, profile: str | RuleProfile = "hoffmann", **options: object) -> Session:
+    def rubber(cls, profile: str | RuleProfile = "hoffmann", **options: Any) -> Session:
         """Hoffmann's rubber: the first to two games, a gammon counting two."""
         return cls(Kind.RUBBER, get_profile(profile), **options)
 
     @classmethod
-    def set(cls, profile: str | RuleProfile = "cady", **options: object) -> Session:
+    def set(cls, profile: str | RuleProfile = "cady", **options: Any) -> Session:
         """Cady's set: three games up, of the best of five."""
         options.setdefault("gammons_count", False)
         return cls(Kind.SET, get_profile(profile), **options)
@@ -323,7 +324,6 @@ class Session:
         starter = None
         if last is not None:
             starter = next_starter(self.profile, last.winner, last.result)
-        colours = (WHITE, BLACK)
         return GamePlan(
             number=len(self.games) + 1,
             crawford=crawford,
@@ -331,8 +331,8 @@ class Session:
             doubling=self.profile.doubling and not crawford,
             automatic_doubles=self.automatic_doubles,
             starter=starter,
-            gammon_matters=tuple(self.gammon_matters(c) for c in colours),
-            backgammon_matters=tuple(self.backgammon_matters(c) for c in colours),
+            gammon_matters=(self.gammon_matters(WHITE), self.gammon_matters(BLACK)),
+            backgammon_matters=(self.backgammon_matters(WHITE), self.backgammon_matters(BLACK)),
         )
 
     def equity(self) -> tuple[float, float]:
@@ -369,7 +369,7 @@ class Session:
             what = {Kind.MATCH: f"Match to {self.length}", Kind.RUBBER: "Rubber", Kind.SET: "Set"}
             head = f"{what[self.kind]}: {names[WHITE]} {white}, {names[BLACK]} {black}."
         lines = [head]
-        if self.over:
+        if self.winner is not None:
             lines.append(f"{names[self.winner]} has won the {self.kind.value}.")
             return lines
         plan = self.next_game()

@@ -113,8 +113,8 @@ class PlayTree:
 
         explore((*me, *op), self.dice)
         for key, lefts in left_seen.items():
-            steps = tuple(edges.get(key, {}).values())
-            self._nodes[key] = Node(frozenset(lefts), steps, key in finals)
+            out = tuple(edges.get(key, {}).values())
+            self._nodes[key] = Node(frozenset(lefts), out, key in finals)
 
     # -- queries ----------------------------------------------------------------
 
