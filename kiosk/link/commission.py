@@ -174,14 +174,14 @@ class Commissioning:
         """Judge the table's self-test of a clear table (``t empty``)."""
         on = {step for step in map(step_named, report.closed) if step is not None}
         if self.phase == "check":
-            for step in sorted(on, key=self.steps.index):
-                self._welded.add(step)
+            for found in sorted(on, key=self.steps.index):
+                self._welded.add(found)
                 what = (
                     "reads a man with none there"
-                    if step.well is None
+                    if found.well is None
                     else "switches with nothing there"
                 )
-                self.findings.append(Finding(step, what))
+                self.findings.append(Finding(found, what))
             self.phase = "place"
             self._skip_known()
             return

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.tutor.opponent import Opponent
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,7 +54,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _opponents(level: str) -> object:
+def _opponents(level: str) -> Opponent:
     """The table's player at ``level`` (its strongest evaluator on this machine)."""
     from kiosk.tutor.opponent import Opponent
 

@@ -218,7 +218,7 @@ class GameCore:
         ``set_up`` is false: the table is judged as it stands), then the opening throw
         (``starter``, or the session's rules, says who throws first). Returns what the
         session says before the game."""
-        profile, lines = self.profile, []
+        profile, lines = self.profile, list[str]()
         if self.session is not None and self.session.over:
             self.session = None
         if self.session is not None:

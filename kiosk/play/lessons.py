@@ -21,7 +21,7 @@ from kiosk.events import Event
 from kiosk.link import LOCATIONS
 from kiosk.play.scenario import ScenarioRunner, ScriptError
 from kiosk.referee import Referee
-from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Play, Position, shots
+from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Play, Position, RuleProfile, shots
 from kiosk.table import SlotState, point_of
 from kiosk.table.sensing import Sensed, project, true_counts
 from kiosk.tutor.lessons.engine import LessonEngine, ProgressStore, State, _position
@@ -287,7 +287,7 @@ def _illegal_move(step: PlayStep) -> list[str]:
     return []
 
 
-def _other_play(step: PlayStep, profile: object) -> Play | None:
+def _other_play(step: PlayStep, profile: RuleProfile) -> Play | None:
     """A legal play of the roll that the lesson neither accepts nor calls good."""
     taken = {step.plays[t].result for t in (*step.accept, *step.good)}
     for play in step.start.legal_plays(*step.dice, profile=profile):

@@ -104,7 +104,7 @@ def dice_left(index: PlayIndex, position: Position) -> list[int]:
     """The most dice still to play at ``position`` (all of them if it is no partial play)."""
     node = index.tree.node(position)
     if node is not None:
-        return list(max(node.dice_left, key=len))
+        return list(max(node.dice_left, key=lambda left: len(tuple(left))))
     return list(index.tree.dice)
 
 

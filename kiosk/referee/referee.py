@@ -324,8 +324,8 @@ class Referee:
                             law="A cocked die makes the throw void (Cady law 4; Foster law 6).",
                         )
                     )
-        faces = (wells[0].face, wells[1].face)
-        showing = None if None in faces else (faces[0], faces[1])
+        first, second = wells[0].face, wells[1].face
+        showing = None if first is None or second is None else (first, second)
         if not self._wells_read:  # dice already lying in the wells are no throw of this game
             self._wells_read = True
             self._dice_armed = showing is None
@@ -492,16 +492,18 @@ class Referee:
                 self._build_tree()
             return
         corrections = []
+        wrong: list[tuple[str, Colour, int, int]] = []  # (location, colour, have, want)
         for where, (w, b) in want.items():
             have_w, have_b = board[where]
             for colour, have, need in ((WHITE, have_w, w), (WHITE.other, have_b, b)):
                 if have != need:
-                    corrections.append(
-                        {"table": where, "colour": str(colour), "have": have, "want": need}
-                    )
-        first = corrections[0]
-        colour = Colour.parse(first["colour"])
-        diff = first["want"] - first["have"]
+                    wrong.append((where, colour, have, need))
+        corrections = [
+            {"table": where, "colour": str(colour), "have": have, "want": need}
+            for where, colour, have, need in wrong
+        ]
+        where, colour, have, need = wrong[0]
+        diff = need - have
         verb = f"put {diff} more" if diff > 0 else f"take {-diff}"
         men = "man" if abs(diff) == 1 else "men"
         if corrections == self._last_guidance:
@@ -511,7 +513,7 @@ class Referee:
             Setup(
                 corrections=tuple(corrections),
                 message=f"{verb.capitalize()} {colour} {men} "
-                f"{'on' if diff > 0 else 'off'} {describe(first['table'], colour)}.",
+                f"{'on' if diff > 0 else 'off'} {describe(where, colour)}.",
                 law=law("setup"),
             )
         )
@@ -659,7 +661,8 @@ class Referee:
     # -- judging ------------------------------------------
 
     def _judged_board(self) -> Sensed | None:
-        return self._board if self._judged == key(self._board) else None
+        board = self._board
+        return board if board is not None and self._judged == key(board) else None
 
     def _judge(self, board: Sensed, now: int) -> None:
         if self._check_table and self._target is None:
@@ -868,8 +871,10 @@ class Referee:
 
     def _watch_lift(self, board: Sensed) -> None:
         """Report where a lifted man may go, at once, while it is in the hand."""
-        if self.game.phase != Phase.PLAY or self._plays is None or self._target is not None:
+        plays = self._plays
+        if self.game.phase != Phase.PLAY or plays is None or self._target is not None:
             return
+        tree = plays.tree
         mover = self.game.turn
         side = 0 if mover == WHITE else 1
         options = []
@@ -880,9 +885,9 @@ class Referee:
                 continue
             fuller = dict(board)
             fuller[where] = (w + 1, b) if side == 0 else (w, b + 1)
-            for base in self._plays.partials(fuller):
+            for base in plays.partials(fuller):
                 # prefer the last judged play, then the fewest steps taken
-                node = self._tree.node(base)
+                node = tree.node(base)
                 left = max(len(d) for d in node.dice_left) if node else 0
                 options.append(((base not in bases, -left), where, base, fuller))
         if options:
@@ -894,7 +899,7 @@ class Referee:
             self._lift_reported = report
             carrying = bool(self._lifted)  # a man already in the hand: two are carried
             self._lifted.add(src)
-            dests = self._tree.destinations(base, src)
+            dests = tree.destinations(base, src)
             self._publish(
                 Destinations(
                     src=name(src),
@@ -906,7 +911,7 @@ class Referee:
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)
             # another reading (two men in the hand, a man in passing) may let it move
             stuck = all(
-                not self._tree.destinations(b, point_of(mover, w)) for _, w, b, _ in options
+                not tree.destinations(b, point_of(mover, w)) for _, w, b, _ in options
             )
             if not dests and not moved_here and stuck and not carrying:
                 assert self.game.dice is not None

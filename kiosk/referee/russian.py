@@ -201,8 +201,8 @@ class RussianReferee:
 
     def dice(self, wells: tuple[DieReading, DieReading], now: int) -> None:
         """What the two dice wells read: a throw once both faces have rested."""
-        faces = (wells[0].face, wells[1].face)
-        showing = None if None in faces else (faces[0], faces[1])
+        first, second = wells[0].face, wells[1].face
+        showing = None if first is None or second is None else (first, second)
         if showing != self._faces:
             self._faces, self._faces_since = showing, now
             if showing is None:
@@ -319,6 +319,7 @@ class RussianReferee:
         self._explain(normal, start, mover)
 
     def _judge_setup(self, board: Sensed) -> None:
+        assert self._target is not None
         want = cap(russian_board(self._target), self.layout)
         if key(board) == key(want):
             self._target = None
@@ -453,7 +454,7 @@ class RussianReferee:
         plays = turn.legal_plays()
         for play in plays:
             self._complete[key(cap(russian_board(play.result), self.layout))] = play
-        self._leads: dict[tuple, bool] = {}
+        self._leads = {}
         for k in self._complete:
             self._partials[k] = []
         start = turn.position.with_turn(turn.player)

@@ -19,6 +19,7 @@ import time
 import tty
 from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
+from typing import Any
 
 from kiosk.simtable.firmware import load_firmware
 from kiosk.simtable.micropython import MicroPythonCore
@@ -171,7 +172,7 @@ class SimulatedTable:
         self._out = bytearray()
         self._corrupt: list[str] = []
         self.tx_dropped = 0
-        self.firmware = None
+        self.firmware: Any = None  # the firmware core serving the table, once plugged in
         self._master: int | None = None
         self._slave: int | None = None
         self._generation = 0
@@ -713,6 +714,8 @@ class SimulatedTable:
                 self._flush()
 
     def _read_host(self) -> None:
+        if self._master is None:
+            return
         try:
             data = os.read(self._master, 4096)
         except OSError:

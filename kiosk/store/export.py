@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kiosk.rules import BAR, OFF, Colour, Play, Position, Step, get_profile
+from kiosk.rules import BAR, OFF, Colour, Play, Position, RuleProfile, Step, get_profile
 from kiosk.rules.moves import to_arrays
 from kiosk.store.restore import position_from_id
 from kiosk.store.store import GameSummary, Store, StoreError, TurnRecord
@@ -104,7 +104,7 @@ def game_cells(store: Store, game: GameSummary) -> list[Cell]:
     return cells
 
 
-def _play_cell(turn: TurnRecord, profile: object) -> Cell:
+def _play_cell(turn: TurnRecord, profile: str | RuleProfile | None) -> Cell:
     mover = Colour.parse(turn.colour)
     before = position_from_id(turn.position_before, mover)
     after = position_from_id(turn.position_after, mover.other)

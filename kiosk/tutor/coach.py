@@ -150,7 +150,7 @@ class Coach:
         self,
         evaluator: Evaluator,
         thresholds: tuple[float, float, float] = THRESHOLDS,
-        profile: object = None,
+        profile: str | RuleProfile | None = None,
         fallback: Evaluator | None = None,
     ) -> None:
         check_thresholds(thresholds)

@@ -43,6 +43,7 @@ from functools import cache
 from typing import Protocol
 
 from kiosk.rules.met import kazaross_xg2
+from kiosk.tutor.evaluators.bearoff import Home, home_counts
 
 Chances = Sequence[float]
 Board = tuple[tuple[int, ...], tuple[int, ...]]
@@ -307,7 +308,7 @@ def exact_bearoff(board: Board) -> dict[str, float] | None:
     other, me = board
     if any(me[6:]) or any(other[6:]):
         return None
-    mine, his = tuple(me[:6]), tuple(other[:6])
+    mine, his = home_counts(me[:6]), home_counts(other[:6])
     if not 0 < sum(mine) <= EXACT_MEN or not 0 < sum(his) <= EXACT_MEN:
         return None
     return {owner: _exact(mine, his, owner) for owner in ("centre", "me", "him")}
@@ -317,7 +318,7 @@ _FLIP = {"centre": "centre", "me": "him", "him": "me"}
 
 
 @cache
-def _exact(mine: tuple[int, ...], his: tuple[int, ...], owner: str) -> float:
+def _exact(mine: Home, his: Home, owner: str) -> float:
     """The side on roll's exact equity (cube units) with ``owner`` holding the cube."""
     play_on = _exact_no_double(mine, his, owner)
     if owner == "him":
@@ -327,7 +328,7 @@ def _exact(mine: tuple[int, ...], his: tuple[int, ...], owner: str) -> float:
 
 
 @cache
-def _exact_no_double(mine: tuple[int, ...], his: tuple[int, ...], owner: str) -> float:
+def _exact_no_double(mine: Home, his: Home, owner: str) -> float:
     from kiosk.tutor.evaluators.bearoff import _plays
 
     total = 0.0

@@ -140,7 +140,9 @@ def hits_by_roll(position: Position, colour: Colour) -> dict[tuple[int, int], fr
     """
     attacker = colour.other
     board = position.with_turn(attacker)
-    answer = {(d1, d2): frozenset() for d1, d2, _ways in all_rolls()}
+    answer: dict[tuple[int, int], frozenset[int]] = {
+        (d1, d2): frozenset() for d1, d2, _ in all_rolls()
+    }
     for d1, d2, _ways, reach in reach_masks(*sides(board)):
         if reach:
             answer[(d1, d2)] = frozenset(25 - t for t in hit_points(board, d1, d2))

@@ -26,7 +26,7 @@ import sys
 from bgtable.core import TableFirmware
 from bgtable.layout import Layout
 
-_state = {}
+_state = {}  # type: dict
 _COUNTERS = ("scans", "bounces", "faults", "overruns", "rx_errors", "tx_bytes", "tx_dropped")
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from kiosk.rules import Play, Position
+from kiosk.rules import Play, Position, RuleProfile
 
 #: A play and its equity for the side that made it.
 Scored = tuple[Play, float]
@@ -46,7 +46,7 @@ class Evaluator(Protocol):
         d1: int,
         d2: int,
         keep: Play | None = None,
-        profile: object = None,
+        profile: str | RuleProfile | None = None,
     ) -> list[Scored]:
         """The legal plays worth considering, best first, each with its equity.
 
@@ -117,7 +117,7 @@ class PlyEvaluator:
         d1: int,
         d2: int,
         keep: Play | None = None,
-        profile: object = None,
+        profile: str | RuleProfile | None = None,
     ) -> list[Scored]:
         """The plays worth considering, best first (see :func:`rank_plays`)."""
         plays = position.legal_plays(d1, d2, profile)

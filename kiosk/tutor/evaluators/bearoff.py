@@ -19,6 +19,7 @@ would otherwise spend in the middle of a game, the first time short races come u
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -47,12 +48,18 @@ def _steps(home: Home, die: int) -> tuple[Home, ...]:
             nxt = list(home)
             nxt[p] -= 1
             nxt[p - die] += 1
-            out.append(tuple(nxt))
+            out.append(home_counts(nxt))
         elif point == die or p == highest:
             nxt = list(home)
             nxt[p] -= 1
-            out.append(tuple(nxt))
+            out.append(home_counts(nxt))
     return tuple(out)
+
+
+def home_counts(counts: Sequence[int]) -> Home:
+    """Six counts as a home board, points 1 to 6."""
+    a, b, c, d, e, f = counts
+    return (a, b, c, d, e, f)
 
 
 def _plays(home: Home, dice: tuple[int, ...]) -> set[Home]:
@@ -169,7 +176,7 @@ def homes(position: Position) -> tuple[Home, Home] | None:
     for colour in (position.turn, position.turn.other):
         if position.bar(colour) or not position.off[colour]:
             return None
-        home = tuple(position.count(colour, p) for p in range(1, 7))
+        home = home_counts([position.count(colour, p) for p in range(1, 7)])
         if sum(home) + position.off[colour] != 15 or sum(home) > MEN:
             return None
         out.append(home)

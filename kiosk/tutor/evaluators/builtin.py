@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kiosk.rules import Play, Position, all_rolls
+from kiosk.rules import Play, Position, RuleProfile, all_rolls
 from kiosk.tutor.evaluators import Scored
 from kiosk.tutor.evaluators.bearoff import homes, win_chance
 from kiosk.tutor.evaluators.net import EQUITY_WEIGHTS, WEIGHTS_FILE, Net, encode
@@ -101,7 +101,7 @@ class BuiltinEvaluator:
         d1: int,
         d2: int,
         keep: Play | None = None,
-        profile: object = None,
+        profile: str | RuleProfile | None = None,
     ) -> list[Scored]:
         """Every legal play, best first."""
         plays = position.legal_plays(d1, d2, profile)

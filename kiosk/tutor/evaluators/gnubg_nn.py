@@ -55,9 +55,10 @@ class GnubgNNEvaluator(PlyEvaluator):
     def __init__(self, plies: int = 2, module: ModuleType | None = None) -> None:
         if not 0 <= plies <= 3:
             raise ValueError(f"plies are 0 to 3, not {plies}")
-        self.module = module or load_module()
-        if self.module is None:
+        found = module or load_module()
+        if found is None:
             raise EvaluatorError("the gnubg-nn module is not installed on this machine")
+        self.module: ModuleType = found
         self.plies = plies
         # The extension keeps a global evaluation cache: one caller at a time.
         self._lock = threading.Lock()

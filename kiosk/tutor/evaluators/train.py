@@ -23,6 +23,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,10 @@ def draw_positions(seed: int, games: int) -> list[tuple[Position, int, int]]:
 
 def mover_chances(after: Position, plies: int = 0) -> list[float]:
     """GNU Backgammon's chances for the side that just moved (the net's outputs)."""
-    win, win_g, win_bg, lose_g, lose_bg = load_module().probabilities(tan_board(after), plies)
+    module = load_module()
+    if module is None:
+        raise SystemExit("training needs the gnubg-nn module (pip install gnubg-nn)")
+    win, win_g, win_bg, lose_g, lose_bg = module.probabilities(tan_board(after), plies)
     return [1.0 - win, lose_g, lose_bg, win_g, win_bg]
 
 
@@ -226,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             if more:
                 np.savez_compressed(more, x=mx, y=my, starts=mstarts)
         x, y, starts = np.vstack([x, mx]), np.vstack([y, my]), np.append(starts, mstarts + len(x))
-    arrays = {}
+    arrays: dict[str, Any] = {}
     for i, (ranking, temperature) in enumerate(MEMBERS):
         weights = train(x, y, starts, args.epochs, args.seed, log, ranking, temperature)
         log(f"net {i}: agreement {agreement(Net([weights]), cx, cy, cstarts):.3f}")

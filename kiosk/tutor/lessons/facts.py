@@ -429,6 +429,7 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
     """None if ``fact`` holds, else what is wrong (raises LookupError if it cannot be judged)."""
     position = _board(step, board)
     claim = fact
+    got: object  # what the engine, a book or GNU Backgammon gives for the claim
     m = re.fullmatch(r"after (.+?): (.+)", fact)
     if m:
         if not isinstance(step, PlayStep):
@@ -485,18 +486,18 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
         return "a fact is written 'WHAT = VALUE'"
     kind = words[0]
     if kind == "throws":
-        from kiosk.tutor.evaluators.bearoff import expected_throws
+        from kiosk.tutor.evaluators.bearoff import expected_throws, home_counts
 
         colour = Colour.parse(words[1])
         if any(position.count(colour, p) for p in range(7, 26)):
             return f"{colour} has men outside its home table: no bear-off count"
-        value = expected_throws(tuple(position.count(colour, p) for p in range(1, 7)))
+        value = expected_throws(home_counts([position.count(colour, p) for p in range(1, 7)]))
         places = len(want.partition(".")[2])
         return None if f"{value:.{places}f}" == want else f"the bear-off count gives {value:.3f}"
     if kind in ("shots", "hitters", "men", "pips", "keith"):
         colour = Colour.parse(words[1])
         if kind == "pips":
-            got: object = position.pips(colour)
+            got = position.pips(colour)
         elif kind == "keith":
             got = keith(position, colour)
         elif kind == "men":
@@ -508,8 +509,8 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
         elif kind == "shots":
             got = shots(position, colour, int(words[2]))
         else:
-            got = _hitters(position, colour, int(words[2]))
-            return None if got == _rolls(want) else f"the engine finds {sorted(got)}"
+            hitters = _hitters(position, colour, int(words[2]))
+            return None if hitters == _rolls(want) else f"the engine finds {sorted(hitters)}"
         return None if str(got) == want else f"the engine finds {got}"
     if kind == "stranded":
         from kiosk.rules.stranded import stranded_count

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kiosk.rules import Play, Position
+from kiosk.rules import Play, Position, RuleProfile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
-from kiosk.tutor.evaluators.bearoff import expected_throws
+from kiosk.tutor.evaluators.bearoff import expected_throws, home_counts
 from kiosk.tutor.features import has_contact
 from kiosk.tutor.lessons.model import PlayStep
 
@@ -93,7 +93,7 @@ class Judge:
         return self._evaluator
 
     def ranked(
-        self, start: Position, dice: tuple[int, int], profile: object = None
+        self, start: Position, dice: tuple[int, int], profile: str | RuleProfile | None = None
     ) -> list[Scored]:
         """The plays GNU Backgammon's move filter keeps, best first, with their equities."""
         try:
@@ -113,7 +113,7 @@ class Judge:
         start: Position,
         dice: tuple[int, int],
         named: Iterable[Play] = (),
-        profile: object = None,
+        profile: str | RuleProfile | None = None,
     ) -> Rated:
         """Every play GNU Backgammon's filter keeps, and every play in ``named``, rated."""
         named = list(named)
@@ -122,7 +122,7 @@ class Judge:
             me = start.turn
             throws = {
                 p.result.position_id(): expected_throws(
-                    tuple(p.result.count(me, q) for q in range(1, 7))
+                    home_counts([p.result.count(me, q) for q in range(1, 7)])
                 )
                 for p in legal
             }
@@ -160,7 +160,9 @@ def _said(step: PlayStep, play: Play) -> bool:
     return False
 
 
-def play_problems(step: PlayStep, judge: Judge, profile: object = None) -> list[str]:
+def play_problems(
+    step: PlayStep, judge: Judge, profile: str | RuleProfile | None = None
+) -> list[str]:
     """What is wrong with the plays ``step`` accepts, calls sound, refuses or sets beside
     them as a book's (see the module docstring); LookupError without GNU Backgammon."""
     legal = step.start.legal_plays(*step.dice, profile)
