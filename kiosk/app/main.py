@@ -114,21 +114,14 @@ def link_event(event: LinkEvent) -> Event:
     return Message(to="both", text=event.message, speak=False)
 
 
-def men_layout(board: Sensed) -> dict[str, tuple[str, int]]:
-    """Men to lay out (location -> (white, black)) as the simulated table takes them:
-    location -> (colour, men)."""
-    out: dict[str, tuple[str, int]] = {}
-    for where, (white, black) in board.items():
-        if white:
-            out[where] = ("white", white)
-        elif black:
-            out[where] = ("black", black)
-    return out
-
-
 def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
-    """A position as the simulated table lays it out: location -> (colour, men)."""
-    return men_layout(true_counts(position))
+    """A position as the simulated table's ``set_position`` takes it: location ->
+    (colour, men)."""
+    return {
+        where: ("white", w) if w else ("black", b)
+        for where, (w, b) in true_counts(position).items()
+        if w or b
+    }
 
 
 class App:
@@ -237,7 +230,7 @@ class App:
     def _lay_out(self, board: Sensed) -> None:
         """A simulated table lays out the men the players are asked to lay out."""
         if self.simulator is not None:
-            self.simulator.set_position(men_layout(board))
+            self.simulator.lay_out(board)
 
     # -- what the modes ask ------------------------------------------------------------------
 

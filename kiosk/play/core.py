@@ -274,15 +274,7 @@ class GameCore:
     def restart(self) -> None:
         """The kiosk restarts: the game as its record keeps it (its turns, the dice thrown)
         goes on, through :meth:`restore`."""
-        game = self.game
-        record = Game(game.profile, self.start)
-        if not game.turns and game.phase == Phase.ROLL:
-            record.start_with(game.turn)
-        for turn in game.turns:
-            record.record_play(turn.colour, turn.dice, turn.play)
-        if game.phase == Phase.PLAY and game.dice is not None:
-            record.record_throw(game.turn, game.dice)
-        self.restore(record)
+        self.restore(with_rules(self.game, self.game.profile))
 
     def _begin(self, game: Game) -> None:
         self.game = game

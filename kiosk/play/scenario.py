@@ -261,7 +261,7 @@ class ScenarioRunner:
             position = Position.from_id(what, self.turn)
         self._setup = (what, position)
         self._new_game(position)
-        self.sim.set_position({} if what == "empty" else _layout(true_counts(position)))
+        self.sim.lay_out({} if what == "empty" else true_counts(position))
         self.core.set_up(self.core.game.position, restoring=False)
         self.wait(self.settle_ms + STEP_MS)
 
@@ -608,7 +608,7 @@ class ScenarioRunner:
             raise ScriptError(str(err)) from None
         referee = self.core.play_variant(self._variant)
         referee.set_up(position)
-        self.sim.set_position(_layout(russian_board(position)))
+        self.sim.lay_out(russian_board(position))
         self.wait(self.settle_ms + STEP_MS)
 
     def _ru_dice(self, args: list[str]) -> None:
@@ -716,17 +716,6 @@ def _dice(args: list[str]) -> tuple[int, int]:
     if len(args) != 2 or not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
         raise ScriptError("two dice, each 1 to 6")
     return int(args[0]), int(args[1])
-
-
-def _layout(board: Sensed) -> dict[str, tuple[str, int]]:
-    """A board's men as the simulated table lays them out: location -> (colour, men)."""
-    out = {}
-    for where, (w, b) in board.items():
-        if w:
-            out[where] = ("white", w)
-        elif b:
-            out[where] = ("black", b)
-    return out
 
 
 def run_script(

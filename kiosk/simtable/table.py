@@ -352,6 +352,19 @@ class SimulatedTable:
                 self._men[location].extend([colour(man)] * count)
             self._changed()
 
+    def lay_out(self, board: Mapping[str, tuple[int, int]]) -> None:
+        """Clear the table and lay out ``board``: location -> (white men, black men)."""
+        for location in board:
+            self._check(location)
+        with self._lock:
+            for men in self._men.values():
+                men.clear()
+            for location, (white, black) in board.items():
+                if white < 0 or black < 0:
+                    raise ValueError(f"negative count at {location}")
+                self._men[location].extend([SlotState.WHITE] * white + [SlotState.BLACK] * black)
+            self._changed()
+
     def clear(self) -> None:
         """Take every man off the table."""
         self.set_position({})
