@@ -159,6 +159,9 @@ def _table(
         events_out=events_out,
         start_position=start,
     )
+    from kiosk.app.companion import attach
+
+    attach(app)  # the class companion, if [companion] enabled
     try:
         return app.run()
     finally:

@@ -13,10 +13,13 @@ functions too) and holds the code to this, and to having no import circle.
   table);
 - ``tutor`` (coach and lessons, which host a referee) and ``store`` (SQLite);
 - ``display`` (the view model and the drawing of it);
-- ``app`` (the loop joining them all), then the commands: ``app_cli``, ``commission_cli``
-  and each package's ``cli`` module (a command, registered by ``kiosk/cli.py``, may use any
-  package: ``kiosk simtable`` lays out a simulated table over the link), then ``cli`` and
-  ``__main__``.
+- ``companion`` (the class's web pages and the health page: it follows the events with
+  the display's view model, reads the store, asks the tutor, and steers the table only
+  through the commands the application runs for it);
+- ``app`` (the loop joining them all; it may start the companion), then the commands:
+  ``app_cli``, ``commission_cli`` and each package's ``cli`` module (a command, registered
+  by ``kiosk/cli.py``, may use any package: ``kiosk simtable`` lays out a simulated table
+  over the link), then ``cli`` and ``__main__``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"referee"}),
     frozenset({"tutor", "store"}),
     frozenset({"display"}),
+    frozenset({"companion"}),
     frozenset({"app"}),
     frozenset({"app_cli", "commission_cli", "commands"}),
     frozenset({"cli"}),

@@ -86,6 +86,7 @@ from kiosk.table.sensing import true_counts
 from kiosk.tutor.lessons import LessonEngine
 
 if TYPE_CHECKING:
+    from kiosk.app.companion import Companion
     from kiosk.app.controls import Controls
     from kiosk.app.speech import Speaker
     from kiosk.display import Calibration, Display
@@ -165,6 +166,7 @@ class App:
         self.coach: GameCoach | None = None
         self.table_player: TablePlayer | None = None  # the table's own side, if it plays
         self.session: TableSession | None = None  # a match, money session, rubber, set...
+        self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
         self.setting_up = False
         self.sensed: dict[str, tuple[int, int]] | None = None  # the table's latest board
@@ -487,6 +489,8 @@ class App:
     def close(self) -> None:
         """Stop the link, the simulated table, the speech, the lights and the store."""
         self.running = False
+        if self.companion is not None:
+            self.companion.close()
         self.link.stop()
         if self.simulator is not None:
             self.simulator.close()
@@ -538,6 +542,8 @@ class App:
     def step(self, now: int) -> None:
         """Take in what the link delivered, let the referee judge, deliver the events."""
         self.now = now
+        if self.companion is not None:  # the teacher's commands, run on this thread
+            self.companion.poll()
         while True:
             try:
                 change = self.listener.events.get_nowait()

@@ -69,6 +69,11 @@ class TableMenus:
                     lambda: f"Speech: {_on(c.speech.enabled)}", self._toggle_speech, keep_open=True
                 ),
                 Item(lambda: f"Volume: {c.speech.volume}%", self._next_volume, keep_open=True),
+                Item(
+                    lambda: f"Class companion (web pages): {_on(c.companion.enabled)}",
+                    self._switch_companion,
+                    keep_open=True,
+                ),
                 Item("Test the table's switches", self._self_test),
                 Item("Save these settings", self._save),
                 Item("Quit the application", app.quit),
@@ -308,6 +313,11 @@ class TableMenus:
     def _next_volume(self) -> None:
         s = self.app.config.speech
         s.volume = (s.volume + 25) % 225
+
+    def _switch_companion(self) -> None:
+        from kiosk.app.companion import switch  # aiohttp is loaded only when it is used
+
+        self.app.say("both", switch(self.app))
 
     def _self_test(self) -> None:
         if not self.app.link.request_self_test():
