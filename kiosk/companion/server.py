@@ -225,14 +225,18 @@ class CompanionServer:
         shown = socket.gethostname() if host in ("0.0.0.0", "::") else bound[0]
         self.url = f"http://{shown}:{bound[1]}"
         self.port = bound[1]
+        self._loaded = self._spawn(self._warm())
         self._spawn(self._pump())
-        self._spawn(self._warm())
 
-    async def _warm(self) -> None:
-        """Read the lessons on the worker (the teacher's page lists them)."""
+    async def _warm(self) -> Library:
+        """Read the lessons on the worker (the pages name them, the teacher picks from them)."""
         library = await self._work(Library.load)
-        self.library = library
-        self.room.library = library
+        self.library = self.room.library = library
+        return library
+
+    async def lessons(self) -> Library:
+        """The lessons, once they are read."""
+        return await asyncio.shield(self._loaded)
 
     def stop(self) -> None:
         """Stop listening and close every page (the table goes on)."""
@@ -274,6 +278,7 @@ class CompanionServer:
 
     async def _pump(self) -> None:
         assert self._wake is not None
+        await self.lessons()  # a lesson's events are read with its file
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -509,7 +514,7 @@ class CompanionServer:
     async def teacher(self, request: web.Request) -> web.Response:
         session, new = self._visitor(request)
         text = (
-            pages.teacher(session.csrf, self.library)
+            pages.teacher(session.csrf, await self.lessons())
             if session.role == "teacher"
             else pages.login(session.csrf)
         )
@@ -538,10 +543,10 @@ class CompanionServer:
         )
 
     async def handouts(self, request: web.Request) -> web.Response:
-        return self._html(pages.handouts(self.library))
+        return self._html(pages.handouts(await self.lessons()))
 
     async def handout(self, request: web.Request) -> web.Response:
-        lesson = self.library.lesson(
+        lesson = (await self.lessons()).lesson(
             validate.number(request.match_info["lesson"], "The lesson", 1, 999)
         )
         return self._html(await self._work(pages.handout, lesson))
@@ -680,6 +685,7 @@ class CompanionServer:
             return _error(401, "Your class has ended or you have not joined: join again.")
         assert session is not None
         name = self.room.students[session.device].name
+        await self.lessons()
         answers, lessons = await self._work(self._progress_of, name)
         return web.json_response({"name": name, "answers": answers, "lessons": lessons})
 
@@ -717,6 +723,7 @@ class CompanionServer:
 
     async def progress(self, request: web.Request) -> web.Response:
         self._teacher_session(request)
+        await self.lessons()
         return web.json_response({"learners": await self._work(self._learners)})
 
     def _learners(self) -> list[dict[str, Any]]:
@@ -856,7 +863,7 @@ class CompanionServer:
 
     async def t_lesson(self, data: dict) -> web.Response:
         number = validate.number(data.get("lesson"), "The lesson", 1, 999)
-        lesson = self.library.lesson(str(number))
+        lesson = (await self.lessons()).lesson(str(number))
         step = None
         if data.get("step") not in (None, ""):
             step = validate.number(data.get("step"), "The step", 1, len(lesson.steps))
@@ -871,7 +878,7 @@ class CompanionServer:
 
     async def t_opening(self, data: dict) -> web.Response:
         d1, d2 = validate.opening(data.get("throw"))
-        lesson_id, step = self.library.opening(d1, d2)
+        lesson_id, step = (await self.lessons()).opening(d1, d2)
         problem = await self._command("start_lesson", lesson_id, step, "class")
         return self._done(f"The opening throw {d1}-{d2} is on the table (lesson 7).", problem)
 

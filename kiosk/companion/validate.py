@@ -55,6 +55,8 @@ def position(value: object, turn: object = "white") -> Position:
         found.validate()
     except (InvalidPositionError, ValueError) as err:
         raise InputError(f"{text} is not a position that can be played: {err}.") from None
+    if found.winner() is not None:
+        raise InputError(f"{text} is a game already over: {found.winner()} has borne all off.")
     return found
 
 

@@ -41,7 +41,7 @@ CHROMIUM_FLAGS = [
     "--mute-audio",
 ]
 PIN = "2468"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "companion"  # not kept
 
 
 class Clock:
