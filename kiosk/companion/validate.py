@@ -33,12 +33,13 @@ class InputError(ValueError):
 
 
 def _text(value: object, what: str) -> str:
+    verb = "are" if what.endswith("dice") else "is"
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise InputError(f"{what} is missing.")
+        raise InputError(f"{what} {verb} missing.")
     if not isinstance(value, str):
         raise InputError(f"{what} must be text.")
     if len(value) > MAX_TEXT:
-        raise InputError(f"{what} is too long.")
+        raise InputError(f"{what} {verb} too long.")
     return value.strip()
 
 

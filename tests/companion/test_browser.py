@@ -63,7 +63,7 @@ def test_the_projector_follows_a_scripted_game_and_a_lesson(live, browser) -> No
     projector = context.new_page()
     projector.goto(table.url + "/projector")
     wait_board(projector, Position.standard().position_id())
-    assert projector.locator("#banner").inner_text() == "Tutor on"
+    assert projector.locator("#banner").inner_text() == "Backgammon Table · Tutor on"
 
     throw(table, 3, 1)  # the opening: white's 3 against black's 1, white plays 3-1
     projector.wait_for_function(

@@ -9,6 +9,8 @@ import asyncio
 import json
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import aiohttp
 import pytest
@@ -19,6 +21,12 @@ from kiosk.config import Config
 from tests.companion.live import PIN, Http
 
 FORBIDDEN_WORDS = ("Traceback", 'File "', "Error:", "aiohttp")
+
+
+def run(coroutine: Any) -> Any:
+    """Run a coroutine on a thread of its own (Playwright's loop may run on this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(60)
 
 
 def one_clear_line(answer: dict) -> str:
@@ -260,8 +268,8 @@ def test_a_page_from_another_site_cannot_follow_the_table(live) -> None:
             except aiohttp.WSServerHandshakeError as err:
                 return err.status
 
-    assert asyncio.run(connect("http://evil.example")) == 403
-    assert asyncio.run(connect(table.url)) == 101
+    assert run(connect("http://evil.example")) == 403
+    assert run(connect(table.url)) == 101
 
 
 def test_health_and_metrics_may_be_kept_to_a_list_of_addresses(live) -> None:
@@ -317,7 +325,7 @@ def test_the_table_goes_on_when_clients_misbehave(live) -> None:
                 await ws.close()
 
     start = time.monotonic()
-    asyncio.run(misbehave())
+    run(misbehave())
     steps = table.do(lambda h: [(h.wait(40), time.monotonic())[1] for _ in range(5)])
     assert steps[-1] - start < 30
     assert Http(table.url).get("/projector")[0] == 200
