@@ -70,6 +70,10 @@ class Picture:
     movable: tuple[str, ...] = ()
     position_id: str = ""
 
+    def men_key(self) -> str:
+        """A short digest of where the men are (see :func:`men_key`)."""
+        return men_key(self.men)
+
     def key(self) -> str:
         """A short digest of everything drawn (the pages compare it to see a change)."""
         text = repr(
@@ -88,6 +92,17 @@ class Picture:
             )
         )
         return hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
+
+
+def men_key(men: Mapping[str, tuple[int, int]]) -> str:
+    """A short digest of where the men are (the SVG's ``data-men``: a page's board is known
+    by it).
+
+    >>> men_key({"24": (2, 0), "1": (0, 2)}) == men_key({"1": (0, 2), "24": (2, 0), "5": (0, 0)})
+    True
+    """
+    shown = sorted((where, (w, b)) for where, (w, b) in men.items() if w or b)
+    return hashlib.blake2s(repr(shown).encode(), digest_size=6).hexdigest()
 
 
 def from_view(view: TableView, preview: tuple[tuple[str, str], ...] = ()) -> Picture:
@@ -176,6 +191,7 @@ def svg(picture: Picture, title: str = "") -> str:
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'class="board" role="img" aria-label="{label}" data-key="{picture.key()}" '
+        f'data-men="{picture.men_key()}" '
         f'data-position="{escape(picture.position_id)}" data-dice="{dice}" '
         f'data-turn="{picture.turn}">',
         f"<title>{label}</title>",

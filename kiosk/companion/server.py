@@ -145,7 +145,7 @@ class CompanionServer:
         self.sessions = Sessions()
         self.pin = PinGuard(settings.teacher_pin)
         self.votes = RateLimit(burst=4, every=2.0)
-        self.joins = RateLimit(burst=10, every=6.0)
+        self.joins = RateLimit(burst=40, every=2.0)  # a class joins at once from one NAT
         self.allow = AllowList(settings.allow)
         self.pages: set[_Page] = set()
         self.url = ""

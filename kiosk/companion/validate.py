@@ -77,7 +77,13 @@ def opening(value: object) -> tuple[int, int]:
 
 
 def number(value: object, what: str, low: int, high: int) -> int:
-    """A whole number from ``low`` to ``high``."""
+    """A whole number from ``low`` to ``high`` (as text, or a JSON number).
+
+    >>> number(3, "The die", 1, 6), number("4", "The die", 1, 6)
+    (3, 4)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
     text = _text(value, what)
     if not re.fullmatch(r"\d{1,4}", text) or not low <= int(text) <= high:
         raise InputError(f"{what} is a number from {low} to {high}; not {text!r}.")
