@@ -196,15 +196,16 @@ def svg(picture: Picture, title: str = "") -> str:
         f'data-turn="{picture.turn}">',
         f"<title>{label}</title>",
         _defs(),
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="18" fill="{FRAME}"/>',
-        f'<rect x="{LEFT}" y="{TOP}" width="{BAR_LEFT - LEFT}" height="{BOTTOM - TOP}" '
-        f'fill="{FELT}"/>',
-        f'<rect x="{BAR_RIGHT}" y="{TOP}" width="{RIGHT - BAR_RIGHT}" height="{BOTTOM - TOP}" '
-        f'fill="{FELT}"/>',
-        f'<rect x="{BAR_LEFT}" y="{TOP}" width="{BAR_RIGHT - BAR_LEFT}" '
+        f'<rect class="frame" x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="18" '
+        f'fill="{FRAME}"/>',
+        f'<rect class="felt" x="{LEFT}" y="{TOP}" width="{BAR_LEFT - LEFT}" '
+        f'height="{BOTTOM - TOP}" fill="{FELT}"/>',
+        f'<rect class="felt" x="{BAR_RIGHT}" y="{TOP}" width="{RIGHT - BAR_RIGHT}" '
+        f'height="{BOTTOM - TOP}" fill="{FELT}"/>',
+        f'<rect class="bar" x="{BAR_LEFT}" y="{TOP}" width="{BAR_RIGHT - BAR_LEFT}" '
         f'height="{BOTTOM - TOP}" fill="{BAR_WOOD}"/>',
-        f'<rect x="{TRAY_X}" y="{TOP}" width="{TRAY_W}" height="{BOTTOM - TOP}" rx="8" '
-        f'fill="{FELT}"/>',
+        f'<rect class="felt" x="{TRAY_X}" y="{TOP}" width="{TRAY_W}" height="{BOTTOM - TOP}" '
+        f'rx="8" fill="{FELT}"/>',
     ]
     for point in range(1, 25):
         out.append(_triangle(point))
@@ -248,9 +249,9 @@ def _triangle(point: int) -> str:
     top = _top(point)
     base = TOP if top else BOTTOM
     tip = base + (BOTTOM - TOP) * 0.42 * (1 if top else -1)
-    colour = POINT_DARK if point % 2 else POINT_LIGHT
+    colour, shade = (POINT_DARK, "dark") if point % 2 else (POINT_LIGHT, "light")
     return (
-        f'<polygon class="point" data-point="{point}" points="{x - half:.1f},{base} '
+        f'<polygon class="point {shade}" data-point="{point}" points="{x - half:.1f},{base} '
         f'{x + half:.1f},{base} {x:.1f},{tip:.1f}" fill="{colour}"/>'
     )
 
@@ -261,7 +262,8 @@ def _numbers(turn: str) -> list[str]:
         shown = point if turn != "black" else 25 - point
         y = TOP - 10 if _top(point) else BOTTOM + 29
         out.append(
-            f'<text x="{_point_x(point):.1f}" y="{y}" text-anchor="middle" font-size="24" '
+            f'<text class="number" x="{_point_x(point):.1f}" y="{y}" text-anchor="middle" '
+            f'font-size="24" '
             f'font-family="sans-serif" font-weight="bold" fill="{NUMBER}">{shown}</text>'
         )
     return out

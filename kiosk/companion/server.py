@@ -427,7 +427,12 @@ class CompanionServer:
         try:
             response = await handler(request)
         except InputError as err:
-            response = _error(400, str(err))
+            if request.path.startswith("/api/"):
+                response = _error(400, str(err))
+            else:
+                response = web.Response(
+                    status=400, text=pages.message("That page", str(err)), content_type="text/html"
+                )
         except web.HTTPException as err:
             if err.status >= 400 and request.path.startswith("/api/"):
                 response = _error(err.status, err.reason)
@@ -546,9 +551,8 @@ class CompanionServer:
         return self._html(pages.handouts(await self.lessons()))
 
     async def handout(self, request: web.Request) -> web.Response:
-        lesson = (await self.lessons()).lesson(
-            validate.number(request.match_info["lesson"], "The lesson", 1, 999)
-        )
+        number = validate.number(request.match_info["lesson"], "The lesson", 1, 999)
+        lesson = (await self.lessons()).lesson(str(number))
         return self._html(await self._work(pages.handout, lesson))
 
     async def static(self, request: web.Request) -> web.StreamResponse:

@@ -246,3 +246,19 @@ def test_the_teacher_runs_a_class_that_votes_from_three_phones(live, browser) ->
         context.close()
     projector_context.close()
     teacher_context.close()
+
+
+def test_a_handout_prints_the_opening_throws_light_on_paper(live, browser) -> None:
+    table = live()
+    page = browser.new_page(viewport={"width": 1000, "height": 1400})
+    page.goto(table.url + "/handouts")
+    page.click("text=7. The 21 opening throws")
+    page.wait_for_selector(".handout")
+    assert page.locator(".step.play").count() == 21
+    assert page.locator(".step.play svg .arrow").count() >= 21
+    page.emulate_media(media="print")
+    felt = page.evaluate("getComputedStyle(document.querySelector('.board .felt')).fill")
+    assert felt == "rgb(255, 255, 255)"  # no dark felt on paper
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") >= 4
+    page.close()

@@ -187,3 +187,35 @@ def test_the_table_is_the_same_with_the_companion_on_or_off(live) -> None:
     assert [e["event"] for e in with_it] == [e["event"] for e in without]
     assert with_it == without
     assert any(e["event"] == "illegal" for e in with_it)
+
+
+def test_the_installers_settings_switch_the_companion() -> None:
+    config = Config()
+    config.referee.settle_ms = 200
+    h = SteppedApp(lambda **wired: App(config, **wired), config)
+    try:
+        h.sim.set_position(STARTING_POSITION)
+        h.app.start()
+        h.wait(400)
+        h.app.transitions.menu(h.app.menus.settings)
+        h.wait(40)
+        items = h.app.view.menu
+        label = next(i for i in items if i.startswith("Class companion"))
+        assert label == "Class companion (web pages): off"
+        h.press("menu", times=items.index(label) - h.app.view.menu_cursor)
+        h.press("select")
+        said = h.last("message")["text"]
+        assert said == "Set [companion] teacher_pin in the configuration file first."
+        config.companion.teacher_pin = "2468"
+        config.companion.address = "127.0.0.1"
+        config.companion.port = 0
+        h.press("select")
+        assert h.last("message")["text"].startswith("The class companion is on: http://")
+        assert h.app.view.menu[items.index(label)] == "Class companion (web pages): on"
+        port = h.app.companion.server.port
+        assert Http(f"http://127.0.0.1:{port}").get("/")[0] == 200
+        h.press("select")
+        assert h.last("message")["text"] == "The class companion is off."
+        assert config.companion.enabled is False
+    finally:
+        h.close()
