@@ -28,9 +28,9 @@ from kiosk.display.view import TableView
 from kiosk.rules import Position
 from kiosk.table.sensing import true_counts
 
-WIDTH, HEIGHT = 1000, 760
+WIDTH, HEIGHT = 1000, 800
 LEFT, BAR_LEFT, BAR_RIGHT, RIGHT = 40.0, 430.0, 490.0, 880.0
-TOP, BOTTOM = 40.0, 720.0
+TOP, BOTTOM = 60.0, 740.0
 POINT_W = (BAR_LEFT - LEFT) / 6
 TRAY_X, TRAY_W = 905.0, 70.0
 R = 29.0  # a man's radius
@@ -257,15 +257,30 @@ def _triangle(point: int) -> str:
 
 
 def _numbers(turn: str) -> list[str]:
+    """Each point's number for the side on roll (large, by the board) and for the other
+    side (small, by the frame's edge): a play is read in its mover's numbering."""
     out = []
     for point in range(1, 25):
-        shown = point if turn != "black" else 25 - point
-        y = TOP - 10 if _top(point) else BOTTOM + 29
+        mine = point if turn != "black" else 25 - point
+        top = _top(point)
+        x = _point_x(point)
+        near, far = (TOP - 8, 20.0) if top else (BOTTOM + 27, HEIGHT - 8.0)
         out.append(
-            f'<text class="number" x="{_point_x(point):.1f}" y="{y}" text-anchor="middle" '
-            f'font-size="24" '
-            f'font-family="sans-serif" font-weight="bold" fill="{NUMBER}">{shown}</text>'
+            f'<text class="number" x="{x:.1f}" y="{near}" text-anchor="middle" font-size="24" '
+            f'font-family="sans-serif" font-weight="bold" fill="{NUMBER}">{mine}</text>'
+            f'<text class="number other" x="{x:.1f}" y="{far}" text-anchor="middle" '
+            f'font-size="15" font-family="sans-serif" fill="{NUMBER}" fill-opacity="0.6">'
+            f"{25 - mine}</text>"
         )
+    other = "black" if turn != "black" else "white"
+    out.append(
+        f'<text class="number other" x="{TRAY_X + TRAY_W / 2}" y="20" text-anchor="middle" '
+        f'font-size="13" font-family="sans-serif" fill="{NUMBER}" fill-opacity="0.6">'
+        f"{other}</text>"
+        f'<text class="number" x="{TRAY_X + TRAY_W / 2}" y="{TOP - 8}" text-anchor="middle" '
+        f'font-size="15" font-family="sans-serif" font-weight="bold" fill="{NUMBER}">'
+        f"{turn if turn == 'black' else 'white'}</text>"
+    )
     return out
 
 
@@ -281,7 +296,8 @@ def _outline(where: str) -> str:
         x0, x1 = BAR_LEFT + 3, BAR_RIGHT - 3
     else:
         x0, x1 = TRAY_X + 3, TRAY_X + TRAY_W - 3
-    y0, y1 = (TOP + 3, 370.0) if where.endswith("black") else (390.0, BOTTOM - 3)
+    middle = (TOP + BOTTOM) / 2
+    y0, y1 = (TOP + 3, middle - 10) if where.endswith("black") else (middle + 10, BOTTOM - 3)
     return f'points="{x0},{y0} {x1},{y0} {x1},{y1} {x0},{y1}"'
 
 

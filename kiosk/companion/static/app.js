@@ -277,7 +277,7 @@
       return;
     }
     list.replaceChildren(
-      ...candidates.slice(0, few ? 4 : candidates.length).map((c) => {
+      ...candidates.slice(0, few ? 3 : candidates.length).map((c) => {
         const li = document.createElement("li");
         li.dataset.rating = c.rating;
         const head = document.createElement("div");
@@ -292,7 +292,7 @@
         head.append(move, eq);
         const reasons = document.createElement("ul");
         reasons.className = "reasons";
-        for (const r of c.reasons.slice(0, few ? 2 : 4)) {
+        for (const r of c.reasons.slice(0, few ? (c.loss ? 1 : 2) : 4)) {
           const item = document.createElement("li");
           item.textContent = r.text;
           reasons.appendChild(item);
