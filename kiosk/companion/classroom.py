@@ -355,8 +355,13 @@ class Classroom:
             self._svg = (key, svg(picture))
         return self._svg[1]
 
+    def board_key(self) -> str:
+        """The key of the board :meth:`board` drew last."""
+        return self._svg[0]
+
     def state(self, now: float) -> dict[str, Any]:
-        """What the projector and the students' pages show."""
+        """What the projector and the students' pages show (the board's SVG apart: see
+        :meth:`board`)."""
         view = self.view
         code, minutes = self.join.shown(now)
         ranking = self.current_ranking()
@@ -366,7 +371,7 @@ class Classroom:
         }
         return {
             "seq": self.seq,
-            "board": self.board(),
+            "board_key": self.board_key(),
             "banner": view.banner,
             "mode": view.mode,
             "turn": view.turn,

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from html import escape
 
 from kiosk.companion.board import from_position, svg
-from kiosk.companion.library import Library
+from kiosk.companion.library import OPENINGS, Library
 from kiosk.display.view import play_arrows
 from kiosk.tutor.lessons import Lesson
 from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep
@@ -115,7 +115,10 @@ def _options(values: Iterable[tuple[str, str]], selected: str = "") -> str:
 
 def teacher(csrf: str, library: Library) -> str:
     """The teacher's page: lessons, positions, ranked plays, votes, the class's game, progress."""
-    lessons = _options((str(x.info.number), f"{x.info.number}. {x.title}") for x in library.lessons)
+    lessons = _options(
+        ((str(x.info.number), f"{x.info.number}. {x.title}") for x in library.lessons),
+        selected=str(next((x.info.number for x in library.lessons if x.id == OPENINGS), "")),
+    )
     openings = "".join(
         f'<button type="button" class="throw" data-post="/api/teacher/opening" '
         f'data-throw="{a}-{b}">{a}-{b}</button>'

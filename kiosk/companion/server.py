@@ -53,11 +53,13 @@ from kiosk.companion.security import (
 from kiosk.companion.validate import InputError
 from kiosk.config import CompanionSection
 from kiosk.events import Button, Detail, Event, MenuShown
+from kiosk.store import ClassAnswer
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-PUSH_MS = 40  # the pages are sent the state at most this often
+PUSH_MS = 40  # the pages are sent what the table did at most this often
+VOTES_PUSH_MS = 250  # and the votes' spread (and other changes of the server's own) this often
 COMMAND_TIMEOUT_S = 5.0  # the table's loop runs a command within a turn or two
 MAX_PAGES = 300  # live pages at once; more are refused
 INBOX = 20_000  # events waiting for the server; beyond this the oldest are dropped
@@ -100,26 +102,33 @@ def interface_address(name: str) -> str:
 
 
 class _Page:
-    """One live page: its WebSocket and the latest state it has not been sent yet."""
+    """One live page: its WebSocket, and the latest state it has not been sent yet. The
+    board's SVG goes with a state only when the page has not had that board yet."""
 
     def __init__(self, ws: web.WebSocketResponse, kind: str, session: Session | None) -> None:
         self.ws = ws
         self.kind = kind  # projector, teacher, student
         self.session = session
-        self.latest: str | None = None
+        self.latest: tuple[str, str, str] | None = None  # (state JSON, board key, board SVG)
+        self.board_key = ""  # the board the page has
         self.ready = asyncio.Event()
 
-    def offer(self, text: str) -> None:
-        self.latest = text
+    def offer(self, state: str, board_key: str, board: str) -> None:
+        self.latest = (state, board_key, board)
         self.ready.set()
 
     async def send_forever(self) -> None:
         while not self.ws.closed:
             await self.ready.wait()
             self.ready.clear()
-            text, self.latest = self.latest, None
-            if text is not None:
-                await self.ws.send_str(text)
+            latest, self.latest = self.latest, None
+            if latest is None:
+                continue
+            state, key, board = latest
+            if key != self.board_key:
+                self.board_key = key
+                state = f'{state[:-1]},"board":{json.dumps(board)}}}'
+            await self.ws.send_str(state)
 
 
 class CompanionServer:
@@ -149,6 +158,7 @@ class CompanionServer:
         self.allow = AllowList(settings.allow)
         self.pages: set[_Page] = set()
         self.url = ""
+        self.port = 0  # the port it listens on, once started
         self.votes_cast = 0
         self._inbox: deque[Event] = deque(maxlen=INBOX)
         self._armed = False
@@ -281,8 +291,12 @@ class CompanionServer:
         await self.lessons()  # a lesson's events are read with its file
         while True:
             await self._wake.wait()
+            gap = PUSH_MS if self._inbox else VOTES_PUSH_MS  # the table first; votes gathered
+            wait = gap / 1000 - (time.monotonic() - self._last_push)
+            if wait > 0:  # the pages were sent the state a moment ago: gather what follows
+                await asyncio.sleep(wait)
             self._wake.clear()
-            self._armed = False
+            self._armed = False  # before the queue is read: a later event wakes the loop
             now = self.clock()
             while self._inbox:
                 try:
@@ -294,9 +308,6 @@ class CompanionServer:
                 except Exception:  # an event the pages cannot show never stops them
                     log.exception("companion: cannot fold %r", event)
             self._class_turn()
-            wait = PUSH_MS / 1000 - (time.monotonic() - self._last_push)
-            if wait > 0:
-                await asyncio.sleep(wait)
             self._last_push = time.monotonic()
             self._push()
 
@@ -304,16 +315,19 @@ class CompanionServer:
         if not self.pages:
             return
         now = self.clock()
+        board = self.room.board()
+        key = self.room.board_key()
         public = json.dumps(self.room.state(now))
         teacher = ""
         for page in list(self.pages):
             if page.kind == "teacher":
                 teacher = teacher or json.dumps(self.room.teacher())
-                page.offer(f'{{"type":"state","state":{public},"teacher":{teacher}}}')
+                text = f'{{"type":"state","state":{public},"teacher":{teacher}}}'
             elif page.kind == "student":
-                page.offer(f'{{"type":"state","state":{public},"me":{json.dumps(self._me(page))}}}')
+                text = f'{{"type":"state","state":{public},"me":{json.dumps(self._me(page))}}}'
             else:
-                page.offer(f'{{"type":"state","state":{public}}}')
+                text = f'{{"type":"state","state":{public}}}'
+            page.offer(text, key, board)
 
     def _me(self, page: _Page) -> dict[str, Any]:
         session = page.session
@@ -944,8 +958,6 @@ class CompanionServer:
         """The answers of a revealed vote, into the store (each student's choice)."""
         if self.store is None:
             return
-        from kiosk.store import ClassAnswer
-
         ranking = self.room.current_ranking() if vote.kind == "play" else None
         losses = {c.move: c.loss for c in ranking.candidates} if ranking else {}
         problem = vote.problem

@@ -121,9 +121,11 @@
       current = data.state;
       teacherState = data.teacher || null;
       me = data.me || null;
+      if (data.board !== undefined) drawBoard(data.board, current.board_key);
       draw();
     };
     ws.onclose = (event) => {
+      boardKey = "";  // the server sends the board again to the page's next connection
       if (role === "student" && event.reason === "the class is over") {
         location.href = "/join";
         return;
@@ -133,17 +135,16 @@
     };
   }
 
+  function drawBoard(svg, key) {
+    const board = $("board");
+    if (board && key !== boardKey) {
+      board.innerHTML = svg;
+      boardKey = key;
+    }
+  }
+
   function draw() {
     const s = current;
-    const board = $("board");
-    if (board) {
-      const key = /data-key="([^"]*)"/.exec(s.board);
-      const next = key ? key[1] : s.board;
-      if (next !== boardKey) {
-        board.innerHTML = s.board;
-        boardKey = next;
-      }
-    }
     document.body.dataset.seq = s.seq;
     text("banner", s.mode === "lesson" ? s.banner : "Backgammon Table" + (s.banner ? " · " + s.banner : ""));
     drawLines(s);
