@@ -164,6 +164,7 @@ class CompanionServer:
         self._armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
+        self._table: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="companion-worker")
@@ -224,7 +225,8 @@ class CompanionServer:
 
     async def _open(self, host: str) -> None:
         self._loop = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
+        self._wake = asyncio.Event()  # anything for the pages
+        self._table = asyncio.Event()  # an event from the table
         app = web.Application(middlewares=[self._guard], client_max_size=16 * 1024)
         self._routes(app)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -278,7 +280,8 @@ class CompanionServer:
     # -- events in, state out --------------------------------------------------------------
 
     def _poke(self) -> None:
-        assert self._wake is not None
+        assert self._wake is not None and self._table is not None
+        self._table.set()
         self._wake.set()
 
     def changed(self) -> None:
@@ -291,10 +294,17 @@ class CompanionServer:
         await self.lessons()  # a lesson's events are read with its file
         while True:
             await self._wake.wait()
-            gap = PUSH_MS if self._inbox else VOTES_PUSH_MS  # the table first; votes gathered
-            wait = gap / 1000 - (time.monotonic() - self._last_push)
-            if wait > 0:  # the pages were sent the state a moment ago: gather what follows
-                await asyncio.sleep(wait)
+            since = time.monotonic() - self._last_push
+            if not self._inbox and since < VOTES_PUSH_MS / 1000:
+                # only the server's own changes (votes): gathered, unless the table speaks
+                self._table.clear()
+                try:
+                    await asyncio.wait_for(self._table.wait(), VOTES_PUSH_MS / 1000 - since)
+                except TimeoutError:
+                    pass
+                since = time.monotonic() - self._last_push
+            if since < PUSH_MS / 1000:  # the pages were sent the state a moment ago
+                await asyncio.sleep(PUSH_MS / 1000 - since)
             self._wake.clear()
             self._armed = False  # before the queue is read: a later event wakes the loop
             now = self.clock()
@@ -626,7 +636,7 @@ class CompanionServer:
             raise InputError("The page is projector, teacher or student.")
         if len(self.pages) >= MAX_PAGES:
             raise web.HTTPServiceUnavailable(reason="Too many pages are open on this table.")
-        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=1024)
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=1024, compress=False)
         await ws.prepare(request)
         page = _Page(ws, kind, session)
         self.pages.add(page)
