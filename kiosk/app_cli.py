@@ -159,9 +159,10 @@ def _table(
         events_out=events_out,
         start_position=start,
     )
-    from kiosk.app.companion import attach
+    if config.companion.enabled:  # the class companion's web pages (aiohttp loaded only then)
+        from kiosk.app.companion import attach
 
-    attach(app)  # the class companion, if [companion] enabled
+        attach(app)
     try:
         return app.run()
     finally:
