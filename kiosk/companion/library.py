@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.companion.validate import InputError
-from kiosk.tutor.lessons import Lesson
+from kiosk.tutor.lessons import Lesson, Step
 from kiosk.tutor.lessons.model import (
     CountStep,
     PlayStep,
@@ -97,16 +97,16 @@ class Library:
 
     def question(self, lesson_id: str, step: int) -> QuestionStep | None:
         """The question asked at a lesson's step, if that step asks one."""
-        lesson = self.by_id(lesson_id)
-        if lesson is None or not 1 <= step <= len(lesson.steps):
-            return None
-        found = lesson.steps[step - 1]
+        found = self._step(lesson_id, step)
         return found if isinstance(found, QuestionStep) else None
 
     def play_step(self, lesson_id: str, step: int) -> PlayStep | None:
         """The play asked at a lesson's step, if that step asks one."""
+        found = self._step(lesson_id, step)
+        return found if isinstance(found, PlayStep) else None
+
+    def _step(self, lesson_id: str, step: int) -> Step | None:
         lesson = self.by_id(lesson_id)
         if lesson is None or not 1 <= step <= len(lesson.steps):
             return None
-        found = lesson.steps[step - 1]
-        return found if isinstance(found, PlayStep) else None
+        return lesson.steps[step - 1]

@@ -34,7 +34,9 @@ def metrics(url: str) -> dict[str, float]:
 
 def test_the_metrics_parse_and_agree_with_the_table(live) -> None:
     table = live()
-    Http(table.url).get("/projector")  # a page, counted below once it is open
+    end = time.monotonic() + 20  # the companion has read the lessons and the first board
+    while table.server.room.last_board is None and time.monotonic() < end:
+        time.sleep(0.05)
     seen = metrics(table.url)
     assert seen["backgammon_table_up"] == 1
     assert seen["backgammon_table_link_connected"] == 1
@@ -70,6 +72,9 @@ def test_the_metrics_parse_and_agree_with_the_table(live) -> None:
 
 def test_the_health_page_in_words(live) -> None:
     table = live()
+    end = time.monotonic() + 20
+    while table.server.room.last_board is None and time.monotonic() < end:
+        time.sleep(0.05)
     status, _, text = Http(table.url).get("/health")
     assert status == 200
     for words in (
