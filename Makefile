@@ -51,6 +51,7 @@ ifeq ($(TARGET),table)
 install: $(BIN)/.installed
 else
 install: $(BIN)/.installed $(MPY) $(SDL_CACHE)
+	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
 endif
 
 run: install

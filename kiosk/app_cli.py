@@ -186,6 +186,10 @@ def _table(
         events_out=events_out,
         start_position=start,
     )
+    if config.companion.enabled:  # the class companion's web pages (aiohttp loaded only then)
+        from kiosk.app.companion import attach
+
+        attach(app)
     try:
         return app.run()
     finally:

@@ -18,6 +18,7 @@ reading code.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import tomllib
 from collections.abc import Callable
@@ -216,6 +217,60 @@ class DisplaySection:
     large_text: bool = _setting(False, "true, false (every word on the screen a third larger)")
 
 
+def _address(value: Any) -> str | None:
+    try:
+        ipaddress.ip_address(value)
+        return None
+    except ValueError:
+        pass
+    name = value.strip()
+    if name and len(name) <= 15 and all(c.isalnum() or c in "-_.:" for c in name):
+        return None  # a network interface's name (wlan0, eth0), looked up when it starts
+    return f"{value!r} is neither an IP address nor an interface name"
+
+
+def _teacher_pin(value: Any) -> str | None:
+    return None if value == "" else _installer_pin(value)
+
+
+def _networks(value: Any) -> str | None:
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            return f"{part!r} is not an address or a network such as 192.168.1.0/24"
+    return None
+
+
+@dataclass
+class CompanionSection:
+    """The class companion: web pages for the teacher, the projector and students' phones,
+    and the health page and metrics for whoever looks after the tables (off by default)."""
+
+    enabled: bool = _setting(False, "true, false")
+    address: str = _setting(
+        "0.0.0.0",
+        "an IP address to listen on (0.0.0.0: every interface), or an interface's name "
+        "such as wlan0 or eth0",
+        _address,
+    )
+    port: int = _setting(8080, "an integer 1024-65535", _between(1024, 65535))
+    teacher_pin: str = _setting(
+        "", "4 to 8 digits (the teacher's page needs it when enabled)", _teacher_pin
+    )
+    join_minutes: int = _setting(
+        90, "an integer 5-600 (minutes a class's join code is good for)", _between(5, 600)
+    )
+    allow: str = _setting(
+        "",
+        "addresses or networks that may read /health and /metrics, comma-separated "
+        '(such as "127.0.0.1, 192.168.1.0/24"); "" lets every address read them',
+        _networks,
+    )
+
+
 @dataclass
 class Config:
     """The whole configuration, one attribute per TOML section."""
@@ -230,6 +285,7 @@ class Config:
     installer: InstallerSection = field(default_factory=InstallerSection)
     store: StoreSection = field(default_factory=StoreSection)
     display: DisplaySection = field(default_factory=DisplaySection)
+    companion: CompanionSection = field(default_factory=CompanionSection)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """The configuration as TOML-shaped nested dicts."""
@@ -278,6 +334,11 @@ def from_dict(data: dict[str, Any]) -> Config:
     if not 0 < tutor.doubtful < tutor.bad < tutor.very_bad:
         raise ConfigError(
             "[tutor] bad: the thresholds must grow; allowed: 0 < doubtful < bad < very_bad"
+        )
+    if config.companion.enabled and not config.companion.teacher_pin:
+        raise ConfigError(
+            "[companion] teacher_pin: must be set when the companion is enabled; "
+            "allowed: 4 to 8 digits"
         )
     used: dict[int, str] = {}
     for name, pin in dataclasses.asdict(config.pins).items():

@@ -15,10 +15,13 @@ functions too) and holds the code to this, and to having no import circle.
 - ``play`` (the game core: the game, its referee, the cube, the table's own side,
   sessions and restarts, for the application and ``kiosk scenario`` alike);
 - ``display`` (the view model and the drawing of it);
-- ``app`` (the loop joining them all), then the commands: ``app_cli``, ``commission_cli``
-  and each package's ``cli`` module (a command, registered by ``kiosk/cli.py``, may use any
-  package: ``kiosk simtable`` lays out a simulated table over the link), then ``cli`` and
-  ``__main__``.
+- ``companion`` (the class's web pages and the health page: it follows the events with
+  the display's view model, reads the store, asks the tutor, and steers the table only
+  through the commands the application runs for it);
+- ``app`` (the loop joining them all; it may start the companion), then the commands:
+  ``app_cli``, ``commission_cli`` and each package's ``cli`` module (a command, registered
+  by ``kiosk/cli.py``, may use any package: ``kiosk simtable`` lays out a simulated table
+  over the link), then ``cli`` and ``__main__``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"tutor", "store"}),
     frozenset({"play"}),
     frozenset({"display"}),
+    frozenset({"companion"}),
     frozenset({"app"}),
     frozenset({"app_cli", "commission_cli", "commands"}),
     frozenset({"cli"}),

@@ -86,6 +86,7 @@ from kiosk.tutor.lessons import LessonEngine
 from kiosk.tutor.opponent import Opponent
 
 if TYPE_CHECKING:
+    from kiosk.app.companion import Companion
     from kiosk.app.controls import Controls
     from kiosk.app.speech import Speaker
     from kiosk.display import Calibration, Display
@@ -172,6 +173,7 @@ class App:
         self.tutor = config.tutor.enabled
         self.game_id: int | None = None
         self.coach: GameCoach | None = None
+        self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
         self.running = True
         self.now = 0
@@ -534,6 +536,8 @@ class App:
     def close(self) -> None:
         """Stop the link, the simulated table, the speech, the lights and the store."""
         self.running = False
+        if self.companion is not None:
+            self.companion.close()
         self.link.stop()
         self.core.close()
         if self.simulator is not None:
@@ -586,6 +590,8 @@ class App:
     def step(self, now: int) -> None:
         """Take in what the link delivered, let the referee judge, deliver the events."""
         self.now = now
+        if self.companion is not None:  # the teacher's commands, run on this thread
+            self.companion.poll()
         while True:
             try:
                 change = self.listener.events.get_nowait()

@@ -73,6 +73,11 @@ class TableMenus:
                     self._toggle_large_text,
                     keep_open=True,
                 ),
+                Item(
+                    lambda: f"Class companion (web pages): {_on(c.companion.enabled)}",
+                    self._switch_companion,
+                    keep_open=True,
+                ),
                 Item("Test the table's switches", self._self_test),
                 Item("Save these settings", self._save),
                 Item("Quit the application", app.quit),
@@ -318,6 +323,11 @@ class TableMenus:
         """Every word on the screen larger, or back to its usual size (the display follows)."""
         d = self.app.config.display
         d.large_text = not d.large_text
+
+    def _switch_companion(self) -> None:
+        from kiosk.app.companion import switch  # aiohttp is loaded only when it is used
+
+        self.app.say("both", switch(self.app))
 
     def _self_test(self) -> None:
         if not self.app.link.request_self_test():

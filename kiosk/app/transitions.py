@@ -19,7 +19,8 @@ top, the verdict about the latest turn)     game goes on (dice, a play, a new ga
 a double is offered (or resumed on offer)   the offer goes just above the game
 the game is over                            a double on offer lapses; the game's end goes
                                             on top until a button
-a new game starts                           a replay, a game's end and offers lapse
+a new game starts                           a replay, a lesson, a game's end and offers
+                                            lapse
 the installer's PIN is asked for            PIN entry, then the settings menu
 a session is chosen from the menu           name entry goes on top, then the session's
                                             first game starts
@@ -102,7 +103,9 @@ class Transitions:
 
     def new_game(self) -> None:
         """A game starts (or is resumed): what belonged to the last one lapses."""
-        self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode, RussianMode)
+        self.modes.drop(
+            ReplayMode, LessonMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode, RussianMode
+        )
 
     def double_offered(self, taker: str) -> None:
         """A double is on offer to ``taker``: the offer waits just above the game."""

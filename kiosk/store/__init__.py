@@ -8,7 +8,9 @@ files that GNU Backgammon imports.
 from kiosk.store.store import (
     DEFAULT_PATH,
     ENV_VAR,
+    ClassAnswer,
     GameSummary,
+    LessonRecord,
     MatchSummary,
     Store,
     StoreError,
@@ -19,7 +21,9 @@ from kiosk.store.store import (
 __all__ = [
     "DEFAULT_PATH",
     "ENV_VAR",
+    "ClassAnswer",
     "GameSummary",
+    "LessonRecord",
     "MatchSummary",
     "Store",
     "StoreError",

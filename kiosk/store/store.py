@@ -101,6 +101,24 @@ CREATE TABLE IF NOT EXISTS sessions (
 """
 
 
+# The answers a class gave in the companion's votes (kiosk/companion): made when first used.
+_CLASS_ANSWERS = """
+CREATE TABLE IF NOT EXISTS class_answers (
+    id INTEGER PRIMARY KEY,
+    class_id TEXT NOT NULL,
+    student TEXT NOT NULL,
+    question TEXT NOT NULL,
+    position TEXT NOT NULL,
+    dice TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    best TEXT NOT NULL,
+    correct INTEGER NOT NULL,
+    equity_loss REAL,
+    at TEXT NOT NULL
+)
+"""
+
+
 class StoreError(ValueError):
     """The records cannot be read or written as asked (the message says why, in words)."""
 
@@ -152,6 +170,33 @@ class MatchSummary:
     length: int
     profile: str
     score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ClassAnswer:
+    """One student's answer to a class vote: the play chosen, the best one, how far off."""
+
+    class_id: str
+    student: str
+    question: str
+    position: str  # "" for a lesson's question
+    dice: tuple[int, int] | None  # None for a lesson's question
+    answer: str
+    best: str
+    correct: bool
+    equity_loss: float | None
+    at: str
+
+
+@dataclass(frozen=True)
+class LessonRecord:
+    """How far one learner (a player slot) has come in one lesson, and when."""
+
+    player_slot: str
+    lesson_id: str
+    step: int
+    done: bool
+    updated: str
 
 
 def default_path() -> Path:
@@ -565,6 +610,71 @@ class Store:
             (str(player_slot),),
         )
         return {lesson: (step, bool(done)) for lesson, step, done in rows}
+
+    # -- the class companion's records -------------------------------------------------------
+
+    def all_lesson_progress(self) -> list[LessonRecord]:
+        """Every learner's progress in every lesson, by learner then lesson."""
+        rows = self._read(
+            "SELECT player_slot, lesson_id, step, done, updated FROM lessons "
+            "ORDER BY player_slot, lesson_id"
+        )
+        return [
+            LessonRecord(slot, lesson, step, bool(done), at)
+            for slot, lesson, step, done, at in rows
+        ]
+
+    def save_class_answer(self, answer: ClassAnswer) -> None:
+        """Keep one student's answer to a class vote."""
+        dice = answer.dice
+        if dice is not None and not (
+            len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
+        ):
+            raise StoreError(f"an answer's dice are two numbers 1 to 6, not {dice!r}")
+        if answer.position:
+            _check_position_id(answer.position)
+        with self._transaction() as db:
+            db.execute(_CLASS_ANSWERS)
+            db.execute(
+                "INSERT INTO class_answers (class_id, student, question, position, dice, answer, "
+                "best, correct, equity_loss, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    str(answer.class_id),
+                    str(answer.student),
+                    str(answer.question),
+                    answer.position,
+                    f"{dice[0]}-{dice[1]}" if dice else "",
+                    str(answer.answer),
+                    str(answer.best),
+                    int(bool(answer.correct)),
+                    answer.equity_loss,
+                    answer.at or _now(),
+                ),
+            )
+
+    def class_answers(self, student: str | None = None) -> list[ClassAnswer]:
+        """The answers kept from class votes, oldest first (one student's, if named)."""
+        if not self._read("SELECT 1 FROM sqlite_master WHERE name = 'class_answers'"):
+            return []
+        sql = (
+            "SELECT class_id, student, question, position, dice, answer, best, correct, "
+            "equity_loss, at FROM class_answers"
+        )
+        rows = (
+            self._read(f"{sql} WHERE student = ? ORDER BY id", (student,))
+            if student is not None
+            else self._read(f"{sql} ORDER BY id")
+        )
+        return [
+            ClassAnswer(c, s, q, p, (int(d[0]), int(d[2])) if d else None, a, b, bool(ok), loss, at)
+            for c, s, q, p, d, a, b, ok, loss, at in rows
+        ]
+
+    def activity_since(self, since: str) -> tuple[int, int]:
+        """Games started and lessons worked on (by anyone) since ``since`` (ISO 8601, UTC)."""
+        games = self._read("SELECT count(*) FROM games WHERE started >= ?", (since,))[0][0]
+        lessons = self._read("SELECT count(*) FROM lessons WHERE updated >= ?", (since,))[0][0]
+        return int(games), int(lessons)
 
 
 _GAME_SELECT = (

@@ -161,7 +161,7 @@ class Coach:
             fallback = BuiltinEvaluator()
         self.fallback = fallback
 
-    def _rank(self, position: Position, d1: int, d2: int, play: Play):
+    def _rank(self, position: Position, d1: int, d2: int, play: Play | None):
         try:
             ranked = self.evaluator.evaluate_plays(
                 position, d1, d2, keep=play, profile=self.profile
@@ -209,6 +209,33 @@ class Coach:
                 only_play=True,
             )
         ranked, judge = self._rank(position, d1, d2, play)
+        return self._rating(position, play, ranked, judge, teaching)
+
+    def ranked(self, position: Position, dice: tuple[int, int], count: int = 5) -> list[Rating]:
+        """The ``count`` best plays of ``dice`` in ``position``, best first, each rated
+        against the best with its reasons (one evaluation of the roll for them all).
+
+        >>> from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+        >>> top = Coach(BuiltinEvaluator()).ranked(Position.standard(), (3, 1), 3)
+        >>> [r.move for r in top][:1], top[0].rating, top[0].reasons[0]["code"]
+        (['8/5 6/5'], 'fine', 'best')
+        """
+        d1, d2 = dice
+        legal = position.legal_plays(d1, d2, self.profile)
+        if len(legal) <= 1:
+            return [self.rate(position, dice, play) for play in legal]
+        ranked, judge = self._rank(position, d1, d2, None)
+        return [self._rating(position, play, ranked, judge) for play, _ in ranked[:count]]
+
+    def _rating(
+        self,
+        position: Position,
+        play: Play,
+        ranked: list[tuple[Play, float]],
+        judge: str,
+        teaching: bool = False,
+    ) -> Rating:
+        """The verdict on ``play`` among the evaluator's ``ranked`` plays of the roll."""
         best, best_equity = ranked[0]
         equity = next(e for p, e in ranked if p == play)
         loss = max(0.0, best_equity - equity)

@@ -162,6 +162,16 @@ class LessonEngine:
         self.index += 1
         self._enter()
 
+    def go_to(self, number: int) -> None:
+        """Jump to step ``number`` (counted from 1), as a teacher running the lesson may."""
+        if not 1 <= number <= len(self.lesson.steps):
+            raise ValueError(
+                f"lesson {self.lesson.info.number} has steps 1 to {len(self.lesson.steps)}, "
+                f"not {number}"
+            )
+        self.index = number - 1
+        self._enter()
+
     def back(self) -> None:
         """Go back to the step before this one."""
         if self.state == State.LEFT or self.index == 0:
