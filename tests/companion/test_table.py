@@ -14,7 +14,7 @@ from kiosk.config import Config
 from kiosk.rules import WHITE, Position
 from kiosk.simtable import STARTING_POSITION
 from kiosk.table.sensing import location
-from tests.companion.live import Http, LiveTable
+from tests.companion.live import OPENINGS, Http, LiveTable, first_question
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -98,15 +98,22 @@ def test_a_lessons_question_goes_to_the_class(live) -> None:
     token = teacher.login()
     teacher.post("/api/teacher/class/open", {}, token)
     ada, mine = join(table, "Ada")
-    status, _ = teacher.post("/api/teacher/lesson", {"lesson": "7", "step": "25"}, token)
+    asked = first_question()
+    status, answer = teacher.post(
+        "/api/teacher/lesson", {"lesson": str(OPENINGS.info.number), "step": asked.number}, token
+    )
     assert status == 200
-    assert table.do(lambda h: h.app.lesson.current_step.number) == 25
-    until(lambda: (table.server.room.lesson or {}).get("step") == 25)
+    assert (
+        answer["status"]
+        == f"Lesson {OPENINGS.info.number} is on the table, from step {asked.number}."
+    )
+    assert table.do(lambda h: h.app.lesson.current_step.number) == asked.number
+    until(lambda: (table.server.room.lesson or {}).get("step") == asked.number)
     status, answer = teacher.post("/api/teacher/vote", {"source": "question"}, token)
     assert status == 200, answer
     vote = table.server.room.vote
     question = table.do(lambda h: h.app.lesson.current_step)
-    assert vote.options == list(question.choices)
+    assert question.text == asked.text and vote.options == list(question.choices)
     wrong = (question.answer + 1) % len(question.choices)
     assert ada.post("/api/vote", {"vote": vote.id, "choice": str(wrong)}, mine)[0] == 200
     assert teacher.post("/api/teacher/reveal", {}, token)[0] == 200
@@ -128,7 +135,7 @@ def test_a_lessons_question_goes_to_the_class(live) -> None:
     assert teacher.post("/api/teacher/lesson/leave", {}, token)[0] == 200
     table.wait_for(lambda h: h.app.lesson is None)
     assert table.do(lambda h: h.app.view.menu_title) == "Lessons"
-    assert table.store.lesson_progress("class") == {"openings": (25, False)}
+    assert table.store.lesson_progress("class") == {"openings": (asked.number, False)}
     status, answer = teacher.post("/api/teacher/lesson/leave", {}, token)
     assert status == 409 and answer["error"] == "No lesson is on the table."
 
