@@ -11,9 +11,9 @@ from typing import Any
 from kiosk.app.main import App
 from kiosk.app.stepped import SteppedApp
 from kiosk.config import Config
-from kiosk.rules import WHITE, Position
+from kiosk.rules import BLACK, WHITE, Position
 from kiosk.simtable import STARTING_POSITION
-from kiosk.table.sensing import location
+from kiosk.table.sensing import location, true_counts
 from tests.companion.live import OPENINGS, Http, LiveTable, first_question
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -138,6 +138,45 @@ def test_a_lessons_question_goes_to_the_class(live) -> None:
     assert table.store.lesson_progress("class") == {"openings": (asked.number, False)}
     status, answer = teacher.post("/api/teacher/lesson/leave", {}, token)
     assert status == 409 and answer["error"] == "No lesson is on the table."
+
+
+def test_the_teachers_position_and_class_game_take_the_table_from_what_it_was_doing(
+    live,
+) -> None:
+    table = live()
+    teacher = Http(table.url)
+    token = teacher.login()
+    position = Position.from_id("mNsHBAOYdxsADA", WHITE)  # from Crawley's first game
+
+    def set_up(d1: int, d2: int) -> None:
+        body = {"position": position.position_id(), "turn": "white", "d1": d1, "d2": d2}
+        status, answer = teacher.post("/api/teacher/position", body, token)
+        assert status == 200, answer
+        table.do(lambda h: (h.sim.lay_out(true_counts(position)), h.wait(600)))  # the players
+        table.wait_for(lambda h: h.app.view.dice == (d1, d2))
+        assert table.do(
+            lambda h: (h.app.view.mode, h.app.view.position, h.app.table_player, h.app.russian)
+        ) == ("game", position, None, False)
+
+    # a game against the table: the teacher's position is a game between the players
+    table.do(lambda h: (h.app.play_the_table(BLACK, "beginner"), h.wait(400)))
+    assert table.do(lambda h: h.app.table_player) is not None
+    set_up(6, 2)
+    # a game of Russian backgammon: it gives the table back to the teacher's position
+    table.do(lambda h: (h.app.play_russian("russian-cady"), h.wait(400)))
+    assert table.do(lambda h: h.app.russian)
+    set_up(5, 3)
+    # the class's game from Russian backgammon or from a lesson: a new game, coach on
+    teacher.post("/api/teacher/class/open", {}, token)
+    for before in (
+        lambda h: h.app.play_russian("russian-cady"),
+        lambda h: h.app.start_lesson("openings"),
+    ):
+        table.do(lambda h, before=before: (before(h), h.wait(400)))
+        status, answer = teacher.post("/api/teacher/class-game", {"side": "black"}, token)
+        assert status == 200 and "the class plays black" in answer["status"], answer
+        table.wait_for(lambda h: h.app.view.mode == "game" and h.app.core.setting_up)
+        assert table.do(lambda h: (h.app.russian, h.app.lesson, h.app.tutor)) == (False, None, True)
 
 
 def script(h: SteppedApp) -> list[dict]:
