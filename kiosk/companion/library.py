@@ -1,9 +1,16 @@
 """The lessons as the teacher's page offers them: by number, the 21 opening throws, and every
 position the lessons lay out (with their dice, where a play is asked).
 
+The lesson of the opening throws is found by its id (``openings``), never by its number: the
+lessons are numbered in the order they are taught, which changes as lessons are added.
+
 >>> library = Library.load()
->>> library.lesson("7").title, library.opening(1, 3)
-('The 21 opening throws', ('openings', 10))
+>>> openings = library.openings_lesson()
+>>> openings.title, library.lesson(str(openings.info.number)) is openings
+('The 21 opening throws', True)
+>>> lesson_id, step = library.opening(1, 3)
+>>> lesson_id, library.play_step(lesson_id, step).dice
+('openings', (3, 1))
 >>> label, position, turn, dice = library.positions()[0]
 >>> position, turn
 ('4HPwATDgc/ABMA', 'white')
@@ -49,11 +56,19 @@ class Library:
         for lesson in self.lessons:
             if which in (lesson.id, str(lesson.info.number)):
                 return lesson
-        raise InputError(f"There is no lesson {which!r}; the lessons are 1 to {len(self.lessons)}.")
+        numbers = [lesson.info.number for lesson in self.lessons]
+        known = (
+            f"the lessons are {min(numbers)} to {max(numbers)}" if numbers else "none is installed"
+        )
+        raise InputError(f"There is no lesson {which!r}; {known}.")
 
     def by_id(self, lesson_id: str) -> Lesson | None:
         """A lesson by its id, if it is installed."""
         return next((lesson for lesson in self.lessons if lesson.id == lesson_id), None)
+
+    def openings_lesson(self) -> Lesson | None:
+        """The lesson of the 21 opening throws, if it is installed."""
+        return self.by_id(OPENINGS)
 
     def opening(self, d1: int, d2: int) -> tuple[str, int]:
         """The lesson and step that play the opening throw ``d1``-``d2``."""
@@ -66,14 +81,15 @@ class Library:
 
     def openings(self) -> list[tuple[int, int]]:
         """The 21 opening throws in the lesson's order."""
-        lesson = self.by_id(OPENINGS)
+        lesson = self.openings_lesson()
         if lesson is None:
             return []
         return [s.dice for s in lesson.steps if isinstance(s, PlayStep)]
 
     def positions(self) -> list[tuple[str, str, str, str]]:
-        """Each position a lesson lays out once: (label, Position ID, side on roll, dice or
-        "")."""
+        """Each position a lesson lays out once, to be set up and played on: (label, Position
+        ID, side on roll, dice or ""). A finished game a lesson shows (men to count) is left
+        out: there is nothing left to play in it."""
         seen: set[tuple[str, str, str]] = set()
         out = []
         for lesson in self.lessons:
@@ -87,7 +103,7 @@ class Library:
                 else:
                     continue
                 key = (position.position_id(), str(position.turn), dice)
-                if key in seen:
+                if key in seen or position.winner() is not None:
                     continue
                 seen.add(key)
                 words = f" ({str(position.turn)} to play {dice})" if dice else ""

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from html import escape
 
 from kiosk.companion.board import from_position, svg
-from kiosk.companion.library import OPENINGS, Library
+from kiosk.companion.library import Library
 from kiosk.display.view import play_arrows
 from kiosk.tutor.lessons import Lesson
 from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep
@@ -115,15 +115,22 @@ def _options(values: Iterable[tuple[str, str]], selected: str = "") -> str:
 
 def teacher(csrf: str, library: Library) -> str:
     """The teacher's page: lessons, positions, ranked plays, votes, the class's game, progress."""
+    first = library.openings_lesson()
     lessons = _options(
         ((str(x.info.number), f"{x.info.number}. {x.title}") for x in library.lessons),
-        selected=str(next((x.info.number for x in library.lessons if x.id == OPENINGS), "")),
+        selected=str(first.info.number) if first is not None else "",
     )
-    openings = "".join(
-        f'<button type="button" class="throw" data-post="/api/teacher/opening" '
-        f'data-throw="{a}-{b}">{a}-{b}</button>'
-        for a, b in library.openings()
-    )
+    openings = ""
+    if first is not None:
+        throws = "".join(
+            f'<button type="button" class="throw" data-post="/api/teacher/opening" '
+            f'data-throw="{a}-{b}">{a}-{b}</button>'
+            for a, b in library.openings()
+        )
+        openings = (
+            f"<p>{escape(first.title)} (lesson {first.info.number}):</p>"
+            f'<div class="throws" id="openings">{throws}</div>'
+        )
     positions = _options(
         [("", "— or pick a position from the lessons —")]
         + [(f"{pid} {turn} {dice}", label) for label, pid, turn, dice in library.positions()]
@@ -165,8 +172,7 @@ def teacher(csrf: str, library: Library) -> str:
     <label>Learner <input name="learner" value="class" maxlength="24"></label>
     <button type="submit">Run it on the table</button>
    </form>
-   <p>The 21 opening throws (lesson 7):</p>
-   <div class="throws" id="openings">{openings}</div>
+   {openings}
    <button type="button" data-post="/api/teacher/lesson/leave">Leave the lesson</button>
   </section>
   <section class="card">

@@ -906,9 +906,14 @@ class CompanionServer:
 
     async def t_opening(self, data: dict) -> web.Response:
         d1, d2 = validate.opening(data.get("throw"))
-        lesson_id, step = (await self.lessons()).opening(d1, d2)
+        library = await self.lessons()
+        lesson_id, step = library.opening(d1, d2)
         problem = await self._command("start_lesson", lesson_id, step, "class")
-        return self._done(f"The opening throw {d1}-{d2} is on the table (lesson 7).", problem)
+        number = library.lesson(lesson_id).info.number
+        return self._done(
+            f"The opening throw {d1}-{d2} is on the table (lesson {number}, step {step}).",
+            problem,
+        )
 
     def _position_of(self, data: dict) -> tuple[Any, tuple[int, int]]:
         position = validate.position(data.get("position"), data.get("turn") or "white")

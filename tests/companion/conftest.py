@@ -17,11 +17,15 @@ from tests.companion.live import CHROMIUM, CHROMIUM_FLAGS, PIN, Clock, LiveTable
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[Callable[..., LiveTable]]:
-    """Build live tables (``live(**companion_settings)``); all are closed after the test."""
+    """Build live tables (``live(**companion_settings)``); all are closed after the test. The
+    simulated table is the table as designed (one reed a slot) unless ``sensing`` asks for
+    another (``"polarity"``: reeds that see each man's colour)."""
     made: list[LiveTable] = []
 
-    def build(**settings: Any) -> LiveTable:
+    def build(sensing: str | None = None, **settings: Any) -> LiveTable:
         config = Config()
+        if sensing is not None:
+            config.table.simulated_sensing = sensing
         config.referee.settle_ms = 200
         config.dice.source = "wells"
         config.tutor.evaluator = "builtin"

@@ -25,6 +25,8 @@ from kiosk.app.stepped import SteppedApp  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.simtable import STARTING_POSITION  # noqa: E402
 from kiosk.store import Store  # noqa: E402
+from kiosk.tutor.lessons import load_lesson  # noqa: E402
+from kiosk.tutor.lessons.model import PlayStep, QuestionStep  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -42,6 +44,24 @@ CHROMIUM_FLAGS = [
 ]
 PIN = "2468"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "companion"  # not kept
+
+# The lesson of the 21 opening throws as its file has it today: the tests find it by its id
+# and read its number and its steps from it (lessons are renumbered as lessons are added).
+OPENINGS = load_lesson("openings")
+
+
+def opening_step(d1: int, d2: int) -> int:
+    """The step of the openings lesson that plays the opening throw ``d1``-``d2``."""
+    return next(
+        step.number
+        for step in OPENINGS.steps
+        if isinstance(step, PlayStep) and sorted(step.dice) == sorted((d1, d2))
+    )
+
+
+def first_question() -> QuestionStep:
+    """The openings lesson's first question to the learner."""
+    return next(step for step in OPENINGS.steps if isinstance(step, QuestionStep))
 
 
 class Clock:

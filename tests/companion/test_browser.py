@@ -10,12 +10,14 @@ import csv
 import io
 from typing import Any
 
-from kiosk.rules import Position
-from tests.companion.live import PIN, SCREENSHOTS, LiveTable
+from kiosk.rules import Colour, Position
+from kiosk.table.sensing import true_counts
+from tests.companion.live import OPENINGS, PIN, SCREENSHOTS, LiveTable, opening_step
 
 PROJECTOR = {"width": 1600, "height": 900}
 PHONE = {"width": 412, "height": 860}
 TIMEOUT = 15_000  # ms a page may take to show what the table did
+STEPS = len(OPENINGS.steps)  # the openings lesson's steps, as its file has them
 
 
 def seq(page: Any) -> int:
@@ -43,6 +45,13 @@ def wait_board(page: Any, position: str, dice: str | None = None) -> None:
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name))
+
+
+def plays_of(option: str) -> set[str]:
+    """The legal plays of a position in the teacher's list (its value: ID, side, dice)."""
+    position_id, turn, dice = option.split(" ")
+    d1, d2 = (int(d) for d in dice.split("-"))
+    return {str(p) for p in Position.from_id(position_id, Colour.parse(turn)).legal_plays(d1, d2)}
 
 
 def throw(table: LiveTable, d1: int, d2: int) -> None:
@@ -102,12 +111,15 @@ def test_the_projector_follows_a_scripted_game_and_a_lesson(live, browser) -> No
         "() => document.querySelector('#lesson-title').textContent.includes('21 opening')",
         timeout=TIMEOUT,
     )
-    assert projector.locator("#lesson-step").inner_text() == "Step 1 of 26"
-    assert "Two dice make 21 different throws" in projector.locator("#lesson-text").inner_text()
-    assert "Cady" in projector.locator("#lesson-source").inner_text()
+    title = f"Lesson {OPENINGS.info.number}: The 21 opening throws"
+    assert projector.locator("#lesson-title").inner_text() == title
+    assert projector.locator("#lesson-step").inner_text() == f"Step 1 of {STEPS}"
+    first = OPENINGS.steps[0]
+    assert projector.locator("#lesson-text").inner_text() == " ".join(first.text.split())
+    assert first.cite.split()[0] in projector.locator("#lesson-source").inner_text()
     table.do(lambda h: (h.press("done", "white"), h.press("done", "white")))
     projector.wait_for_function(
-        "() => document.querySelector('#lesson-step').textContent === 'Step 3 of 26'",
+        f"() => document.querySelector('#lesson-step').textContent === 'Step 3 of {STEPS}'",
         timeout=TIMEOUT,
     )
     shot(projector, "companion-projector-lesson.png")
@@ -152,22 +164,36 @@ def test_the_teacher_runs_a_class_that_votes_from_three_phones(live, browser) ->
         "() => document.querySelectorAll('#students li').length === 3", timeout=TIMEOUT
     )
 
-    # jump to the opening throw 4-2: lesson 7 lays out the start and throws 4-2
+    # jump to the opening throw 4-2: the openings lesson lays out the start and throws 4-2
+    step = opening_step(4, 2)
     teacher.click("#openings button[data-throw='4-2']")
     projector.wait_for_function(
-        "() => document.querySelector('#lesson-step').textContent === 'Step 11 of 26'",
+        f"() => document.querySelector('#lesson-step').textContent === 'Step {step} of {STEPS}'",
         timeout=TIMEOUT,
     )
     assert "4-2" in projector.locator("#lesson-text").inner_text()
-    assert table.do(lambda h: h.app.lesson.current_step.number) == 11
+    assert teacher.locator("#status").inner_text() == (
+        f"The opening throw 4-2 is on the table (lesson {OPENINGS.info.number}, step {step})."
+    )
+    assert table.do(lambda h: h.app.lesson.current_step.number) == step
 
-    # set a position up from the lessons' list: the table lays it out and throws its dice
-    pick = teacher.locator("#position-pick option", has_text="(white to play 6-2)").first
-    value = pick.get_attribute("value")
+    # set a position up from the lessons' list (one played later in a game than the start,
+    # with plays to choose among): the players lay its men out, the table throws its dice
+    values = teacher.locator("#position-pick option", has_text="(white to play 6-2)").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    start = Position.standard().position_id()
+    value = next(v for v in values if not v.startswith(start) and len(plays_of(v)) >= 8)
     position_id, turn, dice = value.split(" ")
     teacher.select_option("#position-pick", value)
     assert teacher.input_value("#position-id") == position_id
     teacher.click("#position-form button[value='table']")
+    teacher.wait_for_function(
+        f"() => document.querySelector('#status').textContent.startsWith('Lay out {position_id}')",
+        timeout=TIMEOUT,
+    )
+    position = Position.from_id(position_id, Colour.parse(turn))
+    table.do(lambda h: (h.sim.lay_out(true_counts(position)), h.wait(400)))
     wait_board(projector, position_id, dice)
     assert table.do(lambda h: h.app.lesson) is None
     assert table.do(lambda h: h.app.view.dice) == (6, 2)
@@ -240,7 +266,7 @@ def test_the_teacher_runs_a_class_that_votes_from_three_phones(live, browser) ->
     assert [(r["learner"], r["lesson"], int(r["step"])) for r in lessons] == [
         (x.player_slot, x.lesson_id, x.step) for x in records
     ]
-    assert ("class", "openings", 11) in [(x.player_slot, x.lesson_id, x.step) for x in records]
+    assert ("class", "openings", step) in [(x.player_slot, x.lesson_id, x.step) for x in records]
 
     for context, _ in students:
         context.close()
@@ -252,13 +278,17 @@ def test_a_handout_prints_the_opening_throws_light_on_paper(live, browser) -> No
     table = live()
     page = browser.new_page(viewport={"width": 1000, "height": 1400})
     page.goto(table.url + "/handouts")
-    page.click("text=7. The 21 opening throws")
+    page.click(f"text={OPENINGS.info.number}. The 21 opening throws")
+    page.wait_for_url(f"**/handouts/{OPENINGS.info.number}", timeout=TIMEOUT)
     page.wait_for_selector(".handout")
+    title = f"Lesson {OPENINGS.info.number}: The 21 opening throws"
+    assert page.locator("h1").inner_text() == title
     assert page.locator(".step.play").count() == 21
     assert page.locator(".step.play svg .arrow").count() >= 21
     page.emulate_media(media="print")
     felt = page.evaluate("getComputedStyle(document.querySelector('.board .felt')).fill")
     assert felt == "rgb(255, 255, 255)"  # no dark felt on paper
+    shot(page, "companion-handout.png")
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") >= 4
     page.close()

@@ -46,7 +46,9 @@ def test_the_metrics_parse_and_agree_with_the_table(live) -> None:
     assert seen["backgammon_table_link_corrupt_total"] == 0
     info = table.do(lambda h: h.app.link.info)
     firmware = next(k for k in seen if k.startswith("backgammon_table_firmware_info{"))
-    assert f"version={info.firmware}" in firmware and "sensing=polarity" in firmware
+    # the table as designed: one reed a slot, the men's colours known from the game
+    assert f"version={info.firmware}" in firmware and "sensing=occupancy" in firmware
+    assert info.layout.sensing == "occupancy"
     assert seen["backgammon_table_games_today"] == 1  # the game the table started
     assert seen["backgammon_table_database_ok"] == 1
     assert seen["backgammon_table_database_bytes"] >= table.store.path.stat().st_size
@@ -70,8 +72,15 @@ def test_the_metrics_parse_and_agree_with_the_table(live) -> None:
     assert seen["backgammon_table_link_connects_total"] == 2
 
 
-def test_the_health_page_in_words(live) -> None:
-    table = live()
+@pytest.mark.parametrize(
+    ("sensing", "sensed_as"),
+    [
+        (None, "one reed a slot (counts only; the referee colours the men)"),  # as designed
+        ("polarity", "reeds that see each man&#x27;s colour"),
+    ],
+)
+def test_the_health_page_in_words(live, sensing: str | None, sensed_as: str) -> None:
+    table = live(sensing=sensing)
     end = time.monotonic() + 20
     while table.server.room.last_board is None and time.monotonic() < end:
         time.sleep(0.05)
@@ -80,7 +89,7 @@ def test_the_health_page_in_words(live) -> None:
     for words in (
         "Table</th><td>✔ connected",
         "Firmware</th><td>✔ 1.",
-        "Sensing</th><td>✔ reeds that see each man",
+        f"Sensing</th><td>✔ {sensed_as}",
         "Commissioning</th><td>✔ no slot left out",
         "Records</th><td>✔ saving games",
         "Today</th><td>✔ 1 games started, 0 lessons worked on",
@@ -91,6 +100,9 @@ def test_the_health_page_in_words(live) -> None:
     ):
         assert words in text, words
     assert '<meta http-equiv="refresh" content="30">' in text
+    # /metrics labels the firmware with the same sensing
+    firmware = next(k for k in metrics(table.url) if k.startswith("backgammon_table_firmware_info"))
+    assert f"sensing={sensing or 'occupancy'}" in firmware
 
 
 PROMETHEUS = shutil.which("prometheus") or "/usr/bin/prometheus"

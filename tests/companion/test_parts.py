@@ -1,38 +1,31 @@
 """The companion's parts on their own: the board picture, the inputs read, the class's votes,
-the guards, the store's class records, the configuration section, the handouts, and the
-examples in the docstrings."""
+the guards, the store's class records, the configuration section, the teacher's page and the
+handouts (the examples in the docstrings run with every kiosk module's, by
+``--doctest-modules``)."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
-import pkgutil
 import re
 from pathlib import Path
 
 import pytest
 
-import kiosk.companion
 from kiosk.companion import validate
 from kiosk.companion.board import from_position, from_view, svg
 from kiosk.companion.classroom import Classroom
 from kiosk.companion.control import Candidate, CommandQueue, Ranking
 from kiosk.companion.library import Library
-from kiosk.companion.pages import handout
+from kiosk.companion.pages import handout, teacher
 from kiosk.companion.security import RateLimit, Sessions
 from kiosk.config import ConfigError, load_config_text
 from kiosk.display.view import TableView
 from kiosk.events import Dice, LessonEvent, NewGame, Played
 from kiosk.rules import Position
 from kiosk.store import ClassAnswer, Store, StoreError
+from kiosk.tutor.lessons.model import CountStep, PlayStep, SetupStep
+from tests.companion.live import OPENINGS, first_question, opening_step
 
-MODULES = [m.name for m in pkgutil.iter_modules(kiosk.companion.__path__, "kiosk.companion.")]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "companion.md"
 
 
 @pytest.fixture(scope="module")
@@ -128,19 +121,58 @@ def test_every_opening_throw_has_its_step(library: Library) -> None:
         assert play is not None and set(play.dice) == {d1, d2}
 
 
+def test_the_openings_lesson_is_found_by_its_id_and_its_number(library: Library) -> None:
+    lesson = library.openings_lesson()
+    assert lesson is not None and lesson.info.number == OPENINGS.info.number
+    assert library.lesson(str(OPENINGS.info.number)) is lesson is library.lesson("openings")
+    assert library.opening(2, 4) == ("openings", opening_step(4, 2))
+    last = library.lessons[-1].info.number
+    with pytest.raises(validate.InputError, match=f"the lessons are 1 to {last}"):
+        library.lesson(str(last + 1))
+
+
 def test_the_lessons_positions_are_listed_once_each(library: Library) -> None:
     positions = library.positions()
     keys = [(p, t, d) for _, p, t, d in positions]
     assert len(keys) == len(set(keys)) > 50
     for _, position_id, turn, dice in positions:
+        # each one can be set up on the table (no finished game to count men on)
         assert validate.position(position_id, turn).position_id() == position_id
         assert dice == "" or validate.dice(dice)
+    labels = [label for label, *_ in positions]
+    step = opening_step(6, 2)
+    assert f"Lesson {OPENINGS.info.number}, step {step} (white to play 6-2)" in labels
+
+
+def test_the_teachers_page_names_the_openings_lesson_by_its_number(library: Library) -> None:
+    text = teacher("token", library)
+    number = OPENINGS.info.number
+    assert f"<p>The 21 opening throws (lesson {number}):</p>" in text
+    assert f'<option value="{number}" selected>{number}. The 21 opening throws</option>' in text
+    assert text.count('data-post="/api/teacher/opening"') == 21
+
+
+def test_the_teachers_guide_names_the_openings_lesson_and_its_steps_as_its_file_does() -> None:
+    text = " ".join(GUIDE.read_text(encoding="utf-8").split())
+    number = OPENINGS.info.number
+    assert set(re.findall(r"\blesson (\d+)", text)) == {str(number)}
+    assert set(re.findall(r"/handouts/(\d+)", text)) == {str(number)}
+    assert f"**{number}. The 21 opening throws**" in text
+    setup = next(s.number for s in OPENINGS.steps if isinstance(s, SetupStep))
+    assert f"Step {setup} has the men laid out for the start" in text
+    assert f"from step {first_question().number} (its first question)" in text
+    assert f"(lesson {number}, step {opening_step(4, 2)})" in text
 
 
 def test_a_handout_draws_each_opening_throw_with_its_play(library: Library) -> None:
-    text = handout(library.lesson("7"))
-    assert text.count("<svg") == 21 + 1  # the 21 throws and the start laid out
+    text = handout(library.lesson("openings"))
+    plays = [s for s in OPENINGS.steps if isinstance(s, PlayStep)]
+    boards = [s for s in OPENINGS.steps if isinstance(s, SetupStep | CountStep)]
+    assert len(plays) == 21
+    assert f"<h1>Lesson {OPENINGS.info.number}: The 21 opening throws</h1>" in text
+    assert text.count("<svg") == len(plays) + len(boards)  # each throw, each board laid out
     assert text.count('class="arrow"') >= 21
+    assert f"{opening_step(3, 1)}. White to play 3-1" in text
     assert "The play: 8/5 6/5." in text and "Answer:" in text
 
 
@@ -207,8 +239,8 @@ def test_a_vote_on_the_roll_counts_one_choice_a_student_and_reveals_the_best(
 
 def test_a_lesson_play_step_is_the_roll_in_question(library: Library) -> None:
     room = Classroom(library, minutes=45)
-    lesson = library.lesson("7")
-    step = lesson.steps[9]
+    lesson = library.lesson("openings")
+    step = lesson.steps[opening_step(3, 1) - 1]
     room.apply(
         LessonEvent(
             data={
@@ -223,8 +255,9 @@ def test_a_lesson_play_step_is_the_roll_in_question(library: Library) -> None:
         ),
         now=0.0,
     )
-    assert room.lesson["number"] == 7 and room.problem.dice == (3, 1)
+    assert room.lesson["number"] == OPENINGS.info.number and room.problem.dice == (3, 1)
     assert room.problem.position == step.start
+    assert room.problem.label == f"Lesson {OPENINGS.info.number}, step {step.number}"
 
 
 def test_sessions_end_when_idle_and_students_go_with_the_class() -> None:

@@ -18,9 +18,10 @@ import pytest
 from kiosk.app.companion import attach, switch
 from kiosk.companion.server import CompanionServer
 from kiosk.config import Config
-from tests.companion.live import PIN, Http
+from tests.companion.live import OPENINGS, PIN, Http
 
 FORBIDDEN_WORDS = ("Traceback", 'File "', "Error:", "aiohttp")
+LESSON = str(OPENINGS.info.number)  # the opening throws, by the number the teacher's page sends
 
 
 def run(coroutine: Any) -> Any:
@@ -42,11 +43,11 @@ def test_nothing_changes_without_the_teachers_session(live) -> None:
     table = live()
     http = Http(table.url)
     # no session, no token: refused before anything is read
-    status, answer = http.post("/api/teacher/lesson", {"lesson": "7", "step": "4"})
+    status, answer = http.post("/api/teacher/lesson", {"lesson": LESSON, "step": "4"})
     assert status == 403 and "security token" in one_clear_line(answer)
     # a visitor's session with its own token is still not the teacher
     token = http.csrf("/join")
-    status, answer = http.post("/api/teacher/lesson", {"lesson": "7", "step": "4"}, token)
+    status, answer = http.post("/api/teacher/lesson", {"lesson": LESSON, "step": "4"}, token)
     assert status == 401 and one_clear_line(answer) == "Log in as the teacher first."
     status, answer = http.post("/api/teacher/class/open", {}, token)
     assert status == 401
@@ -202,8 +203,16 @@ def test_votes_are_limited_per_device(live) -> None:
         ),
         ("/api/teacher/lesson", {"lesson": "99"}, "There is no lesson '99'"),
         ("/api/teacher/lesson", {"lesson": "seven"}, "The lesson is a number"),
-        ("/api/teacher/lesson", {"lesson": "7", "step": "0"}, "The step is a number from 1 to 26"),
-        ("/api/teacher/lesson", {"lesson": "7", "learner": "<script>"}, "The learner is 1 to 24"),
+        (
+            "/api/teacher/lesson",
+            {"lesson": LESSON, "step": "0"},
+            f"The step is a number from 1 to {len(OPENINGS.steps)}",
+        ),
+        (
+            "/api/teacher/lesson",
+            {"lesson": LESSON, "learner": "<script>"},
+            "The learner is 1 to 24",
+        ),
         ("/api/teacher/opening", {"throw": "7-7"}, "The dice are two numbers from 1 to 6"),
         ("/api/teacher/class-game", {"side": "red"}, "white or black"),
         ("/api/teacher/vote", {"source": "everything"}, "A vote is on the top plays"),

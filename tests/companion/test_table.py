@@ -11,10 +11,10 @@ from typing import Any
 from kiosk.app.main import App
 from kiosk.app.stepped import SteppedApp
 from kiosk.config import Config
-from kiosk.rules import WHITE, Position
+from kiosk.rules import BLACK, WHITE, Position
 from kiosk.simtable import STARTING_POSITION
-from kiosk.table.sensing import location
-from tests.companion.live import Http, LiveTable
+from kiosk.table.sensing import location, true_counts
+from tests.companion.live import OPENINGS, Http, LiveTable, first_question
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -98,15 +98,22 @@ def test_a_lessons_question_goes_to_the_class(live) -> None:
     token = teacher.login()
     teacher.post("/api/teacher/class/open", {}, token)
     ada, mine = join(table, "Ada")
-    status, _ = teacher.post("/api/teacher/lesson", {"lesson": "7", "step": "25"}, token)
+    asked = first_question()
+    status, answer = teacher.post(
+        "/api/teacher/lesson", {"lesson": str(OPENINGS.info.number), "step": asked.number}, token
+    )
     assert status == 200
-    assert table.do(lambda h: h.app.lesson.current_step.number) == 25
-    until(lambda: (table.server.room.lesson or {}).get("step") == 25)
+    assert (
+        answer["status"]
+        == f"Lesson {OPENINGS.info.number} is on the table, from step {asked.number}."
+    )
+    assert table.do(lambda h: h.app.lesson.current_step.number) == asked.number
+    until(lambda: (table.server.room.lesson or {}).get("step") == asked.number)
     status, answer = teacher.post("/api/teacher/vote", {"source": "question"}, token)
     assert status == 200, answer
     vote = table.server.room.vote
     question = table.do(lambda h: h.app.lesson.current_step)
-    assert vote.options == list(question.choices)
+    assert question.text == asked.text and vote.options == list(question.choices)
     wrong = (question.answer + 1) % len(question.choices)
     assert ada.post("/api/vote", {"vote": vote.id, "choice": str(wrong)}, mine)[0] == 200
     assert teacher.post("/api/teacher/reveal", {}, token)[0] == 200
@@ -128,9 +135,48 @@ def test_a_lessons_question_goes_to_the_class(live) -> None:
     assert teacher.post("/api/teacher/lesson/leave", {}, token)[0] == 200
     table.wait_for(lambda h: h.app.lesson is None)
     assert table.do(lambda h: h.app.view.menu_title) == "Lessons"
-    assert table.store.lesson_progress("class") == {"openings": (25, False)}
+    assert table.store.lesson_progress("class") == {"openings": (asked.number, False)}
     status, answer = teacher.post("/api/teacher/lesson/leave", {}, token)
     assert status == 409 and answer["error"] == "No lesson is on the table."
+
+
+def test_the_teachers_position_and_class_game_take_the_table_from_what_it_was_doing(
+    live,
+) -> None:
+    table = live()
+    teacher = Http(table.url)
+    token = teacher.login()
+    position = Position.from_id("mNsHBAOYdxsADA", WHITE)  # from Crawley's first game
+
+    def set_up(d1: int, d2: int) -> None:
+        body = {"position": position.position_id(), "turn": "white", "d1": d1, "d2": d2}
+        status, answer = teacher.post("/api/teacher/position", body, token)
+        assert status == 200, answer
+        table.do(lambda h: (h.sim.lay_out(true_counts(position)), h.wait(600)))  # the players
+        table.wait_for(lambda h: h.app.view.dice == (d1, d2))
+        assert table.do(
+            lambda h: (h.app.view.mode, h.app.view.position, h.app.table_player, h.app.russian)
+        ) == ("game", position, None, False)
+
+    # a game against the table: the teacher's position is a game between the players
+    table.do(lambda h: (h.app.play_the_table(BLACK, "beginner"), h.wait(400)))
+    assert table.do(lambda h: h.app.table_player) is not None
+    set_up(6, 2)
+    # a game of Russian backgammon: it gives the table back to the teacher's position
+    table.do(lambda h: (h.app.play_russian("russian-cady"), h.wait(400)))
+    assert table.do(lambda h: h.app.russian)
+    set_up(5, 3)
+    # the class's game from Russian backgammon or from a lesson: a new game, coach on
+    teacher.post("/api/teacher/class/open", {}, token)
+    for before in (
+        lambda h: h.app.play_russian("russian-cady"),
+        lambda h: h.app.start_lesson("openings"),
+    ):
+        table.do(lambda h, before=before: (before(h), h.wait(400)))
+        status, answer = teacher.post("/api/teacher/class-game", {"side": "black"}, token)
+        assert status == 200 and "the class plays black" in answer["status"], answer
+        table.wait_for(lambda h: h.app.view.mode == "game" and h.app.core.setting_up)
+        assert table.do(lambda h: (h.app.russian, h.app.lesson, h.app.tutor)) == (False, None, True)
 
 
 def script(h: SteppedApp) -> list[dict]:
