@@ -23,8 +23,11 @@ held at any moment. ``first_frame_s`` is the median of three launches.
 
 While the table thinks (a game against it, at each level, from positions of a game under
 way), ``think_frame_p99_ms`` is the worst level's 99th percentile of the loop's frame time
-(``think_frame_p99_ms_beginner``... each level's; the target is under 17 ms, one frame at
-60 Hz) and ``think_ms_p50_<level>`` how long a cube decision or a play took.
+over the frames that begin while a decision is pending (``think_frame_p99_ms_beginner``...
+each level's; the target is under 17 ms, one frame at 60 Hz; the frame in which the dice
+are thrown, where the referee indexes the roll's plays, is ``loop_p99_ms``'s concern) and
+``think_ms_p50_<level>`` how long a cube decision or a play took. The table thinks in a
+process of its own, as in ``kiosk run``.
 
 Each group of figures is one function returning a dict; ``MEASURES`` lists them.
 """
@@ -355,13 +358,15 @@ def think() -> dict[str, object]:
             began: float | None = None
             deadline = time.monotonic() + WAIT
             while time.monotonic() < deadline:
+                thinking = bool(side.thinking)  # the table was thinking as the frame began
                 t0 = time.monotonic()
                 app.step(int(t0 * 1000))
                 app.frame(int(t0 * 1000))
                 spent = (time.monotonic() - t0) * 1000
+                if thinking:
+                    frames.append(spent)
                 if side.thinking:
                     began = began or t0
-                    frames.append(spent)
                 elif began is not None:
                     thinks.append((time.monotonic() - began) * 1000)
                     break

@@ -82,6 +82,7 @@ from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
 from kiosk.table import TableReading
 from kiosk.table.sensing import Sensed, true_counts
+from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.lessons import LessonEngine
 from kiosk.tutor.opponent import Opponent
 
@@ -144,8 +145,10 @@ class App:
         config_file: Path | None = None,
         events_out: TextIO | None = None,
         start_position: Position | None = None,
+        think_apart: bool = True,
     ) -> None:
         self.config = config
+        self.think_apart = think_apart  # the table's side thinks in a process of its own
         self.link = link
         self.listener = listener
         self.simulator = simulator
@@ -380,9 +383,12 @@ class App:
             self.transitions.notice(lines)
 
     def _table_side(self, colour: Colour, level: str) -> TableSide:
-        """The table plays ``colour`` at ``level`` from now on, its words said to the players."""
-        opponent = Opponent(level, profile=self.config.rules.profile)
-        return self.core.play_against(colour, opponent, level, say=self.say)
+        """The table plays ``colour`` at ``level`` from now on, its words said to the players.
+        It thinks in a process of its own (the loop keeps drawing at its pace); here it keeps
+        only the built-in evaluator, which answers if its engine is slow or fails."""
+        opponent = Opponent(level, BuiltinEvaluator(), profile=self.config.rules.profile)
+        apart = self.think_apart and type(opponent) is Opponent  # a test's thinks here
+        return self.core.play_against(colour, opponent, level, say=self.say, apart=apart)
 
     def play_the_table(self, colour: Colour, level: str, position: Position | None = None) -> None:
         """A new game against the table, which plays ``colour`` at ``level`` (from

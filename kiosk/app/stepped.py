@@ -27,7 +27,8 @@ class SteppedApp:
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
         self.events: list[dict] = []  # every event so far, as JSON (what tests read)
         self.settle = True  # wait for the table's side to think at each step
-        self.app = make_app(link=self.link, listener=self.listener)
+        # the table's side thinks in this process: a test's opponent, the same every run
+        self.app = make_app(link=self.link, listener=self.listener, think_apart=False)
         if config.dice.source == "auto":  # the stepped table's dice lie in its wells
             self.app.dice_source = "wells"
         self.app.bus.subscribe(lambda event: self.events.append(event.to_json()))

@@ -370,11 +370,15 @@ class GameCore:
         opponent: Opponent,
         level: str,
         say: Callable[[str, str], None] | None = None,
+        apart: bool = False,
     ) -> TableSide:
-        """The table plays ``colour`` (``opponent`` at ``level``) from now on."""
+        """The table plays ``colour`` (``opponent`` at ``level``) from now on; ``apart``:
+        it thinks in a process of its own (``opponent``, built from its level alone, is
+        rebuilt there), so its thinking never holds up the caller's threads."""
         self.no_side()
+        limit = self.settings.think_limit
         self.side = TableSide(
-            self, self.cube, colour, opponent, level, time_limit=self.settings.think_limit, say=say
+            self, self.cube, colour, opponent, level, time_limit=limit, say=say, apart=apart
         )
         return self.side
 

@@ -29,7 +29,7 @@ from kiosk.events import OpponentPlayShown
 from kiosk.play.cube import CubeDealer
 from kiosk.play.holder import Holder
 from kiosk.rules import Colour, CubeAction, GameError, Phase
-from kiosk.tutor.opponent import LEVELS, Opponent, OpponentWorker, review
+from kiosk.tutor.opponent import LEVELS, Opponent, OpponentWorker
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ class TableSide:
         level: str = DEFAULT_LEVEL,
         time_limit: float = 2.0,
         say: Say | None = None,
+        apart: bool = False,
     ) -> None:
         self.core = core
         self.cube = cube
@@ -83,7 +84,7 @@ class TableSide:
         self.level = level
         self.opponent = opponent
         self.say = say
-        self._worker = OpponentWorker(opponent, time_limit=time_limit)
+        self._worker = OpponentWorker(opponent, time_limit=time_limit, apart=apart)
         self._jobs: list[_Job] = []
         self._asked: set[tuple[int, int, Phase]] = set()  # the moments it has thought about
 
@@ -171,10 +172,11 @@ class TableSide:
             self._asked.add(moment)
             visitor = self.colour.other
             turns = [(t.before, t.dice, t.play) for t in game.turns if t.colour == visitor]
-            self._ask("review", lambda w: w.run(self._review, turns))
+            self._ask("review", lambda w: w.submit_review(turns))
 
-    def _review(self, turns: list) -> str:
-        items = review(turns, evaluator=self.opponent.evaluator, profile=self.opponent.profile)
+    @staticmethod
+    def _review(items: list) -> str:
+        """The review's words: the visitor's costliest plays, with the better ones."""
         if not items:
             return "Review: none of your plays gave anything away. Well played!"
         parts = [
@@ -207,7 +209,7 @@ class TableSide:
         elif job.about == "play":
             self._show(result)
         elif job.about == "review" and self.say is not None:
-            self.say(str(self.colour.other), result)
+            self.say(str(self.colour.other), self._review(result))
 
     def _said(self, to: str, text: str) -> None:
         if self.say is not None and text:

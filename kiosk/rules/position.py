@@ -116,6 +116,10 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its parts (a position crosses to another process as they are)."""
+        return (Position._trusted, (self.men, self.off, self.turn))
+
     # -- construction ----------------------------------------------------
 
     @classmethod

@@ -84,9 +84,11 @@ import math
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from kiosk.rules import Cube, Play, Position
@@ -376,6 +378,11 @@ class Opponent:
             return CubeVerdict("take", mine, judge)
         return CubeVerdict("pass", mine, judge)
 
+    def review(self, plays: Iterable[tuple[Position, Iterable[int], Play | str]]) -> list:
+        """The visitor's costliest plays of a game by this opponent's evaluator and rules
+        (:func:`review`)."""
+        return review(plays, evaluator=self.evaluator, profile=self.profile)
+
     def close(self) -> None:
         """Release the evaluators."""
         self.evaluator.close()
@@ -397,6 +404,7 @@ class OpponentWorker:
         opponent: Opponent,
         fallback: Opponent | None = None,
         time_limit: float = 2.0,
+        apart: bool = False,
     ) -> None:
         if not time_limit > 0:
             raise ValueError(f"the time limit is a positive number of seconds, not {time_limit}")
@@ -405,8 +413,17 @@ class OpponentWorker:
             opponent.level, BuiltinEvaluator(), seed=opponent.seed, profile=opponent.profile
         )
         self.time_limit = time_limit
+        self.apart = apart
         self._turns = ThreadPoolExecutor(1, thread_name_prefix="opponent")
-        self._engine = ThreadPoolExecutor(1, thread_name_prefix="opponent-engine")
+        self._engine: Executor
+        if apart:  # its own process: the caller's threads never wait for the engine's
+            spec = (opponent.level.name, opponent.seed, opponent.profile.name)
+            self._engine = ProcessPoolExecutor(
+                1, mp_context=get_context("spawn"), initializer=_apart_start, initargs=spec
+            )
+            self._engine.submit(_apart_ready)  # started now, ready by the first question
+        else:
+            self._engine = ThreadPoolExecutor(1, thread_name_prefix="opponent-engine")
         self._closed = threading.Event()
 
     def submit(
@@ -436,12 +453,12 @@ class OpponentWorker:
         method = "answer_double" if doubled else "cube_action"
         return self._submit(method, (position, cube), callback)
 
-    def run(self, work: Callable[..., T], *args: Any) -> Future[T]:
-        """Do other work for the table off the caller's thread, after what it is thinking
-        about (a review of the game): no time limit, no fallback."""
+    def submit_review(self, turns: list[tuple[Position, tuple[int, int], Play]]) -> Future:
+        """Start reviewing the visitor's turns (:meth:`Opponent.review`), after what it is
+        thinking about: no time limit, no fallback."""
         if self._closed.is_set():
             raise RuntimeError("the opponent worker is closed")
-        return self._turns.submit(work, *args)
+        return self._turns.submit(lambda: self._ask("review", (turns,)).result())
 
     def _submit(self, method: str, args: tuple, callback: Callable | None) -> Future:
         if self._closed.is_set():
@@ -456,20 +473,23 @@ class OpponentWorker:
             future.add_done_callback(done)
         return future
 
-    def _think(self, method: str, args: tuple):
-        engine = self._engine.submit(getattr(self.opponent, method), *args)
+    def _ask(self, method: str, args: tuple) -> Future:
+        """Ask the engine: the opponent's ``method`` in its process, or in a thread here."""
+        if self.apart:
+            return self._engine.submit(_apart_ask, method, args)
+        return self._engine.submit(getattr(self.opponent, method), *args)
+
+    def _think(self, method: str, args: tuple) -> Any:
+        engine = self._ask(method, args)
         try:
             return engine.result(timeout=self.time_limit)
         except FutureTimeout:
             log.warning(
-                "%s took over %.1f s; the built-in evaluator answers",
-                self.opponent.evaluator.name,
+                "the table's evaluator took over %.1f s; the built-in evaluator answers",
                 self.time_limit,
             )
-        except EvaluatorError as err:
-            log.warning(
-                "%s failed (%s); the built-in evaluator answers", self.opponent.evaluator.name, err
-            )
+        except (EvaluatorError, BrokenExecutor) as err:
+            log.warning("the table's evaluator failed (%s); the built-in evaluator answers", err)
         return getattr(self.fallback, method)(*args)
 
     def close(self) -> None:
@@ -477,6 +497,24 @@ class OpponentWorker:
         self._closed.set()
         self._turns.shutdown(wait=True)
         self._engine.shutdown(wait=False, cancel_futures=True)
+
+
+_APART: dict[str, Opponent] = {}  # in the engine's own process: its opponent
+
+
+def _apart_start(level: str, seed: int, profile: str) -> None:
+    """The engine's process starts: the opponent of ``level``, its evaluator loaded there."""
+    _APART["opponent"] = Opponent(level, seed=seed, profile=profile)
+
+
+def _apart_ready() -> bool:
+    """Nothing: the engine's process is up (its evaluator loaded)."""
+    return "opponent" in _APART
+
+
+def _apart_ask(method: str, args: tuple) -> Any:
+    """The opponent's answer, in the engine's own process."""
+    return getattr(_APART["opponent"], method)(*args)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from kiosk.play.side import level_of
 from kiosk.rules import Colour, Phase, Position
 from kiosk.store import Store
 from kiosk.store.export import match_to_mat
-from kiosk.table import location
+from kiosk.table import SlotState, location
 from tests.app.test_modes import button, ready, throw
 from tests.store.test_gnubg_import import GNUBG, gnubg_games, gnubg_turns, our_turns
 
@@ -86,10 +86,18 @@ def test_a_wrong_man_moved_for_the_table_is_flagged(harness) -> None:
     )
 
 
+def _move(h, src: str, dst: str, mover: str) -> None:
+    """A hand moves ``mover``'s man, a blot it lands on first taken to its bar."""
+    other = "black" if mover == "white" else "white"
+    if dst[0].isdigit() and SlotState[other.upper()] in h.sim.men(dst):
+        h.sim.move(dst, f"bar-{other}", other)
+    h.sim.move(src, dst, mover)
+    h.wait(100)
+
+
 def _follow(h, shown: dict) -> None:
     for src, dst in shown["arrows"]:
-        h.sim.move(src, dst)
-        h.wait(100)
+        _move(h, src, dst, shown["player"])
     h.wait(400)
 
 
@@ -106,8 +114,8 @@ def test_with_digital_dice_the_visitor_throws_for_the_table(harness) -> None:
             _follow(h, h.last("opponent-play"))
         elif game.phase == Phase.PLAY:
             for step in game.legal_plays()[0].steps:
-                h.sim.move(location(Colour.WHITE, step.src), location(Colour.WHITE, step.dst))
-                h.wait(100)
+                src, dst = location(Colour.WHITE, step.src), location(Colour.WHITE, step.dst)
+                _move(h, src, dst, "white")
             h.wait(300)
             button(h, "done", "white")
         else:

@@ -37,7 +37,7 @@ def hesitant(monkeypatch: pytest.MonkeyPatch):
     Hesitant.go.clear()
     Hesitant.doubles = False
 
-    def make(level, profile=None):
+    def make(level, evaluator=None, profile=None):
         return Hesitant(level, evaluator=BuiltinEvaluator(), seed=3, profile=profile)
 
     monkeypatch.setattr(kiosk.app.main, "Opponent", make)

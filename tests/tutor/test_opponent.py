@@ -1,5 +1,6 @@
 """The computer opponent: its levels, its cube, thinking off the main thread, the review."""
 
+import os
 import random
 import stat
 import threading
@@ -449,3 +450,23 @@ def test_review_skips_forced_plays_and_reads_turn_records(builtin):
     with pytest.raises(ValueError):
         review([(start, (6, 1), "24/10")], evaluator=builtin)
 
+
+
+def test_the_worker_may_think_in_a_process_of_its_own():
+    """The table's engine in its own process (the loop's threads never wait for it): the
+    same play, cube action and review as the same opponent gives here."""
+    here = Opponent("intermediate", seed=3)
+    worker = OpponentWorker(
+        Opponent("intermediate", BuiltinEvaluator(), seed=3), time_limit=60, apart=True
+    )
+    try:
+        before = Position.standard(BLACK)
+        assert worker._engine.submit(os.getpid).result(60) != os.getpid()
+        assert worker.submit(before, (6, 4)).result(60).play == here.choose(before, (6, 4)).play
+        cube = worker.submit_cube(before, Cube()).result(60)
+        assert cube.action == here.cube_action(before, Cube()).action
+        turns = [(Position.standard(), (3, 1), "13/10 6/5")]
+        assert worker.submit_review(turns).result(60) == here.review(turns)
+    finally:
+        worker.close()
+        here.close()
