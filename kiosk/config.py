@@ -18,14 +18,21 @@ reading code.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.files import write_atomically
+from kiosk.files import (
+    FileProblem,
+    control_character,
+    keep_private,
+    parse_toml,
+    read_text,
+    write_atomically,
+)
 
 CONFIG_ENV = "BACKGAMMON_TABLE_CONFIG"
 DEFAULT_PATH = Path("~/.config/backgammon-table/config.toml")
@@ -81,8 +88,8 @@ def _profiles() -> str:
 
 
 def _installer_pin(value: Any) -> str | None:
-    if not (value.isdigit() and 4 <= len(value) <= 8):
-        return f"{value!r} is not 4 to 8 digits"
+    if not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
+        return f"{value!r} is not 4 to 8 digits 0-9"
     return None
 
 
@@ -183,7 +190,7 @@ class PinsSection:
 class InstallerSection:
     """What guards the settings menu."""
 
-    pin: str = _setting(DEFAULT_PIN, "a string of 4 to 8 digits", _installer_pin)
+    pin: str = _setting(DEFAULT_PIN, "a string of 4 to 8 digits 0-9", _installer_pin)
 
 
 @dataclass
@@ -243,6 +250,11 @@ def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> An
             f"[{section}] {name}: {_toml_value(value)} is not {_TYPE_WORDS[want]}; "
             f"allowed: {allowed}"
         )
+    bad = control_character(value, "") if want is str else None
+    if bad is not None:
+        raise ConfigError(
+            f"[{section}] {name}: holds a control character (U+{ord(bad):04X}); allowed: {allowed}"
+        )
     check = spec.metadata["check"]
     problem = check(value) if check else None
     if problem:
@@ -286,9 +298,9 @@ def from_dict(data: dict[str, Any]) -> Config:
 def load_config_text(text: str, source: str = "the configuration") -> Config:
     """A validated ``Config`` from TOML text."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source} is not valid TOML: {err}") from None
+        data = parse_toml(text, source)
+    except FileProblem as err:
+        raise ConfigError(str(err)) from None
     return from_dict(data)
 
 
@@ -299,19 +311,28 @@ def config_path(path: str | os.PathLike[str] | None = None) -> Path:
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
-    """Load and validate the configuration; a missing file is an error only if it was named."""
+    """Load and validate the configuration; a missing file is an error only if it was named.
+
+    The file holds the installer's PIN: one that others may read is made ``0600``.
+    """
     named = path is not None or bool(os.environ.get(CONFIG_ENV))
     where = config_path(path)
     try:
-        text = where.read_text(encoding="utf-8")
+        text = read_text(where)
     except FileNotFoundError:
         if named:
             raise ConfigError(f"{where}: no such configuration file") from None
         return Config()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{where}: cannot be read ({err})") from None
+    except FileProblem as err:
+        raise ConfigError(str(err)) from None
+    if keep_private(where):
+        logging.getLogger(__name__).info("%s holds the PIN: made readable by its owner only", where)
     try:
-        return load_config_text(text, str(where))
+        data = parse_toml(text, str(where))
+    except FileProblem as err:
+        raise ConfigError(str(err)) from None
+    try:
+        return from_dict(data)
     except ConfigError as err:
         raise ConfigError(f"{where}: {err}") from None
 

@@ -14,11 +14,10 @@ has one fewer slot and the referee needs to know nothing about it.
 from __future__ import annotations
 
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.files import write_atomically
+from kiosk.files import FileProblem, read_toml, write_atomically
 from kiosk.link.frames import BoardFrame
 from kiosk.table.layout import LOCATIONS, DieReading, SlotState, TableLayout
 
@@ -244,22 +243,36 @@ def load(path: str | Path) -> list[Finding]:
     """The findings stored at ``path`` (none if it does not exist); ``ValueError`` in words
     if the file is damaged."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_toml(path)
     except FileNotFoundError:
         return []
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path} cannot be read ({exc}); run kiosk commission again") from None
+    except FileProblem as exc:
+        raise ValueError(f"{exc}; run kiosk commission again") from None
+    entries = data.get("bad", [])
+    if not isinstance(entries, list):
+        raise ValueError(
+            f"{path}: 'bad' is not a list of [[bad]] slots; run kiosk commission again"
+        )
+
+    def number(entry: dict, key: str, high: int) -> int:
+        value = entry[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high:
+            raise ValueError(f"{key} must be a whole number 1-{high}")
+        return value
+
     found = []
-    for entry in data.get("bad", []):
+    for entry in entries:
         try:
+            if not isinstance(entry, dict):
+                raise TypeError("not a [[bad]] table")
             if "well" in entry:
-                step = Step(well=int(entry["well"]) - 1, cell=int(entry["cell"]) - 1)
+                step = Step(well=number(entry, "well", 2) - 1, cell=number(entry, "cell", 9) - 1)
             else:
                 location = str(entry["location"])
                 if location not in LOCATIONS:
-                    raise ValueError(f"no location {location!r}")
-                step = Step(location, int(entry["slot"]) - 1)
-            found.append(Finding(step, str(entry.get("reason", ""))))
+                    raise ValueError(f"no location {location[:40]!r}")
+                step = Step(location, number(entry, "slot", 15) - 1)
+            found.append(Finding(step, str(entry.get("reason", ""))[:200]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(
                 f"{path} has a bad entry ({exc}); run kiosk commission again"
