@@ -110,9 +110,9 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
 
 def _walk(data: dict[str, Any]) -> Iterator[tuple[str, Any, int]]:
     """Every value (keys too) under ``data`` with its dotted place and depth, without recursion."""
-    stack: list[tuple[str, Any, int]] = [("", data, 0)]
-    while stack:
-        where, value, depth = stack.pop()
+    pending: list[tuple[str, Any, int]] = [("", data, 0)]
+    while pending:
+        where, value, depth = pending.pop()
         yield where or "(top)", value, depth
         if depth > MAX_DEPTH:
             continue
@@ -120,9 +120,9 @@ def _walk(data: dict[str, Any]) -> Iterator[tuple[str, Any, int]]:
             for key, inner in value.items():
                 place = f"{where}.{key}" if where else str(key)
                 yield place, str(key), depth + 1
-                stack.append((place, inner, depth + 1))
+                pending.append((place, inner, depth + 1))
         elif isinstance(value, list):
-            stack.extend((f"{where}[{i}]", inner, depth + 1) for i, inner in enumerate(value))
+            pending.extend((f"{where}[{i}]", inner, depth + 1) for i, inner in enumerate(value))
 
 
 _STRAY = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)-[^.]+\.tmp")

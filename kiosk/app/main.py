@@ -33,6 +33,7 @@ import queue
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -101,11 +102,18 @@ def table_layout(config: Config) -> TableLayout:
     return TableLayout(t.point_slots, t.bar_slots, t.tray_slots)
 
 
+@dataclass(frozen=True, kw_only=True)
+class LinkMessage(Message):
+    """Words from the link (the table's errors, its self-test, a table switched to): shown
+    and logged, never kept in a game's record."""
+
+
 def link_event(event: LinkEvent) -> Event:
-    """The application event for a change in the link's state."""
+    """The application event for a change in the link's state, in the players' words."""
+    words = event.words or event.message
     if event.status in (LinkStatus.CONNECTED, LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
-        return TableStatus(status=event.status.value, message=event.message)
-    return Message(to="both", text=event.message, speak=False)
+        return TableStatus(status=event.status.value, message=words)
+    return LinkMessage(to="both", text=words, speak=False)
 
 
 def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
@@ -631,8 +639,8 @@ class App:
     def _record(self, event: Event) -> None:
         if self.store is None or self.game_id is None:
             return
-        if isinstance(event, Board | MenuShown | Button | LessonEvent):
-            return  # what the view shows now, and a lesson's events: not the game's record
+        if isinstance(event, Board | MenuShown | Button | LessonEvent | TableStatus | LinkMessage):
+            return  # what the view shows now, a lesson's events, the link's: not the record
         if isinstance(event, ModeChanged) and event.lesson is not MISSING:
             return
         if self.replay is not None and isinstance(event, PositionShown | ModeChanged):
