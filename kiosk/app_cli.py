@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kiosk.app.controls import Controls
     from kiosk.config import Config
     from kiosk.rules import Position
-    from kiosk.store import Store
+    from kiosk.store import StoreWriter
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,14 +60,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from kiosk.config import ConfigError, config_path, load_config
+    from kiosk.config import Config, ConfigError, config_path, load_config
     from kiosk.display import is_headless
 
+    problems: list[str] = []
     try:
         config = load_config(args.config)
-    except ConfigError as err:
-        print(f"kiosk run: {err}", file=sys.stderr)
-        return 2
+    except ConfigError as err:  # the table starts on the defaults, and says why
+        print(f"kiosk run: {err}; the table starts on the defaults", file=sys.stderr)
+        problems.append(f"The settings cannot be used; the table runs on the defaults: {err}")
+        config = Config()
     port = args.port or config.table.port or None
     if port is None:
         from kiosk.link import find_table_port
@@ -85,7 +87,20 @@ def _run(args: argparse.Namespace) -> int:
         except ValueError as err:
             print(f"kiosk run: --position {args.position}: {err}", file=sys.stderr)
             return 2
-    return _table(args, config, config_path(args.config), port, start)
+    events_out: TextIO | None = None
+    if args.events == "-":
+        events_out = sys.stdout
+    elif args.events:
+        try:
+            events_out = open(args.events, "a", encoding="utf-8")
+        except OSError as err:
+            print(f"kiosk run: --events {args.events}: {err.strerror or err}", file=sys.stderr)
+            return 2
+    try:
+        return _table(args, config, config_path(args.config), port, start, problems, events_out)
+    finally:
+        if events_out not in (None, sys.stdout):
+            events_out.close()
 
 
 def _demo(args: argparse.Namespace, config: Config) -> int:
@@ -108,6 +123,8 @@ def _table(
     config_file: Path,
     port: str | None,
     start: Position | None,
+    problems: list[str],
+    events_out: TextIO | None,
 ) -> int:
     from kiosk.app.main import App, table_layout
     from kiosk.app.speech import Speaker
@@ -121,7 +138,8 @@ def _table(
         cal = config.display.calibration or calibration_path(config_file)
         layout = apply(layout, load(commission_path(cal)))
     except ValueError as err:
-        print(f"kiosk: {err}", file=sys.stderr)
+        print(f"kiosk run: {err}", file=sys.stderr)
+        problems.append(f"The list of bad slots cannot be used: {err}")
     listener = QueueListener()
     simulator = None
     if port is not None:
@@ -138,12 +156,9 @@ def _table(
     )
     if why:
         logging.getLogger(__name__).info("%s", why)
+        if why.startswith("Calibration not used"):  # a damaged file, not a missing one
+            problems.append(why)
     display = Display(calibration, fullscreen=config.display.fullscreen, layout=layout)
-    events_out: TextIO | None = None
-    if args.events == "-":
-        events_out = sys.stdout
-    elif args.events:
-        events_out = open(args.events, "a", encoding="utf-8")
     app = App(
         config,
         link=link,
@@ -158,24 +173,22 @@ def _table(
         config_file=config_file,
         events_out=events_out,
         start_position=start,
+        problems=tuple(problems),
     )
-    try:
-        return app.run()
-    finally:
-        if events_out not in (None, sys.stdout):
-            events_out.close()
+    return app.run()
 
 
-def _open_store(config: Config) -> tuple[Store | None, str]:
-    """The store, or None and why (said on the screen too)."""
+def _open_store(config: Config) -> tuple[StoreWriter | None, str]:
+    """The store behind its writer thread (the loop never waits on the disk), or None and
+    why (said on the screen too)."""
     from kiosk.app.doctor import store_path
+    from kiosk.store import Store, StoreWriter
+    from kiosk.store.writer import WRITE_BUSY_MS
 
     path = store_path(config)
     try:
-        from kiosk.store import Store
-
         path.parent.mkdir(parents=True, exist_ok=True)
-        return Store(path), ""
+        return StoreWriter(Store(path, busy_ms=WRITE_BUSY_MS)), ""
     except Exception as err:  # the store says what is wrong in words
         print(f"kiosk run: games will not be saved: {err} (run 'kiosk doctor')", file=sys.stderr)
         return None, str(err)

@@ -83,6 +83,7 @@ from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, Game, Phase, Position, get_profile
 from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
+from kiosk.store.store import StoreError
 from kiosk.table.sensing import true_counts
 from kiosk.tutor.lessons import LessonEngine
 
@@ -146,6 +147,7 @@ class App:
         config_file: Path | None = None,
         events_out: TextIO | None = None,
         start_position: Position | None = None,
+        problems: tuple[str, ...] = (),
     ) -> None:
         self.config = config
         self.link = link
@@ -153,6 +155,7 @@ class App:
         self.simulator = simulator
         self.store = store
         self.store_problem = store_problem  # why there is no store, if there is none
+        self.problems = problems  # files that could not be used (defaults instead), in words
         self.display = display
         self.calibration = calibration
         self.speaker = speaker
@@ -164,7 +167,7 @@ class App:
         self.modes = ModeStack(self.bus.publish, GameMode(self))
         self.transitions = Transitions(self, self.modes)
         self.menus = TableMenus(self)
-        self.pin_lock = PinLock()
+        self.pin_lock = self._pin_lock()
         self.dice_source = resolve_source(config.dice.source, simulator is not None)
         self.tutor = config.tutor.enabled
         self.referee: Referee | None = None
@@ -296,7 +299,7 @@ class App:
 
     def _notices(self) -> None:
         """What is missing, said on screen once."""
-        lines = []
+        lines = list(self.problems)
         if self.simulator is not None:
             lines.append("A simulated table: drag the men with the mouse.")
         if self.store is None:
@@ -579,6 +582,7 @@ class App:
         if self.lesson is None and self.referee is not None and self.replay is None:
             if not self.russian:  # a Russian game's referee is ticked by its mode
                 self.referee.tick(now)
+        self._store_news()
         self.bus.dispatch()
         self._say_when_complete()
         self.transitions.tick(now, self.idle_since)
@@ -651,6 +655,36 @@ class App:
             self.store.record(self.game_id, event.to_json())
         except Exception as err:
             self.report_store(err)
+
+    def _store_news(self) -> None:
+        """What the store's writer found since the last turn: a failure, or saving again."""
+        if self.store is None:
+            return
+        for saving, words in self.store.news():
+            if not saving:
+                self.report_store(StoreError(words))
+            elif self._store_failed:
+                self._store_failed = False  # a later failure is said again
+                self.say("both", words)
+
+    def _pin_lock(self) -> PinLock:
+        """The PIN's wrong tries, kept in the store so that a restart does not undo them."""
+        if self.store is None:
+            return PinLock()
+        store = self.store
+        try:
+            failures = store.pin_failures()
+        except Exception as err:  # the store says what is wrong in words
+            log.error("store: the PIN's wrong tries cannot be read: %s", err)
+            failures = 0
+
+        def keep(count: int) -> None:
+            try:
+                store.save_pin_failures(count)
+            except Exception as err:  # the store says what is wrong in words
+                self.report_store(err)
+
+        return PinLock(failures, keep)
 
     def report_store(self, err: Exception) -> None:
         """The store failed: said on the screen once, and logged."""
