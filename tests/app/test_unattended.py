@@ -73,7 +73,9 @@ def test_kiosk_lesson_check_names_a_damaged_file_without_a_traceback(tmp_path: P
 # -- item 3: a configuration error keeps the table dark ---------------------------------------
 
 
-def _kiosk(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+def _kiosk(
+    *args: str, env: dict | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "kiosk", *args],
         capture_output=True,
@@ -97,8 +99,18 @@ def _run_table(tmp_path: Path, config: Path, wait_for: str) -> tuple[list[dict],
     env.pop("BACKGAMMON_TABLE_CONFIG", None)
     with SimulatedTable(realtime=True) as sim:
         kiosk = subprocess.Popen(
-            [sys.executable, "-m", "kiosk", "run", "--config", str(config), "--port",
-             sim.port_name, "--events", str(events)],  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "kiosk",
+                "run",
+                "--config",
+                str(config),
+                "--port",
+                sim.port_name,
+                "--events",
+                str(events),
+            ],  # fmt: skip
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.rules import WHITE, Position, Result
+from kiosk.rules.session import Session
 from kiosk.store import Store, StoreError, StoreWriter
 from kiosk.store import store as store_module
 from kiosk.store.export import match_to_mat
 from kiosk.store.sessions import keep_session, resume_session, start_session
-from kiosk.rules import WHITE, Position, Result
-from kiosk.rules.session import Session
 from tests.store.games import record_random_game
 
 START = Position.standard().position_id()
