@@ -287,13 +287,19 @@ class Store:
         db.execute("SELECT count(*) FROM lessons").fetchone()
 
     def _verdict(self, rows: list[tuple]) -> None:
-        """Raise :class:`StoreError` unless an integrity check's rows say ``ok`` (the first
-        problem named, the others counted)."""
+        """Raise :class:`StoreError` unless an integrity check's rows say ``ok``: the first
+        problem named, the others counted (SQLite lists them on many lines)."""
         if rows and rows[0][0] == "ok":
             return
-        first = str(rows[0][0]) if rows else "no answer"
-        more = f" (and {len(rows) - 1} more problems)" if len(rows) > 1 else ""
-        raise StoreError(f"{self.path} is damaged: {first[:200]}{more}")
+        lines = [
+            line.strip()
+            for (text,) in rows
+            for line in str(text).splitlines()
+            if line.strip() and not line.startswith("***")
+        ]
+        first = lines[0][:200] if lines else "no answer"
+        more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
+        raise StoreError(f"{self.path} is damaged: {first}{more}")
 
     def check(self) -> None:
         """Check the whole file (SQLite's ``quick_check``) on a connection of its own, so
