@@ -675,6 +675,11 @@ class Store:
         )
         if not rows:
             raise StoreError(f"there is no match {match_id} in {self.path}")
+        _, started, length, profile = rows[0]
+        where = f"match {match_id}"
+        _expect(where, "start", started, str)
+        _expect(where, "length", length, int)
+        _known_profile(where, profile)
         score = {"white": 0, "black": 0}
         for game in self.games(match_id):
             if game.winner in score and game.points:
@@ -689,14 +694,16 @@ class Store:
     def events(self, game_id: int) -> list[dict]:
         """A game's events as they were recorded, in order."""
         self.game(game_id)
-        rows = self._read("SELECT body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
-        return [json.loads(body) for (body,) in rows]
+        rows = self._read("SELECT id, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
+        return [_event(game_id, event_id, body) for event_id, body in rows]
 
     def timeline(self, game_id: int) -> list[tuple[str, dict]]:
         """A game's events with the time each was recorded (ISO 8601, UTC)."""
         self.game(game_id)
-        rows = self._read("SELECT at, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
-        return [(at, json.loads(body)) for at, body in rows]
+        rows = self._read(
+            "SELECT id, at, body FROM events WHERE game_id = ? ORDER BY id", (game_id,)
+        )
+        return [(str(at), _event(game_id, event_id, body)) for event_id, at, body in rows]
 
     def turns(self, game_id: int) -> list[TurnRecord]:
         """A game's turns, first to last."""
@@ -706,10 +713,7 @@ class Store:
             "FROM turns WHERE game_id = ? ORDER BY number",
             (game_id,),
         )
-        return [
-            TurnRecord(n, colour, (d1, d2), move, before, after, bool(accepted))
-            for n, colour, d1, d2, move, before, after, accepted in rows
-        ]
+        return [_turn(game_id, *row) for row in rows]
 
     def load_game(self, game_id: int) -> Game:
         """The game as its events leave it: position, dice, cube, turns and result."""
@@ -770,8 +774,95 @@ def _header_size(path: Path) -> int:
 
 
 def _summary(row: tuple) -> GameSummary:
-    """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined)."""
+    """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined), each value
+    checked: a damaged row is a :class:`StoreError`, not a surprise further on."""
+    game_id = row[0]
+    where = f"game {game_id}"
+    _expect(where, "start", row[1], str)
+    names = ("result", "points", "match", "number", "white player", "black player")
+    kinds: tuple = ((str, None), (int, None), (int, None), int, str, str)
+    for name, value, kind in zip(names, row[4:10], kinds, strict=True):
+        _expect(where, name, value, kind)
+    names = ("mode", "match length", "finish", "start position", "start turn")
+    for name, value, kind in zip(names, row[10:], (str, int, (str, None), str, str), strict=True):
+        _expect(where, name, value, kind)
+    _known_profile(where, row[2])
+    _colour_name(where, "winner", row[3], optional=True)
+    _colour_name(where, "start turn", row[14])
+    _position_id(where, "start position", row[13])
     return GameSummary(*row[:8], (row[8], row[9]), *row[10:])
+
+
+def _damaged(where: str, what: str, value: object) -> StoreError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return StoreError(f"the records of {where} are damaged: its {what} is {shown}")
+
+
+def _expect(where: str, what: str, value: object, kind: type | tuple) -> None:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if k is None and value is None:
+            return
+        if k is not None and isinstance(value, k) and not isinstance(value, bool):
+            return
+    raise _damaged(where, what, value)
+
+
+def _known_profile(where: str, value: object) -> None:
+    try:
+        get_profile(str(value))
+    except (KeyError, ValueError):
+        raise _damaged(where, "rule profile", value) from None
+
+
+def _colour_name(where: str, what: str, value: object, optional: bool = False) -> None:
+    if value in ("white", "black") or (optional and value is None):
+        return
+    raise _damaged(where, what, value)
+
+
+def _position_id(where: str, what: str, value: object) -> None:
+    try:
+        decode_position_id(str(value))
+    except InvalidPositionError:
+        raise _damaged(where, what, value) from None
+
+
+def _event(game_id: int, event_id: int, body: object) -> dict:
+    """One event's JSON body, which must be an object with an ``event`` name."""
+    try:
+        event = json.loads(body) if isinstance(body, str | bytes) else None
+    except ValueError:
+        event = None
+    if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        raise _damaged(f"game {game_id}", f"event {event_id}", body)
+    return event
+
+
+def _turn(
+    game_id: int,
+    number: object,
+    colour: object,
+    d1: object,
+    d2: object,
+    move: object,
+    before: object,
+    after: object,
+    accepted: object,
+) -> TurnRecord:
+    """One row of ``turns``, checked."""
+    where = f"game {game_id}"
+    _expect(where, "turn number", number, int)
+    what = f"turn {number}"
+    _colour_name(where, f"{what}'s player", colour)
+    for die in (d1, d2):
+        if not isinstance(die, int) or not 1 <= die <= 6:
+            raise _damaged(where, f"{what}'s dice", (d1, d2))
+    _expect(where, f"{what}'s move", move, str)
+    _position_id(where, f"{what}'s position before", before)
+    _position_id(where, f"{what}'s position after", after)
+    return TurnRecord(number, colour, (d1, d2), move, before, after, bool(accepted))
 
 
 class _Transaction:

@@ -76,6 +76,9 @@ def _run(args: argparse.Namespace) -> int:
         chances, name = chances_function(args.evaluator)
     except EvaluatorError as err:
         return _fail(str(err))
-    decision = CubeCoach(chances, name).decide(position, cube, args.decision)
+    try:
+        decision = CubeCoach(chances, name).decide(position, cube, args.decision)
+    except ValueError as err:  # a match the equity table does not cover, in words
+        return _fail(str(err))
     print(json.dumps(decision.as_dict()))
     return 0
