@@ -54,7 +54,7 @@ def _setting(default: Any, allowed: str, check: Check | None = None) -> Any:
 
 def _choice(*words: str) -> Check:
     def check(value: Any) -> str | None:
-        return None if value in words else f"{value!r} is not allowed"
+        return None if value in words else f"{_shown(repr(value))} is not allowed"
 
     return check
 
@@ -78,7 +78,9 @@ def _pin(optional: bool = False) -> Check:
 def _profile(value: Any) -> str | None:
     from kiosk.rules.profiles import PROFILES
 
-    return None if value.strip().lower() in PROFILES else f"{value!r} is not a rule profile"
+    if value.strip().lower() in PROFILES:
+        return None
+    return f"{_shown(repr(value))} is not a rule profile"
 
 
 def _profiles() -> str:
@@ -89,7 +91,7 @@ def _profiles() -> str:
 
 def _installer_pin(value: Any) -> str | None:
     if not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
-        return f"{value!r} is not 4 to 8 digits 0-9"
+        return f"{_shown(repr(value))} is not 4 to 8 digits 0-9"
     return None
 
 
@@ -137,7 +139,7 @@ class RulesSection:
 
 def _player_slot(value: Any) -> str | None:
     ok = 1 <= len(value) <= 40 and all(c.isalnum() or c in "-_." for c in value)
-    return None if ok else f"{value!r} is not 1 to 40 letters, digits, '-', '_' or '.'"
+    return None if ok else f"{_shown(repr(value))} is not 1 to 40 letters, digits, '-', '_' or '.'"
 
 
 @dataclass
@@ -247,7 +249,7 @@ def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> An
         value, ok = float(value), True
     if not ok:
         raise ConfigError(
-            f"[{section}] {name}: {_toml_value(value)} is not {_TYPE_WORDS[want]}; "
+            f"[{section}] {name}: {_shown(_toml_value(value))} is not {_TYPE_WORDS[want]}; "
             f"allowed: {allowed}"
         )
     bad = control_character(value, "") if want is str else None
@@ -346,6 +348,11 @@ def dumps(config: Config) -> str:
             lines.append(f"{name} = {_toml_value(value)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """Text as an error quotes it, cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _toml_value(value: Any) -> str:

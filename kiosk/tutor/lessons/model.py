@@ -318,7 +318,7 @@ class _Where:
 
     def error(self, key: str, message: str) -> LessonError:
         at = f"step {self.step}: " if self.step is not None else ""
-        return LessonError(f"{self.file}: {at}{key}: {message}")
+        return LessonError(f"{self.file}: {at}{key}: {_short(message, 200)}")
 
     def unknown(self, data: Mapping[str, Any], known: set[str]) -> None:
         for key in data:
