@@ -257,8 +257,14 @@ class StoreWriter:
             self._closing = True
             self._cond.notify_all()
         self._thread.join(timeout)
+        left = self.waiting
+        if left:
+            log.error(
+                "store: %d records could not be written before closing (%s)",
+                left,
+                self._trouble or "the writer did not finish in time",
+            )
         if self._thread.is_alive():
-            log.error("store: %d records could not be written before closing", self.waiting)
             return  # the writer still holds the file; the process ends soon
         self._close_files()
 
