@@ -15,8 +15,10 @@ Figures (the last line is one JSON object):
     the process's resident memory at the end less at half time (target under 2);
     ``rss_slope_mb_per_h`` is the least-squares slope over the last half.
 ``db_bytes_per_game``
-    the records file (and its log) over the games played, every event kept;
-    ``db_bytes_per_pruned_game`` the same once pruned (what an old game keeps).
+    the records file (and its log, less an empty file's size) over the games played,
+    every event kept; ``db_bytes_per_pruned_game`` what a finished game keeps once pruned.
+    The simulated visitor plays at random, so its games run about twice as long as
+    people's (``turns_per_game``).
 ``loop_p99_ms``
     one turn of the loop (link, referee, events, store hand-off, drawing), 99th centile.
 ``start_check_s``
@@ -30,6 +32,7 @@ Figures (the last line is one JSON object):
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -173,6 +176,8 @@ def soak(minutes: float, folder: Path) -> dict:
     app.simulator = sim  # new games are laid out on the simulated table at once
     visitor = Visitor(app, sim, idle_every=8 if minutes >= 30 else 0)
     app.start()
+    gc.collect()
+    gc.freeze()  # as App.run does: what start-up made lives all day
     histogram = [0] * int(1000 / BUCKET_MS)
     samples: list[tuple[float, float]] = []
     period = 1 / config.display.fps
@@ -208,12 +213,13 @@ def soak(minutes: float, folder: Path) -> dict:
     half = [s for s in samples if s[0] >= minutes * 30]
     slope = _slope(half) * 3600 if len(half) > 2 else 0.0
     finished = _finished_games(db)
-    size = sum(p.stat().st_size for p in folder.glob("table.sqlite3*"))
+    size = sum(p.stat().st_size for p in folder.glob("table.sqlite3*")) - _empty_bytes(folder)
     turns = sum(histogram)
     return {
         "minutes": minutes,
         "games": finished,
         "turns": visitor.turns,
+        "turns_per_game": round(visitor.turns / finished, 1) if finished else None,
         "resets": visitor.resets,
         "rss_start_mb": round(samples[0][1], 1),
         "rss_half_mb": round(half[0][1], 1),
@@ -243,6 +249,15 @@ def _centile(histogram: list[int], total: int, share: float) -> float:
     return round(len(histogram) * BUCKET_MS, 1)
 
 
+def _empty_bytes(folder: Path) -> int:
+    """The size of records holding no game (the tables and indexes themselves)."""
+    empty = folder / "empty.sqlite3"
+    Store(empty).close()
+    size = empty.stat().st_size
+    empty.unlink()
+    return size
+
+
 def _finished_games(db: Path) -> int:
     with sqlite3.connect(db) as raw:
         return raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0]
@@ -258,11 +273,13 @@ def pruned_bytes_per_game(db: Path, folder: Path) -> int:
         while store.prune(keep=0, batch=1000):
             pass
     raw = sqlite3.connect(copy, isolation_level=None)
+    raw.execute("DELETE FROM events WHERE game_id IN (SELECT id FROM games WHERE pruned = 0)")
+    raw.execute("DELETE FROM turns WHERE game_id IN (SELECT id FROM games WHERE pruned = 0)")
     raw.execute("VACUUM")
     raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    games = raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0]
+    games = raw.execute("SELECT count(*) FROM games WHERE pruned = 1").fetchone()[0]
     raw.close()
-    return round(copy.stat().st_size / max(games, 1))
+    return round((copy.stat().st_size - _empty_bytes(folder)) / max(games, 1))
 
 
 def year_of_records(template: Path, folder: Path, days: int = 365) -> tuple[Path, int]:
