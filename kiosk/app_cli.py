@@ -68,7 +68,8 @@ def _run(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as err:  # the table starts on the defaults, and says why
         print(f"kiosk run: {err}; the table starts on the defaults", file=sys.stderr)
-        problems.append(f"The settings cannot be used; the table runs on the defaults: {err}")
+        why = _said(err, config_path(args.config))
+        problems += ["The settings have a mistake; the defaults are used:", why]
         config = Config()
     port = args.port or config.table.port or None
     if port is None:
@@ -139,7 +140,8 @@ def _table(
         layout = apply(layout, load(commission_path(cal)))
     except ValueError as err:
         print(f"kiosk run: {err}", file=sys.stderr)
-        problems.append(f"The list of bad slots cannot be used: {err}")
+        why = _said(err, commission_path(cal))
+        problems += ["The list of bad slots is damaged; none is left out:", why]
     listener = QueueListener()
     simulator = None
     if port is not None:
@@ -157,7 +159,8 @@ def _table(
     if why:
         logging.getLogger(__name__).info("%s", why)
         if why.startswith("Calibration not used"):  # a damaged file, not a missing one
-            problems.append(why)
+            reason = _said(why, Path(cal_file).expanduser())
+            problems += ["The calibration is damaged; the default is used:", reason]
     display = Display(calibration, fullscreen=config.display.fullscreen, layout=layout)
     app = App(
         config,
@@ -176,6 +179,14 @@ def _table(
         problems=tuple(problems),
     )
     return app.run()
+
+
+def _said(err: object, path: Path) -> str:
+    """A file's problem as the start notice says it: without the path (on stderr, in the
+    log and from kiosk doctor) and without the list of what is allowed, so that it fits."""
+    text = str(err).removeprefix("Calibration not used: ")
+    text = text.replace(f"{path}: ", "").replace(f"{path} ", "")
+    return text.split("; allowed:")[0].split("; run kiosk")[0]
 
 
 def _open_store(config: Config) -> tuple[StoreWriter | None, str]:

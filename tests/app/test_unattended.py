@@ -147,7 +147,8 @@ def test_a_configuration_error_starts_the_table_on_defaults_and_says_why(
     config.write_text(text)
     events, err, status = _run_table(tmp_path, config, "Please note")
     notes = [e for e in events if e["event"] == "menu" and e["title"] == "Please note"]
-    assert notes and any(words in item for item in notes[0]["items"]), events[:5]
+    assert notes and "The settings have a mistake; the defaults are used:" in notes[0]["items"]
+    assert any(item.startswith(words) for item in notes[0]["items"]), notes[0]
     assert any(e["event"] == "new-game" for e in events)  # the table plays on the defaults
     assert status == 0 and "Traceback" not in err and "RecursionError" not in err
     assert words in err and err.count("\n") < 10
@@ -163,9 +164,10 @@ def test_damaged_calibration_and_commissioning_files_are_said_and_left_out(
     events, err, status = _run_table(tmp_path, config, "Please note")
     notes = [e for e in events if e["event"] == "menu" and e["title"] == "Please note"]
     assert notes, events[:5]
-    items = " ".join(notes[0]["items"])
-    assert "Calibration not used" in items and "nested too deeply" in items
-    assert "bad slots cannot be used" in items and "'bad' is not a list" in items
+    assert "The calibration is damaged; the default is used:" in notes[0]["items"]
+    assert "is nested too deeply to be read" in notes[0]["items"]
+    assert "The list of bad slots is damaged; none is left out:" in notes[0]["items"]
+    assert "'bad' is not a list of [[bad]] slots" in notes[0]["items"]
     assert status == 0 and "Traceback" not in err
 
 
