@@ -111,6 +111,7 @@ class Visitor:
         if top == "game-end":
             self.games += 1
             self.press("done")
+            self.not_before = now + 1.0  # the next game is laid out
             if self.idle_every and self.games % self.idle_every == 0:
                 self.not_before = now + IDLE_MS / 1000 + 5  # nobody comes for a while
             return
