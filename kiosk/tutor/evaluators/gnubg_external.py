@@ -159,7 +159,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
                 if time.monotonic() > deadline:
                     self._stop()
                     raise EvaluatorError(
-                        f"{self.program} did not open its external port in time"
+                        f"{self.program} did not open its external socket in time"
                     ) from None
                 time.sleep(0.05)
         conn.settimeout(self.timeout)
