@@ -12,7 +12,9 @@ start of the table is timed on it.
 Figures (the last line is one JSON object):
 
 ``rss_growth_mb``
-    the process's resident memory at the end less at half time (target under 2);
+    the process's resident memory at the end less at half time (target under 2, in the
+    long form: the bounded caches, the legal plays' and the rendered lines', fill during
+    the first twenty minutes or so, so the short form measures their filling);
     ``rss_slope_mb_per_h`` is the least-squares slope over the last half.
 ``db_bytes_per_game``
     the records file (and its log, less an empty file's size) over the games played,
