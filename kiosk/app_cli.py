@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kiosk.app.controls import Controls
     from kiosk.config import Config
     from kiosk.rules import Position
-    from kiosk.store import Store
+    from kiosk.store import StoreWriter
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,14 +71,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from kiosk.config import ConfigError, config_path, load_config
+    from kiosk.config import Config, ConfigError, config_path, load_config
     from kiosk.display import is_headless
 
+    problems: list[str] = []
     try:
         config = load_config(args.config)
-    except ConfigError as err:
-        print(f"kiosk run: {err}", file=sys.stderr)
-        return 2
+    except ConfigError as err:  # the table starts on the defaults, and says why
+        print(f"kiosk run: {err}; the table starts on the defaults", file=sys.stderr)
+        why = _said(err, config_path(args.config))
+        problems += ["The settings have a mistake; the defaults are used:", why]
+        config = Config()
     start = None
     if args.position:
         from kiosk.rules import Position
@@ -103,7 +106,20 @@ def _run(args: argparse.Namespace) -> int:
             return 2
         return _demo(args, config)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    return _table(args, config, config_path(args.config), port, start)
+    events_out: TextIO | None = None
+    if args.events == "-":
+        events_out = sys.stdout
+    elif args.events:
+        try:
+            events_out = open(args.events, "a", encoding="utf-8")
+        except OSError as err:
+            print(f"kiosk run: --events {args.events}: {err.strerror or err}", file=sys.stderr)
+            return 2
+    try:
+        return _table(args, config, config_path(args.config), port, start, problems, events_out)
+    finally:
+        if events_out not in (None, sys.stdout):
+            events_out.close()
 
 
 def _demo(args: argparse.Namespace, config: Config) -> int:
@@ -126,6 +142,8 @@ def _table(
     config_file: Path,
     port: str | None,
     start: Position | None,
+    problems: list[str],
+    events_out: TextIO | None,
 ) -> int:
     from kiosk.app.dice import source_after_commissioning
     from kiosk.app.main import App, table_layout
@@ -133,11 +151,11 @@ def _table(
     from kiosk.display import Display, calibration_path, load_or_default
     from kiosk.link import QueueListener, TableLink, open_table
     from kiosk.link.commission import apply, commission_path, load, well_findings
-    from kiosk.simtable import realtime_table
+    from kiosk.simtable import SimulatedTable, realtime_table
 
     layout = table_layout(config)
+    cal = config.display.calibration or calibration_path(config_file)
     try:  # slots `kiosk commission` found reading wrong are left out; bad wells: buttons
-        cal = config.display.calibration or calibration_path(config_file)
         findings = load(commission_path(cal))
         layout = apply(layout, findings)
         bad = [f.step.name() for f in well_findings(findings)]
@@ -146,16 +164,19 @@ def _table(
             print(f"kiosk: {why}.", file=sys.stderr)
             logging.getLogger(__name__).warning("%s", why)
     except ValueError as err:
-        print(f"kiosk: {err}", file=sys.stderr)
+        print(f"kiosk run: {err}", file=sys.stderr)
+        why = _said(err, commission_path(cal))
+        problems += ["The list of bad slots is damaged; none is left out:", why]
     listener = QueueListener()
     simulator = None
     if port is not None:
         link = TableLink(port, layout=layout, listener=listener).start()
     else:
-        link, simulator = open_table(
+        link, simulated = open_table(
             None, layout=layout, listener=listener, simulator=realtime_table
         )
-        print(f"No table attached: playing on a simulated table ({simulator.port_name}).")
+        simulator = simulated if isinstance(simulated, SimulatedTable) else None
+        print(f"No table attached: playing on a simulated table ({link.port}).")
     store, store_problem = _open_store(config)
     cal_file = config.display.calibration or calibration_path(config_file)
     calibration, why = load_or_default(
@@ -163,14 +184,12 @@ def _table(
     )
     if why:
         logging.getLogger(__name__).info("%s", why)
+        if why.startswith("Calibration not used"):  # a damaged file, not a missing one
+            reason = _said(why, Path(cal_file).expanduser())
+            problems += ["The calibration is damaged; the default is used:", reason]
     display = Display(
         calibration, fullscreen=config.display.fullscreen, layout=layout, settings=config.display
     )
-    events_out: TextIO | None = None
-    if args.events == "-":
-        events_out = sys.stdout
-    elif args.events:
-        events_out = open(args.events, "a", encoding="utf-8")
     app = App(
         config,
         link=link,
@@ -185,28 +204,34 @@ def _table(
         config_file=config_file,
         events_out=events_out,
         start_position=start,
+        problems=tuple(problems),
     )
     if config.companion.enabled:  # the class companion's web pages (aiohttp loaded only then)
         from kiosk.app.companion import attach
 
         attach(app)
-    try:
-        return app.run()
-    finally:
-        if events_out not in (None, sys.stdout):
-            events_out.close()
+    return app.run()
 
 
-def _open_store(config: Config) -> tuple[Store | None, str]:
-    """The store, or None and why (said on the screen too)."""
+def _said(err: object, path: Path) -> str:
+    """A file's problem as the start notice says it: without the path (on stderr, in the
+    log and from kiosk doctor) and without the list of what is allowed, so that it fits."""
+    text = str(err).removeprefix("Calibration not used: ")
+    text = text.replace(f"{path}: ", "").replace(f"{path} ", "")
+    return text.split("; allowed:")[0].split("; run kiosk")[0]
+
+
+def _open_store(config: Config) -> tuple[StoreWriter | None, str]:
+    """The store behind its writer thread (the loop never waits on the disk), or None and
+    why (said on the screen too)."""
     from kiosk.app.doctor import store_path
+    from kiosk.store import Store, StoreWriter
+    from kiosk.store.writer import WRITE_BUSY_MS
 
     path = store_path(config)
     try:
-        from kiosk.store import Store
-
         path.parent.mkdir(parents=True, exist_ok=True)
-        return Store(path), ""
+        return StoreWriter(Store(path, busy_ms=WRITE_BUSY_MS)), ""
     except Exception as err:  # the store says what is wrong in words
         print(f"kiosk run: games will not be saved: {err} (run 'kiosk doctor')", file=sys.stderr)
         return None, str(err)

@@ -19,14 +19,21 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import logging
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.files import write_atomically
+from kiosk.files import (
+    FileProblem,
+    control_character,
+    keep_private,
+    parse_toml,
+    read_text,
+    write_atomically,
+)
 
 CONFIG_ENV = "BACKGAMMON_TABLE_CONFIG"
 DEFAULT_PATH = Path("~/.config/backgammon-table/config.toml")
@@ -48,7 +55,7 @@ def _setting(default: Any, allowed: str, check: Check | None = None) -> Any:
 
 def _choice(*words: str) -> Check:
     def check(value: Any) -> str | None:
-        return None if value in words else f"{value!r} is not allowed"
+        return None if value in words else f"{_shown(repr(value))} is not allowed"
 
     return check
 
@@ -72,7 +79,9 @@ def _pin(optional: bool = False) -> Check:
 def _profile(value: Any) -> str | None:
     from kiosk.rules.profiles import PROFILES
 
-    return None if value.strip().lower() in PROFILES else f"{value!r} is not a rule profile"
+    if value.strip().lower() in PROFILES:
+        return None
+    return f"{_shown(repr(value))} is not a rule profile"
 
 
 def _profiles() -> str:
@@ -82,8 +91,8 @@ def _profiles() -> str:
 
 
 def _installer_pin(value: Any) -> str | None:
-    if not (value.isdigit() and 4 <= len(value) <= 8):
-        return f"{value!r} is not 4 to 8 digits"
+    if not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
+        return f"{_shown(repr(value))} is not 4 to 8 digits 0-9"
     return None
 
 
@@ -137,7 +146,7 @@ class RulesSection:
 
 def _player_slot(value: Any) -> str | None:
     ok = 1 <= len(value) <= 40 and all(c.isalnum() or c in "-_." for c in value)
-    return None if ok else f"{value!r} is not 1 to 40 letters, digits, '-', '_' or '.'"
+    return None if ok else f"{_shown(repr(value))} is not 1 to 40 letters, digits, '-', '_' or '.'"
 
 
 @dataclass
@@ -190,7 +199,7 @@ class PinsSection:
 class InstallerSection:
     """What guards the settings menu."""
 
-    pin: str = _setting(DEFAULT_PIN, "a string of 4 to 8 digits", _installer_pin)
+    pin: str = _setting(DEFAULT_PIN, "a string of 4 to 8 digits 0-9", _installer_pin)
 
 
 @dataclass
@@ -303,8 +312,13 @@ def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> An
         value, ok = float(value), True
     if not ok:
         raise ConfigError(
-            f"[{section}] {name}: {_toml_value(value)} is not {_TYPE_WORDS[want]}; "
+            f"[{section}] {name}: {_shown(_toml_value(value))} is not {_TYPE_WORDS[want]}; "
             f"allowed: {allowed}"
+        )
+    bad = control_character(value, "") if want is str else None
+    if bad is not None:
+        raise ConfigError(
+            f"[{section}] {name}: holds a control character (U+{ord(bad):04X}); allowed: {allowed}"
         )
     check = spec.metadata["check"]
     problem = check(value) if check else None
@@ -354,9 +368,9 @@ def from_dict(data: dict[str, Any]) -> Config:
 def load_config_text(text: str, source: str = "the configuration") -> Config:
     """A validated ``Config`` from TOML text."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source} is not valid TOML: {err}") from None
+        data = parse_toml(text, source)
+    except FileProblem as err:
+        raise ConfigError(str(err)) from None
     return from_dict(data)
 
 
@@ -367,19 +381,28 @@ def config_path(path: str | os.PathLike[str] | None = None) -> Path:
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
-    """Load and validate the configuration; a missing file is an error only if it was named."""
+    """Load and validate the configuration; a missing file is an error only if it was named.
+
+    The file holds the installer's PIN: one that others may read is made ``0600``.
+    """
     named = path is not None or bool(os.environ.get(CONFIG_ENV))
     where = config_path(path)
     try:
-        text = where.read_text(encoding="utf-8")
+        text = read_text(where)
     except FileNotFoundError:
         if named:
             raise ConfigError(f"{where}: no such configuration file") from None
         return Config()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{where}: cannot be read ({err})") from None
+    except FileProblem as err:
+        raise ConfigError(str(err)) from None
+    if keep_private(where):
+        logging.getLogger(__name__).info("%s holds the PIN: made readable by its owner only", where)
     try:
-        return load_config_text(text, str(where))
+        data = parse_toml(text, str(where))
+    except FileProblem as err:
+        raise ConfigError(str(err)) from None
+    try:
+        return from_dict(data)
     except ConfigError as err:
         raise ConfigError(f"{where}: {err}") from None
 
@@ -393,6 +416,11 @@ def dumps(config: Config) -> str:
             lines.append(f"{name} = {_toml_value(value)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """Text as an error quotes it, cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _toml_value(value: Any) -> str:

@@ -3,8 +3,8 @@ package and from the packages of lower layers, never from a higher layer nor fro
 package of its own layer. ``tests/test_layers.py`` walks every import (those inside
 functions too) and holds the code to this, and to having no import circle.
 
-- ``rules`` (the pure engine), ``files`` (atomic writes) and ``books`` (the books' data)
-  need nothing else;
+- ``rules`` (the pure engine), ``files`` (guarded reads, atomic writes) and ``books`` (the
+  books' data) need nothing else;
 - ``table`` (the table's coordinate system and its readings), ``config`` (the settings,
   which name the rule profiles) and ``events`` (every event, typed) stand on the rules;
 - ``link`` (the serial link) and ``simtable`` (the simulated table) both speak the table's

@@ -14,7 +14,6 @@ import os
 import pwd
 import queue
 import shutil
-import sqlite3
 import subprocess
 import tempfile
 import warnings
@@ -419,27 +418,19 @@ def check_database(path: Path) -> Check:
             f"the folder {folder} is not writable by {_user()} ({err.strerror}), so no game "
             f"could be saved: sudo chown -R {_user()} {folder}",
         )
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return Check(name, True, f"{path} will be created at the first game")
-    try:
-        connection = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5)
-        try:
-            verdict = connection.execute("PRAGMA integrity_check").fetchone()[0]
-        finally:
-            connection.close()
-    except sqlite3.Error as err:
+    from kiosk.store import Store, StoreError
+
+    try:  # opened as kiosk run opens it, so that the two agree; then checked whole
+        with Store(path, busy_ms=5000) as store:
+            store.check()
+    except StoreError as err:
         return Check(
             name,
             False,
-            f"{path} cannot be read as a database ({err}): move it aside "
-            f"(mv {path} {path}.broken) and a new one is made; the old games stay in the copy.",
-        )
-    if verdict != "ok":
-        return Check(
-            name,
-            False,
-            f"{path} is damaged ({verdict}): move it aside (mv {path} {path}.broken) and a new "
-            "one is made.",
+            f"{err}; no game is saved meanwhile (to start afresh, keeping the old games: "
+            f"mv {path} {path}.broken)",
         )
     return Check(name, True, f"{path} opens and passes its integrity check")
 

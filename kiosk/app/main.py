@@ -33,7 +33,7 @@ import queue
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -80,6 +80,7 @@ from kiosk.referee import Mode, Referee, RefereeConfig
 from kiosk.rules import Colour, Game, Phase, Position, get_profile
 from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
+from kiosk.store.store import StoreError
 from kiosk.table import TableReading
 from kiosk.table.sensing import Sensed, true_counts
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
@@ -104,16 +105,23 @@ def table_layout(config: Config) -> TableLayout:
     return TableLayout(t.point_slots, t.bar_slots, t.tray_slots, t.simulated_sensing)
 
 
+@dataclass(frozen=True, kw_only=True)
+class LinkMessage(Message):
+    """Words from the link (the table's errors, its self-test, a table switched to): shown
+    and logged, never kept in a game's record."""
+
+
 def link_event(event: LinkEvent) -> Event:
-    """The application event for a change in the link's state."""
+    """The application event for a change in the link's state, in the players' words."""
+    words = event.words or event.message
     if event.status in (LinkStatus.CONNECTED, LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
         info = event.info
         if event.status == LinkStatus.CONNECTED and info is not None:
             return TableStatus(
-                status=event.status.value, message=event.message, sensing=info.layout.sensing
+                status=event.status.value, message=words, sensing=info.layout.sensing
             )
-        return TableStatus(status=event.status.value, message=event.message)
-    return Message(to="both", text=event.message, speak=False)
+        return TableStatus(status=event.status.value, message=words)
+    return LinkMessage(to="both", text=words, speak=False)
 
 
 def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
@@ -146,6 +154,7 @@ class App:
         events_out: TextIO | None = None,
         start_position: Position | None = None,
         think_apart: bool = True,
+        problems: tuple[str, ...] = (),
     ) -> None:
         self.config = config
         self.think_apart = think_apart  # the table's side thinks in a process of its own
@@ -154,6 +163,7 @@ class App:
         self.simulator = simulator
         self.store = store
         self.store_problem = store_problem  # why there is no store, if there is none
+        self.problems = problems  # files that could not be used (defaults instead), in words
         self.display = display
         self.calibration = calibration
         self.speaker = speaker
@@ -172,7 +182,7 @@ class App:
         self.modes = ModeStack(self.bus.publish, GameMode(self))
         self.transitions = Transitions(self, self.modes)
         self.menus = TableMenus(self)
-        self.pin_lock = PinLock()
+        self.pin_lock = self._pin_lock()
         self.tutor = config.tutor.enabled
         self.game_id: int | None = None
         self.coach: GameCoach | None = None
@@ -366,7 +376,7 @@ class App:
 
     def _notices(self) -> None:
         """What is missing, said on screen once."""
-        lines = []
+        lines = list(self.problems)
         if self.simulator is not None:
             lines.append("A simulated table: drag the men with the mouse.")
         if self.store is None:
@@ -623,6 +633,7 @@ class App:
         self.modes.tick(now)
         self.core.tick(now)
         self._show_board()
+        self._store_news()
         self.bus.dispatch()
         self._say_when_complete()
         self.transitions.tick(now, self.idle_since)
@@ -690,8 +701,8 @@ class App:
     def _record(self, event: Event) -> None:
         if self.store is None or self.game_id is None:
             return
-        if isinstance(event, Board | MenuShown | Button | LessonEvent):
-            return  # what the view shows now, and a lesson's events: not the game's record
+        if isinstance(event, Board | MenuShown | Button | LessonEvent | TableStatus | LinkMessage):
+            return  # what the view shows now, a lesson's events, the link's: not the record
         if isinstance(event, ModeChanged) and event.lesson is not MISSING:
             return
         if self.replay is not None and isinstance(event, PositionShown | ModeChanged):
@@ -702,6 +713,36 @@ class App:
             self.store.record(self.game_id, event.to_json())
         except Exception as err:
             self.report_store(err)
+
+    def _store_news(self) -> None:
+        """What the store's writer found since the last turn: a failure, or saving again."""
+        if self.store is None:
+            return
+        for saving, words in self.store.news():
+            if not saving:
+                self.report_store(StoreError(words))
+            elif self._store_failed:
+                self._store_failed = False  # a later failure is said again
+                self.say("both", words)
+
+    def _pin_lock(self) -> PinLock:
+        """The PIN's wrong tries, kept in the store so that a restart does not undo them."""
+        if self.store is None:
+            return PinLock()
+        store = self.store
+        try:
+            failures = store.pin_failures()
+        except Exception as err:  # the store says what is wrong in words
+            log.error("store: the PIN's wrong tries cannot be read: %s", err)
+            failures = 0
+
+        def keep(count: int) -> None:
+            try:
+                store.save_pin_failures(count)
+            except Exception as err:  # the store says what is wrong in words
+                self.report_store(err)
+
+        return PinLock(failures, keep)
 
     def report_store(self, err: Exception) -> None:
         """The store failed: said on the screen once, and logged."""

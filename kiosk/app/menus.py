@@ -5,6 +5,7 @@ with their progress, games to replay) or when the referee asks (which play, a wr
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from kiosk.app.dice import resolve_source
@@ -21,9 +22,11 @@ from kiosk.rules import WHITE, Colour, Phase
 from kiosk.rules.chouette import Chouette, ChouetteError, player_names
 from kiosk.rules.profiles import PROFILES
 from kiosk.rules.session import Scoring, Session, SessionError
-from kiosk.tutor.lessons import LessonError, catalogue
+from kiosk.tutor.lessons import survey
 
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
+
+log = logging.getLogger(__name__)
 
 
 class TableMenus:
@@ -54,7 +57,6 @@ class TableMenus:
                 Item("Lessons", submenu=self.lessons),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
-                Item("Quit", app.quit, shown=lambda: not c.display.fullscreen),
             ],
         )
         self.settings = Menu(
@@ -227,13 +229,13 @@ class TableMenus:
     def lessons(self) -> Menu:
         """The lessons in order, each with how far this table's learner has come."""
         app = self.app
-        try:
-            lessons = catalogue()
-        except LessonError as err:
-            return Menu("Lessons", [Item(f"The lessons cannot be read: {err}")])
+        lessons, damaged = survey()
+        for err in damaged:
+            log.error("lesson left out: %s", err)
         store = app.progress()
         progress = store.lesson_progress(app.config.tutor.player_slot) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
+        items += [Item(f"Left out, damaged: {err}") for err in damaged]  # for the installer
         return Menu("Lessons", items or [Item("No lessons are installed.")])
 
     def replays(self) -> Menu:

@@ -7,6 +7,7 @@ the queue backs up the oldest sentences give way to the newest. Without espeak-n
 
 from __future__ import annotations
 
+import collections
 import queue
 import shutil
 import subprocess
@@ -37,6 +38,7 @@ from kiosk.events import (
 )
 
 MAX_WAITING = 3  # sentences queued before older ones are dropped
+KEEP_SPOKEN = 50  # the latest sentences said, kept to look at (not every one, for months)
 
 
 def sentence(event: Event | Mapping[str, Any]) -> str | None:
@@ -86,7 +88,8 @@ class Speaker:
         self._program = shutil.which(program)
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
-        self.spoken: list[str] = []  # sentences espeak-ng has said, latest last
+        self.spoken: collections.deque[str] = collections.deque(maxlen=KEEP_SPOKEN)  # latest last
+        self.said = 0  # how many sentences espeak-ng has said
         self.failure = ""  # why the last sentence could not be said
 
     @property
@@ -148,7 +151,7 @@ class Speaker:
         command += ["-a", str(self.config.volume)]
         if self.record_dir is not None:
             self.record_dir.mkdir(parents=True, exist_ok=True)
-            command += ["-w", str(self.record_dir / f"{len(self.spoken) + 1:04d}.wav")]
+            command += ["-w", str(self.record_dir / f"{self.said + 1:04d}.wav")]
         try:
             result = subprocess.run(command + ["--", text], capture_output=True, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as err:
@@ -164,4 +167,5 @@ class Speaker:
             self.failure = f"espeak-ng cannot play sound ({why}); check the speaker and aplay -l"
             return
         self.failure = ""
+        self.said += 1
         self.spoken.append(text)

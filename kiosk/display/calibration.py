@@ -19,13 +19,12 @@ True
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from kiosk.files import write_atomically
+from kiosk.files import read_toml, write_atomically
 from kiosk.link import LOCATIONS, TableLayout
 
 Point = tuple[int, int]
@@ -213,7 +212,9 @@ class Calibration:
                     or len(pair) != 2
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
                 ):
-                    raise ValueError(f"calibration {name!r} must be [x, y] in pixels, not {pair!r}")
+                    raise ValueError(
+                        f"calibration {name!r} must be [x, y] in pixels, not {_short(pair)}"
+                    )
                 x, y = pair
                 if not (0 <= x < width and 0 <= y < height):
                     raise ValueError(
@@ -238,11 +239,22 @@ class Calibration:
         return Calibration(self.width, self.height, slots, self.slot_radius)
 
 
+MAX_PIXELS = 16384  # wider or taller than any screen a table has
+
+
 def _positive(data: Mapping, key: str) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError(f"calibration key {key!r} must be a positive whole number, not {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_PIXELS:
+        raise ValueError(
+            f"calibration key {key!r} must be a whole number 1-{MAX_PIXELS}, not {_short(value)}"
+        )
     return value
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def calibration_path(config: str | os.PathLike | None = None) -> Path:
@@ -283,12 +295,7 @@ def load_calibration(path: str | os.PathLike, layout: TableLayout | None = None)
     match the table's.
     """
     source = Path(path).expanduser()
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{source}: not valid TOML ({error})") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{source}: not a text file") from None
+    data = read_toml(source)  # FileProblem (a ValueError) in words for a damaged file
     section = data.get("calibration")
     if not isinstance(section, dict):
         raise ValueError(f"{source}: no [calibration] section")

@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections import OrderedDict
 
 import pygame
 
 FONT_FILE = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
 Colour = tuple[int, int, int]
+
+
+def printable(text: str) -> str:
+    """``text`` as the renderer may draw it: each control character (a NUL from a damaged
+    setting, an escape) shown as ``?``; line ends are the caller's to split.
+
+    >>> printable("port\x00\x1b[2J")
+    'port??[2J'
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        "?" if c not in "\n\r" and unicodedata.category(c) == "Cc" else c for c in text
+    )
 
 
 class TextCache:
@@ -31,6 +46,7 @@ class TextCache:
 
     def render(self, text: str, size: int, colour: Colour) -> pygame.Surface:
         """One line of anti-aliased text on a transparent background."""
+        text = printable(text)
         key = (text, int(size), colour)
         surface = self._renders.get(key)
         if surface is None:
@@ -46,7 +62,7 @@ class TextCache:
         """``text`` broken into lines no wider than ``width`` (a long word is cut)."""
         font = self.font(size)
         lines: list[str] = []
-        for paragraph in text.splitlines() or [""]:
+        for paragraph in printable(text).splitlines() or [""]:
             line = ""
             for word in paragraph.split():
                 trial = f"{line} {word}" if line else word

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
+from collections.abc import Callable
 
 from kiosk.link.connect import open_table
 from kiosk.link.link import QueueListener
@@ -23,8 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "lists them, 'quit' stops).",
     )
     _layout_options(simulate)
-    simulate.add_argument("--scan-hz", type=int, default=200, help="scans per second")
-    simulate.add_argument("--debounce", type=int, default=3, help="scans a slot must hold")
+    simulate.add_argument(
+        "--scan-hz", type=_between(1, 2000), default=200, help="scans per second (1-2000)"
+    )
+    simulate.add_argument(
+        "--debounce", type=_between(1, 100), default=3, help="scans a slot must hold (1-100)"
+    )
     simulate.add_argument("--seed", type=int, default=0, help="seed for throws and noise")
     simulate.add_argument("--empty", action="store_true", help="start with no men laid out")
     simulate.add_argument(
@@ -47,8 +52,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     watch.set_defaults(func=_watch)
 
 
+def _between(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+
+    return number
+
+
 def _layout_options(parser: argparse.ArgumentParser) -> None:
     default = TableLayout()
+    slots = _between(1, 15)  # as [table] in the configuration allows
     for name, where, value in (
         ("point", "each point", default.point_slots),
         ("bar", "each side's half of the bar", default.bar_slots),
@@ -56,10 +77,10 @@ def _layout_options(parser: argparse.ArgumentParser) -> None:
     ):
         parser.add_argument(
             f"--{name}-slots",
-            type=int,
+            type=slots,
             default=value,
             metavar="N",
-            help=f"sensing slots in {where} (default {value}, as [table] {name}_slots)",
+            help=f"sensing slots in {where}, 1-15 (default {value}, as [table] {name}_slots)",
         )
     parser.add_argument(
         "--sensing",

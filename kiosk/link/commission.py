@@ -19,11 +19,10 @@ means the players enter their throws with the buttons (``kiosk.app.dice``).
 from __future__ import annotations
 
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.files import write_atomically
+from kiosk.files import FileProblem, read_toml, write_atomically
 from kiosk.link.frames import BoardFrame, SelfTestReport
 from kiosk.table.layout import LOCATIONS, SlotState, TableLayout
 
@@ -320,25 +319,39 @@ def load(path: str | Path) -> list[Finding]:
     """The findings stored at ``path`` (none if it does not exist); ``ValueError`` in words
     if the file is damaged."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_toml(path)
     except FileNotFoundError:
         return []
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path} cannot be read ({exc}); run kiosk commission again") from None
+    except FileProblem as exc:
+        raise ValueError(f"{exc}; run kiosk commission again") from None
+    entries = data.get("bad", [])
+    if not isinstance(entries, list):
+        raise ValueError(
+            f"{path}: 'bad' is not a list of [[bad]] slots; run kiosk commission again"
+        )
+
+    def number(entry: dict, key: str, high: int) -> int:
+        value = entry[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high:
+            raise ValueError(f"{key} must be a whole number 1-{high}")
+        return value
+
     found = []
-    for entry in data.get("bad", []):
+    for entry in entries:
         try:
+            if not isinstance(entry, dict):
+                raise TypeError("not a [[bad]] table")
             if "well" in entry:
-                well, cell = int(entry["well"]), str(entry["cell"])
-                if well not in (1, 2) or cell not in CELL_NAMES:
-                    raise ValueError(f"no dice well {well} cell {cell!r}")
+                well, cell = number(entry, "well", 2), str(entry["cell"])
+                if cell not in CELL_NAMES:
+                    raise ValueError(f"no dice well {well} cell {cell[:20]!r}")
                 step = Step(well=well - 1, cell=CELL_NAMES.index(cell))
             else:
                 location = str(entry["location"])
                 if location not in LOCATIONS:
-                    raise ValueError(f"no location {location!r}")
-                step = Step(location, int(entry["slot"]) - 1)
-            found.append(Finding(step, str(entry.get("reason", ""))))
+                    raise ValueError(f"no location {location[:40]!r}")
+                step = Step(location, number(entry, "slot", 15) - 1)
+            found.append(Finding(step, str(entry.get("reason", ""))[:200]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(
                 f"{path} has a bad entry ({exc}); run kiosk commission again"

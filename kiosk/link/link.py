@@ -5,8 +5,12 @@ port and hands bytes to a ``Protocol`` that parses messages; a supervisor thread
 the port, checks the firmware at connect, notices a vanished or silent table and
 reconnects with back-off. The link never holds game state: after a reconnect, and after
 any gap in the table's sequence numbers, it asks for a full dump and delivers it like any
-other frame. Everything it keeps is bounded: queues drop their oldest entries, a table
-that floods the line is reported once, and warnings are logged at most once a second.
+other frame. A table whose numbering went back (it restarted and its first message was
+lost) is asked who it is and for its board, and its numbering is adopted: the link never
+goes blind to it. Everything it keeps is bounded: queues drop their oldest entries, the
+table's error messages are shown once and then counted (a count at most once a minute),
+and warnings are logged at most once a second. Each event has ``words`` for the people at
+the table besides the ``message`` for the log.
 """
 
 from __future__ import annotations
@@ -53,8 +57,11 @@ log = logging.getLogger(__name__)
 
 BAUD = 115200  # ignored by USB CDC and ptys, but pyserial needs one
 LOG_INTERVAL = 1.0  # seconds between two warnings of one kind
-FLOOD_PER_S = 20  # table error messages a second that count as a flood
+ERROR_INTERVAL = 60.0  # seconds between two reports of the table's error messages
 DUMP_INTERVAL = 0.05  # seconds between two dumps asked for because of gaps
+REPEAT_WINDOW = 8  # a number further back than this is no repeat: the table restarted
+REPEAT_RUN = 3  # so many repeats in a row: the table restarted
+RENUMBER_INTERVAL = 0.5  # seconds between two identify requests while renumbering
 
 
 class LinkStatus(Enum):
@@ -75,9 +82,11 @@ class LinkCounters:
 
     ``corrupt`` frames failed framing or checksum; ``malformed`` ones had a good checksum
     but a payload that does not decode; ``lost`` counts sequence numbers never received;
-    ``repeats`` counts messages whose sequence number was repeated or went backwards;
-    ``resyncs`` the full dumps asked for after a gap; ``table_errors`` the table's ``E``
-    messages. ``table`` holds the error counters from the table's latest heartbeat.
+    ``repeats`` counts messages whose sequence number was repeated or went backwards
+    (dropped); ``renumbered`` the times the table's numbering went back further than a
+    repeat and the link adopted its new numbering; ``resyncs`` the full dumps asked for
+    after a gap; ``table_errors`` the table's ``E`` messages. ``table`` holds the error
+    counters from the table's latest heartbeat.
     """
 
     messages: int = 0
@@ -89,6 +98,7 @@ class LinkCounters:
     connects: int = 0
     disconnects: int = 0
     repeats: int = 0
+    renumbered: int = 0
     resyncs: int = 0
     table_errors: int = 0
     table: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -96,13 +106,21 @@ class LinkCounters:
 
 @dataclass(frozen=True)
 class LinkEvent:
-    """A change in the link's state, with a message fit to show a person."""
+    """A change in the link's state: ``message`` for the log and the installer, ``words``
+    for the people at the table (no device paths or driver texts)."""
 
     status: LinkStatus
     message: str
     counters: LinkCounters
     info: TableInfo | None = None
     self_test: SelfTestReport | None = None
+    words: str = ""
+
+
+#: What the people at the table read when the link loses the table or refuses it.
+NOT_CONNECTED = "The table is not connected: check its USB cable. The game waits."
+NOT_YET = "The table is not connected yet: check its USB cable."
+REFUSED = "The table's firmware does not fit this kiosk: the installer should run kiosk doctor."
 
 
 class LinkListener:
@@ -244,6 +262,8 @@ class TableLink:
         self._lost_reason: str | None = None
         self._last_seq: int | None = None
         self._last_rx = 0.0
+        self._repeat_run = 0  # repeats in a row
+        self._renumbering = 0.0  # when the identify asked because numbering went back was sent
         self._counts = {
             "frames": 0,
             "malformed": 0,
@@ -251,12 +271,14 @@ class TableLink:
             "connects": 0,
             "disconnects": 0,
             "repeats": 0,
+            "renumbered": 0,
             "resyncs": 0,
             "table_errors": 0,
         }
         self._throttle = _Throttle()
-        self._errors_window = (0.0, 0)  # (window start, E messages in it)
-        self._flooding = False
+        self._errors_shown: float | None = None  # when the table's errors were last reported
+        self._errors_held = 0  # E messages since then, not yet reported
+        self._errors_last = ""  # the latest of them
         self._last_dump = 0.0
         self._table_counters: Mapping[str, int] = MappingProxyType({})
 
@@ -310,6 +332,7 @@ class TableLink:
                 connects=self._counts["connects"],
                 disconnects=self._counts["disconnects"],
                 repeats=self._counts["repeats"],
+                renumbered=self._counts["renumbered"],
                 resyncs=self._counts["resyncs"],
                 table_errors=self._counts["table_errors"],
                 table=self._table_counters,
@@ -339,10 +362,12 @@ class TableLink:
             if self._stopping.is_set():
                 break
             if was_connected:
-                self._emit(LinkStatus.DISCONNECTED, f"table disconnected: {reason}")
+                self._emit(
+                    LinkStatus.DISCONNECTED, f"table disconnected: {reason}", words=NOT_CONNECTED
+                )
                 delay = self._backoff[0]
             elif not refused and reason != last_failure:
-                self._emit(LinkStatus.DISCONNECTED, f"table not connected: {reason}")
+                self._emit(LinkStatus.DISCONNECTED, f"table not connected: {reason}", words=NOT_YET)
             last_failure = None if was_connected else reason
             if refused:
                 delay = self._backoff[1]
@@ -384,7 +409,8 @@ class TableLink:
             self._lost_reason = None
             self._last_seq = None
             self._last_rx = time.monotonic()
-            self._flooding = False
+            self._repeat_run = 0
+            self._renumbering = 0.0
         try:
             port.reset_input_buffer()
         except (serial.SerialException, OSError) as exc:
@@ -416,7 +442,7 @@ class TableLink:
             self._wake.clear()
         problem = self._incompatibility(self._info)
         if problem:
-            self._emit(LinkStatus.INCOMPATIBLE, problem, info=self._info)
+            self._emit(LinkStatus.INCOMPATIBLE, problem, info=self._info, words=REFUSED)
             return problem, False, True
         with self._lock:
             self._layout = self._judged(self._info) or self._info.layout
@@ -428,6 +454,7 @@ class TableLink:
             f"table connected on {self.port}: firmware {info.firmware}, "
             f"protocol {info.protocol}, layout {info.layout.wire()}",
             info=info,
+            words="The table is connected.",
         )
         self._send(CMD_DUMP)
         pinged = False
@@ -443,6 +470,7 @@ class TableLink:
                     self._set_lost("a real table was plugged in")
                     break
                 self._next_look = time.monotonic() + self._look_every
+            self._report_errors()
             quiet = time.monotonic() - self._last_rx
             if self._silence_timeout is not None:
                 if quiet > self._silence_timeout:
@@ -499,12 +527,15 @@ class TableLink:
         message: str,
         info: TableInfo | None = None,
         self_test: SelfTestReport | None = None,
+        words: str = "",
     ) -> None:
         if status in (LinkStatus.DISCONNECTED, LinkStatus.INCOMPATIBLE):
             log.warning("%s", message)
         else:
             log.info("%s", message)
-        event = LinkEvent(status, message, self.counters(), info=info, self_test=self_test)
+        event = LinkEvent(
+            status, message, self.counters(), info=info, self_test=self_test, words=words or message
+        )
         try:
             self.listener.status_changed(event)
         except Exception:
@@ -531,30 +562,58 @@ class TableLink:
         for message in messages:
             self._handle(message)
 
-    def _count_sequence(self, message: Message) -> bool:
-        """Count the message's sequence number; ``False`` if it is a repeat (ignore it).
+    def _count_sequence(self, message: Message) -> tuple[bool, bool]:
+        """Count the message's sequence number: whether to take the message, and whether it
+        starts the table's numbering afresh (a restart).
 
         A step forward of more than one is a gap: the messages in it are counted lost and
         a full dump is asked for, so the kiosk never shows a board the table has left. A
-        repeated or backward number (within half the sequence space) is a repeat.
+        repeated number, or one a little behind, is a repeat (dropped, and it does not
+        count as the table being heard). A number further back than ``REPEAT_WINDOW``, or
+        ``REPEAT_RUN`` repeats in a row, mean the table restarted and its first message was
+        lost: it is asked who it is, and its answer starts the numbering afresh.
         """
-        gap = False
+        gap = renumber = False
+        now = time.monotonic()
         with self._lock:
-            self._last_rx = time.monotonic()
-            if message.kind == MSG_IDENTIFY and message.seq == 0:
-                self._last_seq = None  # the table restarted
+            restart = message.kind == MSG_IDENTIFY and (message.seq == 0 or self._renumbering)
+            if restart:
+                if self._renumbering and message.seq != 0:
+                    self._counts["renumbered"] += 1
+                self._last_seq = None
+                self._renumbering = 0.0
             if self._last_seq is not None:
                 step = (message.seq - self._last_seq) & 0xFFFF
                 if step == 0 or step >= 0x8000:
                     self._counts["repeats"] += 1
-                    return False
-                if step > 1:
+                    self._repeat_run += 1
+                    behind = (self._last_seq - message.seq) & 0xFFFF
+                    if behind > REPEAT_WINDOW or self._repeat_run >= REPEAT_RUN:
+                        renumber = now - self._renumbering >= RENUMBER_INTERVAL
+                        if renumber:
+                            self._renumbering = now
+                    if not renumber:
+                        return False, False
+                elif step > 1:
                     self._counts["lost"] += step - 1
                     gap = True
-            self._last_seq = message.seq
+            if not renumber:
+                self._repeat_run = 0
+                self._last_seq = message.seq
+                self._last_rx = now
+        if renumber:
+            self._throttle.warn(
+                "renumber",
+                "table link: the table's numbering went back (%04X after %04X): it restarted; "
+                "asking who it is",
+                message.seq,
+                self._last_seq or 0,
+            )
+            self._send(CMD_IDENTIFY)
+            return False, False
         if gap:
             self._resync()
-        return True
+        return True, restart
 
     def _resync(self) -> None:
         """Ask for a full dump after a gap (at most one per ``DUMP_INTERVAL``)."""
@@ -567,33 +626,48 @@ class TableLink:
                 self._counts["resyncs"] += 1
 
     def _table_error(self, message: Message) -> None:
-        """Report the table's ``E`` messages; a flood is reported once, in words."""
+        """Report the table's ``E`` messages: the first at once, then how many more came at
+        most once every ``ERROR_INTERVAL`` (all are counted)."""
         now = time.monotonic()
         with self._lock:
             self._counts["table_errors"] += 1
-            start, count = self._errors_window
-            if now - start >= 1.0:
-                start, count = now, 0
-                if self._flooding and self._errors_window[1] < FLOOD_PER_S:
-                    self._flooding = False
-            count += 1
-            self._errors_window = (start, count)
-            report = None
-            if count > FLOOD_PER_S:
-                if not self._flooding:
-                    self._flooding = True
-                    report = (
-                        f"the table is flooding the line with error messages (more than "
-                        f"{FLOOD_PER_S} a second, the last: {message.payload[:60]}); they are "
-                        "counted, not shown. If it goes on, restart the table."
-                    )
-            elif not self._flooding:
-                report = f"table reports: {message.payload[:200]}"
-        if report:
-            self._emit(LinkStatus.TABLE_ERROR, report)
+            shown = self._errors_shown
+            first = shown is None or (now - shown >= ERROR_INTERVAL and not self._errors_held)
+            if first:
+                self._errors_shown = now
+            else:
+                self._errors_held += 1
+                self._errors_last = message.payload
+        if first:
+            self._emit(
+                LinkStatus.TABLE_ERROR,
+                f"table reports: {message.payload[:200]}",
+                words=f"The table reported an error ({message.payload[:60]}).",
+            )
+        self._report_errors()
+
+    def _report_errors(self) -> None:
+        """Say how many of the table's error messages came since the last report, once
+        ``ERROR_INTERVAL`` has passed."""
+        now = time.monotonic()
+        with self._lock:
+            shown = self._errors_shown
+            if not self._errors_held or shown is None or now - shown < ERROR_INTERVAL:
+                return
+            count, last = self._errors_held, self._errors_last
+            self._errors_held, self._errors_shown = 0, now
+        many = f"{count} more error{'s' if count != 1 else ''}"
+        minutes = max(1, round((now - shown) / 60))
+        self._emit(
+            LinkStatus.TABLE_ERROR,
+            f"table reported {many} in the last {minutes} min (the last: {last[:60]}); "
+            "counted, not shown. If it goes on, restart the table.",
+            words=f"The table reported {many} in the last {minutes} min.",
+        )
 
     def _handle(self, message: Message) -> None:
-        if not self._count_sequence(message):
+        take, restarted = self._count_sequence(message)
+        if not take:
             return
         try:
             if message.kind == MSG_FRAME:
@@ -608,7 +682,7 @@ class TableLink:
                 with self._lock:
                     self._table_counters = beat.counters
             elif message.kind == MSG_IDENTIFY:
-                self._identified(decode_identify(message.payload), restarted=message.seq == 0)
+                self._identified(decode_identify(message.payload), restarted=restarted)
             elif message.kind == MSG_SELF_TEST:
                 report = decode_self_test(message.payload)
                 verdict = "passed" if report.ok else "found faults"
@@ -639,7 +713,10 @@ class TableLink:
                 self._info = info
                 self._layout = self._judged(info) or info.layout
             self._emit(
-                LinkStatus.CONNECTED, f"table restarted (reset cause: {info.reset_cause})", info
+                LinkStatus.CONNECTED,
+                f"table restarted (reset cause: {info.reset_cause})",
+                info,
+                words="The table restarted; it is read again.",
             )
             self._send(CMD_DUMP)
         else:

@@ -68,8 +68,9 @@ class FrameParser:
     """
 
     def __init__(self) -> None:
-        self._buf = bytearray()
+        self._buf = bytearray()  # the frame being read (after its ``$``), or nothing
         self._inside = False
+        self._skipping = False  # the rest of a frame that grew too long is dropped
         self.messages = 0
         self.corrupt = 0
         self.garbage_bytes = 0
@@ -83,48 +84,62 @@ class FrameParser:
         """Forget any partial frame (after a reconnect); counters are kept."""
         self._buf.clear()
         self._inside = False
+        self._skipping = False
 
     def feed(self, data: bytes) -> list[Message]:
-        """Every complete valid message that ``data`` finishes, in order."""
+        """Every complete valid message that ``data`` finishes, in order.
+
+        Each byte is looked at a bounded number of times (no search runs further than
+        ``MAX_LINE`` past a frame's start), so the time is linear in the bytes fed.
+        """
         buf = self._buf
         buf += data
         found: list[Message] = []
-        while buf:
+        pos, size = 0, len(buf)
+        while pos < size:
+            if self._skipping:  # what is left of a frame that grew too long
+                window = min(size, pos + MAX_LINE + 1)
+                end = _first(buf, pos, window)
+                if end < 0:
+                    pos = window
+                    continue
+                pos = end + 1 if buf[end] == 0x0A else end
+                self._skipping = False
+                continue
             if not self._inside:
-                start = buf.find(b"$")
+                start = buf.find(b"$", pos)
                 if start < 0:
-                    self.garbage_bytes += len(buf)
-                    buf.clear()
+                    self.garbage_bytes += size - pos
+                    pos = size
                     break
-                self.garbage_bytes += start
-                del buf[: start + 1]
+                self.garbage_bytes += start - pos
+                pos = start + 1
                 self._inside = True
-            end = buf.find(b"\n")
-            restart = buf.find(b"$", 0, end if end >= 0 else len(buf))
+            limit = min(size, pos + MAX_LINE + 1)
+            end = buf.find(b"\n", pos, limit)
+            restart = buf.find(b"$", pos, end if end >= 0 else limit)
             if restart >= 0:
                 self.corrupt += 1  # truncated: a new frame began before this one ended
-                del buf[:restart]
+                pos = restart
                 self._inside = False
                 continue
             if end < 0:
-                if len(buf) > MAX_LINE:
+                if limit - pos > MAX_LINE:  # too long, however the bytes were chunked
                     self.corrupt += 1
-                    buf.clear()
                     self._inside = False
-                break
-            if end > MAX_LINE:  # too long, however the bytes were chunked
-                self.corrupt += 1
-                del buf[: end + 1]
-                self._inside = False
-                continue
-            message = self._parse(bytes(buf[:end]))
-            del buf[: end + 1]
+                    self._skipping = True
+                    pos = limit
+                    continue
+                break  # the frame goes on in the next read
+            message = self._parse(bytes(buf[pos:end]))
+            pos = end + 1
             self._inside = False
             if message is None:
                 self.corrupt += 1
             else:
                 self.messages += 1
                 found.append(message)
+        del buf[:pos]
         return found
 
     @staticmethod
@@ -136,6 +151,14 @@ class FrameParser:
         if crc16(line[: match.start(4) - 1]) != int(crc, 16):
             return None
         return Message(kind.decode("ascii"), int(seq, 16), payload.decode("ascii"))
+
+
+def _first(buf: bytearray, start: int, end: int) -> int:
+    """Where the first line end or ``$`` lies in ``buf[start:end]`` (-1: neither)."""
+    line, frame = buf.find(b"\n", start, end), buf.find(b"$", start, end)
+    if line < 0 or 0 <= frame < line:
+        return frame
+    return line
 
 
 def fields(payload: str) -> dict[str, str]:

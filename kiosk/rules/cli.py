@@ -64,6 +64,15 @@ def _dice(words: list[str]) -> tuple[int, int]:
     return d1, d2
 
 
+def _error(line: str, err: Exception, limit: int = 60) -> str:
+    """The error for a line, both cut short: a long bad line is not echoed in full."""
+    shown = line.strip()
+    shown = shown if len(shown) <= limit else shown[: limit - 3] + "..."
+    why = str(err)
+    why = why if len(why) <= 2 * limit else why[: 2 * limit - 3] + "..."
+    return f"{shown!r}: {why}"
+
+
 def batch_line(line: str, profile: RuleProfile) -> dict:
     """The JSON answer for one ``POSITION_ID D1 D2`` line (``{"error": ...}`` if unreadable)."""
     words = line.split()
@@ -73,7 +82,7 @@ def batch_line(line: str, profile: RuleProfile) -> dict:
         position = Position.from_id(words[0])
         d1, d2 = _dice(words[1:])
     except ValueError as err:
-        return {"error": f"{line.strip()!r}: {err}"}
+        return {"error": _error(line, err)}
     # each line is a new question: the generator directly, not the cache of recent answers
     plays = generate(position, d1, d2, profile.larger_die)
     return {
@@ -96,7 +105,7 @@ def russian_line(line: str, profile: RussianProfile) -> dict:
         if position.winner() is not None:
             raise ValueError(f"{words[0]}: the game is over")
     except ValueError as err:
-        return {"error": f"{line.strip()!r}: {err}"}
+        return {"error": _error(line, err)}
     turn = RussianTurn(position, d1, d2, profile)
     plays = turn.legal_plays() if turn.part else []
     return {
@@ -122,15 +131,16 @@ def run_batch(
         def answer(line: str, _: RuleProfile) -> dict:
             return russian_line(line, russian)
 
-    for line in source:
-        if line.strip():
-            sink.write(json.dumps(answer(line, profile)) + "\n")
+    for line in source:  # one answer a line, a blank one too: answers stay in step
+        sink.write(json.dumps(answer(line, profile)) + "\n")
     sink.flush()
 
 
 def _run(args: argparse.Namespace) -> int:
     profile = get_profile(args.profile)
     if args.batch:
+        if hasattr(sys.stdin, "reconfigure"):  # bytes that are not UTF-8: a bad line, no more
+            sys.stdin.reconfigure(errors="replace")
         run_batch(sys.stdin, sys.stdout, profile, args.variant)
         return 0
     if args.position_id is None:

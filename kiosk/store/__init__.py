@@ -17,6 +17,7 @@ from kiosk.store.store import (
     TurnRecord,
     default_path,
 )
+from kiosk.store.writer import StoreWriter
 
 __all__ = [
     "DEFAULT_PATH",
@@ -27,6 +28,7 @@ __all__ = [
     "MatchSummary",
     "Store",
     "StoreError",
+    "StoreWriter",
     "TurnRecord",
     "default_path",
 ]

@@ -148,9 +148,15 @@ def layout_game(cells: Sequence[Cell]) -> list[str]:
 
 
 def _name(text: str) -> str:
-    """A player's name as a ``.mat`` file can hold it: no colon, no spaces, 20 letters."""
-    cleaned = re.sub(r"\s+", "_", text.strip().replace(":", "-"))
-    return cleaned[:20] or "player"
+    """A player's name as a ``.mat`` file can hold it: no colon, no spaces, no quote,
+    backslash or control character (the header quotes it), 20 letters.
+
+    >>> _name('Ann "the hat" O\\\\Neil\\x00:1')
+    "Ann_'the_hat'_O/Neil"
+    """
+    cleaned = "".join(c for c in text if c.isprintable() or c.isspace())
+    cleaned = cleaned.strip().replace(":", "-").replace('"', "'").replace("\\", "/")
+    return re.sub(r"\s+", "_", cleaned)[:20] or "player"
 
 
 def _selection(

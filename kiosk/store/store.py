@@ -3,7 +3,13 @@
 Each event is written in its own transaction as it happens, in WAL mode with
 ``synchronous=FULL``, so a power cut loses nothing that was recorded and never leaves a
 half-written turn. The turns, and a game's result, are derived from the events in the same
-transaction that stores them.
+transaction that stores them. Everything is ordered by its id, never by the clock (the
+table has no real-time clock and its time may step back); the timestamps are for people.
+
+The file and its write-ahead log are private to the kiosk's user (``0600``). Opening checks
+the file whole while it is small (``START_CHECK_BYTES``) and, beyond that, only what a
+restart reads, so the start costs the same after years; :meth:`Store.check` checks it all.
+Old games keep what replays and ``.mat`` files need and lose the rest (:meth:`Store.prune`).
 
 >>> import tempfile, os
 >>> folder = tempfile.mkdtemp()
@@ -33,6 +39,12 @@ from kiosk.store.restore import restore_game, turn_to
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "~/.local/share/backgammon-table/table.sqlite3"
 ENV_VAR = "BACKGAMMON_TABLE_DB"
+HEADER = b"SQLite format 3\x00"
+START_CHECK_BYTES = 16 << 20  # a file up to this size is checked whole at every start
+WAL_LIMIT_BYTES = 4 << 20  # the write-ahead log is cut back to this after a checkpoint
+KEEP_WHOLE_GAMES = 200  # the latest games keep every event; older ones what replays need
+#: The events an old game keeps: what rebuilding it, replaying it and its .mat file read.
+KEPT_KINDS = ("opening", "dice", "play", "cube", "take-back", "game-over", "abandoned")
 
 _SCHEMA = """
 CREATE TABLE matches (
@@ -97,6 +109,14 @@ CREATE TABLE IF NOT EXISTS sessions (
     kind TEXT NOT NULL,
     updated TEXT NOT NULL,
     state TEXT NOT NULL
+)
+"""
+
+# What the installer's side keeps across restarts (the PIN's wrong tries). Added likewise.
+_INSTALLER = """
+CREATE TABLE IF NOT EXISTS installer (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
 )
 """
 
@@ -209,10 +229,18 @@ def _now() -> str:
 
 
 class Store:
-    """The records of one table: open it once, record every event, read games back."""
+    """The records of one table: open it once, record every event, read games back.
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    ``busy_ms`` is how long a statement waits for another program holding the file;
+    ``checked=False`` skips the check at opening (a second connection to a file just checked).
+    """
+
+    def __init__(
+        self, path: str | os.PathLike, *, busy_ms: int = 10_000, checked: bool = True
+    ) -> None:
         self.path = Path(path).expanduser()
+        self.busy_ms = busy_ms
+        self._checked = checked
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -224,9 +252,10 @@ class Store:
             raise StoreError(f"{self.path} is a folder, not a record file")
         if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
             raise StoreError(f"{self.path} cannot be read and written by this user")
+        _private_file(self.path)
         try:
             self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=10
+                self.path, isolation_level=None, check_same_thread=False, timeout=busy_ms / 1000
             )
         except sqlite3.Error as err:
             raise StoreError(f"cannot open the records {self.path}: {err}") from None
@@ -234,6 +263,11 @@ class Store:
             self._open()
         except sqlite3.DatabaseError as err:
             self._db.close()
+            if "readonly" in str(err):
+                raise StoreError(
+                    f"{self.path} cannot be written ({err}): check its owner, its mode and its "
+                    f"attributes (lsattr {self.path})"
+                ) from None
             raise StoreError(
                 f"{self.path} cannot be read as the table's records ({err}); move it aside "
                 "and a new one is made at the next start"
@@ -241,18 +275,21 @@ class Store:
         except StoreError:
             self._db.close()
             raise
+        for kin in _companions(self.path):  # the log SQLite made beside it: private too
+            _private_file(kin, create=False)
 
     def _open(self) -> None:
         db = self._db
-        db.execute("PRAGMA busy_timeout = 10000")
-        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
-        if verdict != "ok":
-            raise StoreError(f"{self.path} is damaged: {verdict}")
+        db.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
+        size = _header_size(self.path)
+        if size <= START_CHECK_BYTES and self._checked:
+            self._verdict(db.execute("PRAGMA quick_check").fetchall())
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(f"{self.path} cannot use write-ahead logging (mode {mode})")
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
+        db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise StoreError(
@@ -271,6 +308,71 @@ class Store:
         if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").fetchone():
             with self._transaction():
                 db.execute(_SESSIONS)
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'installer'").fetchone():
+            with self._transaction():
+                db.execute(_INSTALLER)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if "pruned" not in columns:
+            with self._transaction():
+                db.execute("ALTER TABLE games ADD COLUMN pruned INTEGER NOT NULL DEFAULT 0")
+        if size > START_CHECK_BYTES and self._checked:
+            self._probe()
+
+    def _probe(self) -> None:
+        """Read what a restart reads (the latest game, its events and turns, the latest
+        session): a damaged page there is found now, at a cost that does not grow."""
+        db = self._db
+        last = db.execute(f"{_GAME_SELECT} ORDER BY id DESC LIMIT 1").fetchone()
+        if last is not None:
+            events = "SELECT count(*), sum(length(body)) FROM events WHERE game_id = ?"
+            db.execute(events, (last[0],)).fetchone()
+            db.execute("SELECT count(*) FROM turns WHERE game_id = ?", (last[0],)).fetchone()
+        db.execute("SELECT * FROM sessions ORDER BY match_id DESC LIMIT 1").fetchone()
+        db.execute("SELECT * FROM matches ORDER BY id DESC LIMIT 1").fetchone()
+        db.execute("SELECT count(*) FROM lessons").fetchone()
+
+    def _verdict(self, rows: list[tuple]) -> None:
+        """Raise :class:`StoreError` unless an integrity check's rows say ``ok``: the first
+        problem named, the others counted (SQLite lists them on many lines)."""
+        if rows and rows[0][0] == "ok":
+            return
+        lines = [
+            line.strip()
+            for (text,) in rows
+            for line in str(text).splitlines()
+            if line.strip() and not line.startswith("***")
+        ]
+        first = lines[0][:200] if lines else "no answer"
+        more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
+        raise StoreError(f"{self.path} is damaged: {first}{more}")
+
+    def check(self) -> None:
+        """Check the whole file (SQLite's ``quick_check``) on a connection of its own, so
+        that this one is not held meanwhile; :class:`StoreError` if it is damaged."""
+        try:
+            probe = sqlite3.connect(self.path, timeout=self.busy_ms / 1000)
+            try:
+                rows = probe.execute("PRAGMA quick_check").fetchall()
+            finally:
+                probe.close()
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path} cannot be checked: {err}") from None
+        self._verdict(rows)
+
+    def copy_to(self, target: str | os.PathLike) -> bool:
+        """Copy the records as this connection reads them into a new file ``target`` (the
+        file itself may be gone or cut short); whether the copy is whole."""
+        try:
+            copy = sqlite3.connect(target)
+            try:
+                with self._lock:
+                    self._db.backup(copy)
+                rows = copy.execute("PRAGMA quick_check").fetchall()
+            finally:
+                copy.close()
+        except sqlite3.Error:
+            return False
+        return rows == [("ok",)]
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -290,22 +392,34 @@ class Store:
     ) -> None:
         self.close()
 
+    def news(self) -> list[tuple[bool, str]]:
+        """What happened to the records since the last call, as ``(saving, words)``: a store
+        written directly raises its errors instead, so it has nothing to tell."""
+        return []
+
     # -- writing ---------------------------------------------------------------------------
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db, self._lock)
 
-    def new_match(self, length: int, profile: str) -> int:
-        """Start a match to ``length`` points (0: games without a match length); its id."""
+    def new_match(self, length: int, profile: str, *, match_id: int | None = None) -> int:
+        """Start a match to ``length`` points (0: games without a match length); its id
+        (``match_id`` if given: a writer that hands out ids before writing)."""
         if not isinstance(length, int) or length < 0:
             raise StoreError(f"a match is played to 0 or more points, not {length!r}")
         name = _profile_name(profile)
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO matches (started, length, profile) VALUES (?, ?, ?)",
-                (_now(), length, name),
+                "INSERT INTO matches (id, started, length, profile) VALUES (?, ?, ?, ?)",
+                (match_id, _now(), length, name),
             )
         return int(cursor.lastrowid)
+
+    def next_ids(self) -> tuple[int, int]:
+        """The ids the next game and the next match will have."""
+        rows = self._read("SELECT (SELECT max(id) FROM games), (SELECT max(id) FROM matches)")
+        game, match = rows[0]
+        return (game or 0) + 1, (match or 0) + 1
 
     def save_session(self, match_id: int, kind: str, state: str) -> None:
         """Keep a session's state (JSON text) with its match, replacing what was kept before."""
@@ -330,10 +444,10 @@ class Store:
         return (rows[0][0], rows[0][1]) if rows else None
 
     def last_session(self) -> tuple[int, str, str] | None:
-        """The most recently saved session: its match id, kind and JSON state."""
+        """The latest session (the highest match id, whatever the clock said): its match
+        id, kind and JSON state."""
         rows = self._read(
-            "SELECT match_id, kind, state FROM sessions "
-            "ORDER BY updated DESC, match_id DESC LIMIT 1"
+            "SELECT match_id, kind, state FROM sessions ORDER BY match_id DESC LIMIT 1"
         )
         return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
@@ -347,11 +461,13 @@ class Store:
         match_id: int | None = None,
         match_length: int = 0,
         mode: str = "teaching",
+        game_id: int | None = None,
     ) -> int:
         """Record a new game from ``position_id`` with ``turn`` ("white"/"black") on roll; its id.
 
         ``players`` names white's and black's players. In a match, ``match_length`` defaults
-        to the match's length.
+        to the match's length. ``game_id``: the id to give it (a writer that hands out ids
+        before writing); by default the next one.
         """
         name = _profile_name(profile)
         _check_position_id(position_id)
@@ -372,9 +488,11 @@ class Store:
                     "SELECT count(*) FROM games WHERE match_id = ?", (match_id,)
                 ).fetchone()[0]
             cursor = db.execute(
-                "INSERT INTO games (match_id, number, started, profile, mode, white, black, "
-                "match_length, start_position, start_turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (id, match_id, number, started, profile, mode, white, black, "
+                "match_length, start_position, start_turn) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
+                    game_id,
                     match_id,
                     number,
                     _now(),
@@ -521,7 +639,52 @@ class Store:
                 (str(player_slot), str(lesson_id), step, int(bool(done)), _now()),
             )
 
+    def save_pin_failures(self, failures: int) -> None:
+        """Keep how many wrong PINs were entered in a row (0 after the right one)."""
+        if not isinstance(failures, int) or failures < 0:
+            raise StoreError(f"wrong PINs are counted from 0, not {failures!r}")
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO installer (key, value) VALUES ('pin_failures', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (failures,),
+            )
+
+    def prune(self, keep: int = KEEP_WHOLE_GAMES, batch: int = 20) -> int:
+        """Drop from finished games older than the latest ``keep`` the events that neither
+        rebuilding, replaying nor exporting them reads (the coach's verdicts, messages,
+        notices); at most ``batch`` games a call, so that each call is short. How many
+        games were pruned."""
+        kinds = ", ".join(f"'{k}'" for k in KEPT_KINDS)
+        with self._transaction() as db:
+            newest = db.execute(
+                "SELECT id FROM games ORDER BY id DESC LIMIT 1 OFFSET ?", (keep,)
+            ).fetchone()
+            if newest is None:
+                return 0
+            old = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM games WHERE id <= ? AND pruned = 0 AND finished IS NOT NULL "
+                    "ORDER BY id LIMIT ?",
+                    (newest[0], batch),
+                )
+            ]
+            for game_id in old:
+                db.execute(
+                    f"DELETE FROM events WHERE game_id = ? AND kind NOT IN ({kinds}) "
+                    "AND id NOT IN (SELECT event_id FROM turns WHERE game_id = ?)",
+                    (game_id, game_id),
+                )
+                db.execute("UPDATE games SET pruned = 1 WHERE id = ?", (game_id,))
+        return len(old)
+
     # -- reading ---------------------------------------------------------------------------
+
+    def pin_failures(self) -> int:
+        """How many wrong PINs were entered in a row, as last kept."""
+        rows = self._read("SELECT value FROM installer WHERE key = 'pin_failures'")
+        return int(rows[0][0]) if rows else 0
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._lock:
@@ -557,6 +720,11 @@ class Store:
         )
         if not rows:
             raise StoreError(f"there is no match {match_id} in {self.path}")
+        _, started, length, profile = rows[0]
+        where = f"match {match_id}"
+        _expect(where, "start", started, str)
+        _expect(where, "length", length, int)
+        _known_profile(where, profile)
         score = {"white": 0, "black": 0}
         for game in self.games(match_id):
             if game.winner in score and game.points:
@@ -571,14 +739,16 @@ class Store:
     def events(self, game_id: int) -> list[dict]:
         """A game's events as they were recorded, in order."""
         self.game(game_id)
-        rows = self._read("SELECT body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
-        return [json.loads(body) for (body,) in rows]
+        rows = self._read("SELECT id, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
+        return [_event(game_id, event_id, body) for event_id, body in rows]
 
     def timeline(self, game_id: int) -> list[tuple[str, dict]]:
         """A game's events with the time each was recorded (ISO 8601, UTC)."""
         self.game(game_id)
-        rows = self._read("SELECT at, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
-        return [(at, json.loads(body)) for at, body in rows]
+        rows = self._read(
+            "SELECT id, at, body FROM events WHERE game_id = ? ORDER BY id", (game_id,)
+        )
+        return [(str(at), _event(game_id, event_id, body)) for event_id, at, body in rows]
 
     def turns(self, game_id: int) -> list[TurnRecord]:
         """A game's turns, first to last."""
@@ -588,10 +758,7 @@ class Store:
             "FROM turns WHERE game_id = ? ORDER BY number",
             (game_id,),
         )
-        return [
-            TurnRecord(n, colour, (d1, d2), move, before, after, bool(accepted))
-            for n, colour, d1, d2, move, before, after, accepted in rows
-        ]
+        return [_turn(game_id, *row) for row in rows]
 
     def load_game(self, game_id: int) -> Game:
         """The game as its events leave it: position, dice, cube, turns and result."""
@@ -683,9 +850,129 @@ _GAME_SELECT = (
 )
 
 
+def _private_file(path: Path, create: bool = True) -> None:
+    """Make the records file (created if need be) readable by its owner only."""
+    try:
+        if create and not path.exists() and not path.is_symlink():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        info = path.stat()
+        if info.st_uid == os.geteuid() and info.st_mode & 0o077:
+            path.chmod(0o600)
+    except OSError:
+        return  # SQLite says what is wrong with the path, in its own words
+
+
+def _companions(path: Path) -> tuple[Path, Path]:
+    """The write-ahead log and its index beside the records."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def _header_size(path: Path) -> int:
+    """The file's size; :class:`StoreError` if it is not empty and not an SQLite file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(HEADER))
+            size = os.fstat(f.fileno()).st_size
+    except OSError as err:
+        raise StoreError(f"cannot read {path}: {err.strerror or err}") from None
+    if size and head != HEADER:
+        raise StoreError(
+            f"{path} cannot be read as the table's records (it is not an SQLite file); move "
+            "it aside and a new one is made at the next start"
+        )
+    return size
+
+
 def _summary(row: tuple) -> GameSummary:
-    """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined)."""
+    """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined), each value
+    checked: a damaged row is a :class:`StoreError`, not a surprise further on."""
+    game_id = row[0]
+    where = f"game {game_id}"
+    _expect(where, "start", row[1], str)
+    names = ("result", "points", "match", "number", "white player", "black player")
+    kinds: tuple = ((str, None), (int, None), (int, None), int, str, str)
+    for name, value, kind in zip(names, row[4:10], kinds, strict=True):
+        _expect(where, name, value, kind)
+    names = ("mode", "match length", "finish", "start position", "start turn")
+    for name, value, kind in zip(names, row[10:], (str, int, (str, None), str, str), strict=True):
+        _expect(where, name, value, kind)
+    _known_profile(where, row[2])
+    _colour_name(where, "winner", row[3], optional=True)
+    _colour_name(where, "start turn", row[14])
+    _position_id(where, "start position", row[13])
     return GameSummary(*row[:8], (row[8], row[9]), *row[10:])
+
+
+def _damaged(where: str, what: str, value: object) -> StoreError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return StoreError(f"the records of {where} are damaged: its {what} is {shown}")
+
+
+def _expect(where: str, what: str, value: object, kind: type | tuple) -> None:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if k is None and value is None:
+            return
+        if k is not None and isinstance(value, k) and not isinstance(value, bool):
+            return
+    raise _damaged(where, what, value)
+
+
+def _known_profile(where: str, value: object) -> None:
+    try:
+        get_profile(str(value))
+    except (KeyError, ValueError):
+        raise _damaged(where, "rule profile", value) from None
+
+
+def _colour_name(where: str, what: str, value: object, optional: bool = False) -> None:
+    if value in ("white", "black") or (optional and value is None):
+        return
+    raise _damaged(where, what, value)
+
+
+def _position_id(where: str, what: str, value: object) -> None:
+    try:
+        decode_position_id(str(value))
+    except InvalidPositionError:
+        raise _damaged(where, what, value) from None
+
+
+def _event(game_id: int, event_id: int, body: object) -> dict:
+    """One event's JSON body, which must be an object with an ``event`` name."""
+    try:
+        event = json.loads(body) if isinstance(body, str | bytes) else None
+    except ValueError:
+        event = None
+    if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        raise _damaged(f"game {game_id}", f"event {event_id}", body)
+    return event
+
+
+def _turn(
+    game_id: int,
+    number: object,
+    colour: object,
+    d1: object,
+    d2: object,
+    move: object,
+    before: object,
+    after: object,
+    accepted: object,
+) -> TurnRecord:
+    """One row of ``turns``, checked."""
+    where = f"game {game_id}"
+    _expect(where, "turn number", number, int)
+    what = f"turn {number}"
+    _colour_name(where, f"{what}'s player", colour)
+    for die in (d1, d2):
+        if not isinstance(die, int) or not 1 <= die <= 6:
+            raise _damaged(where, f"{what}'s dice", (d1, d2))
+    _expect(where, f"{what}'s move", move, str)
+    _position_id(where, f"{what}'s position before", before)
+    _position_id(where, f"{what}'s position after", after)
+    return TurnRecord(number, colour, (d1, d2), move, before, after, bool(accepted))
 
 
 class _Transaction:

@@ -77,6 +77,9 @@ def _run(args: argparse.Namespace) -> int:
         coach = cube_coach(args.evaluator)
     except EvaluatorError as err:
         return _fail(str(err))
-    decision = coach.decide(position, cube, args.decision)
+    try:
+        decision = coach.decide(position, cube, args.decision)
+    except ValueError as err:  # a match the equity table does not cover, in words
+        return _fail(str(err))
     print(json.dumps(decision.as_dict()))
     return 0

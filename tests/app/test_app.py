@@ -11,10 +11,11 @@ import pytest
 
 from kiosk.app.demo import run_demo
 from kiosk.app.dice import DiceEntry, digital_throw, resolve_source
-from kiosk.app.speech import Speaker, sentence
+from kiosk.app.speech import KEEP_SPOKEN, Speaker, sentence
 from kiosk.config import Config, SpeechSection, load_config
 from kiosk.display import Calibration
 from kiosk.events import Dice, Legal, Message
+from kiosk.link.link import NOT_CONNECTED
 from kiosk.simtable import STARTING_POSITION
 
 
@@ -149,7 +150,9 @@ def test_the_connection_is_shown_lost_and_regained(harness) -> None:
         time.sleep(0.02)
         h.app.step(h.now)
     assert not h.app.view.connected
-    assert "disconnected" in h.app.view.connection_message
+    # plain words for the visitors (issue 27, item 13), not pyserial's "device reports
+    # readiness to read but returned no data (device disconnected or multiple access...)"
+    assert h.app.view.connection_message == NOT_CONNECTED
     h.sim.replug()
     assert h.link.wait_connected(10)
     h.wait(400)
@@ -203,13 +206,27 @@ def test_speech_says_events_into_wav_files(tmp_path: Path) -> None:
     speaker.follow(Legal(player="white"))  # nothing to say
     assert speaker.wait_idle()
     speaker.close()
-    assert speaker.spoken == ["Black threw 6 6."]
+    assert list(speaker.spoken) == ["Black threw 6 6."] and speaker.said == 1
     wav = tmp_path / "0001.wav"
     assert wav.read_bytes()[:4] == b"RIFF" and wav.stat().st_size > 1000
     silent = Speaker(SpeechSection(enabled=False))
     silent.say("nothing")
-    assert "switched off" in silent.problem and silent.spoken == []
+    assert "switched off" in silent.problem and not silent.spoken
     assert sentence({"event": "table", "status": "disconnected"}) == "The table is not connected."
+
+
+def test_the_sentences_kept_are_bounded(tmp_path: Path) -> None:
+    """Issue 27, item 12: Speaker.spoken kept every sentence said, for months."""
+    speaker = Speaker(SpeechSection(), record_dir=tmp_path)
+    if speaker.problem:
+        pytest.skip(speaker.problem)
+    for n in range(KEEP_SPOKEN + 10):
+        speaker.say(f"{n}.")
+        assert speaker.wait_idle()
+    speaker.close()
+    assert speaker.said == KEEP_SPOKEN + 10 and len(speaker.spoken) == KEEP_SPOKEN
+    assert speaker.spoken[-1] == f"{KEEP_SPOKEN + 9}."
+    assert (tmp_path / f"{KEEP_SPOKEN + 10:04d}.wav").exists()
 
 
 def test_the_headless_demo_saves_its_screenshots(tmp_path: Path) -> None:

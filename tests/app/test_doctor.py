@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,12 @@ from kiosk.app.doctor import (
     check_serial,
     check_tutor,
 )
+from kiosk.app_cli import _open_store
 from kiosk.cli import main
-from kiosk.config import Config, PinsSection, TutorSection
+from kiosk.config import Config, PinsSection, StoreSection, TutorSection
 from kiosk.simtable import SimulatedTable
+from kiosk.store import Store
+from tests.store.games import record_random_game
 
 
 def test_a_missing_serial_device_is_named(tmp_path: Path) -> None:
@@ -99,11 +103,10 @@ def test_a_damaged_database_and_a_good_one(tmp_path: Path) -> None:
     broken = tmp_path / "broken.sqlite3"
     broken.write_bytes(b"this is no database" * 100)
     check = check_database(broken)
-    assert not check.ok and "cannot be read as a database" in check.message
+    assert not check.ok and "cannot be read as the table's records" in check.message
     assert f"mv {broken} {broken}.broken" in check.message
     good = tmp_path / "good.sqlite3"
-    with sqlite3.connect(good) as db:
-        db.execute("create table t (x)")
+    Store(good).close()
     check = check_database(good)
     assert check.ok and "passes its integrity check" in check.message
     assert check_database(tmp_path / "new.sqlite3").ok
@@ -189,3 +192,72 @@ def test_the_tutors_evaluator_rates_a_play_or_is_named(monkeypatch: pytest.Monke
     )
     fallback = check_tutor(TutorSection(evaluator="auto"))
     assert fallback.ok and "install GNU Backgammon" in fallback.message
+
+
+def _foreign(path: Path) -> None:
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE photos (name TEXT)")
+    raw.commit()
+    raw.close()
+
+
+def _newer(path: Path) -> None:
+    Store(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA user_version = 99")
+    raw.commit()
+    raw.close()
+
+
+def _immutable(path: Path) -> None:
+    Store(path).close()
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not possible here")
+
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path.with_name("other"))
+    path.with_name("other").symlink_to(path)
+
+
+def _damaged(path: Path) -> None:
+    """Bits flipped all over the index pages: SQLite's check lists many problems."""
+    with Store(path) as store:
+        for seed in range(6):
+            record_random_game(store, seed)
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = [
+        row[0]
+        for row in raw.execute("SELECT pageno FROM dbstat WHERE name = ?", ("events_by_game",))
+    ]
+    raw.close()
+    data = bytearray(path.read_bytes())
+    for page in pages[1:]:
+        for offset in range((page - 1) * 4096 + 200, page * 4096, 16):
+            data[offset] ^= 1
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("make", [_foreign, _newer, _immutable, _loop, _damaged])
+def test_doctor_and_kiosk_run_agree_about_a_database(
+    tmp_path: Path, make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27, item 11: doctor said OK where run said "not saving" (a foreign SQLite file,
+    a newer schema, an immutable file, a symlink loop), and a damaged database's whole
+    quick_check text was printed (112 lines in doctor, 203 on stderr)."""
+    monkeypatch.delenv("BACKGAMMON_TABLE_DB", raising=False)
+    path = tmp_path / "table.sqlite3"
+    make(path)
+    try:
+        check = check_database(path)
+        run = _open_store(Config(store=StoreSection(path=str(path))))
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+    store, problem = run
+    assert store is None and problem  # kiosk run: not saving
+    assert not check.ok  # kiosk doctor: the same
+    assert "\n" not in check.message and len(check.message) < 600
+    assert "\n" not in problem and len(problem) < 400
+    if make is _damaged:
+        assert "more problems" in problem

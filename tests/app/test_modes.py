@@ -207,12 +207,23 @@ def test_the_database_named_in_the_environment_is_used(monkeypatch, tmp_path: Pa
     assert store_path(Config()) == Path(Config().store.path).expanduser()
 
 
-def test_quit_from_the_menu_in_a_window(harness) -> None:
+@pytest.mark.parametrize("fullscreen", [False, True])
+def test_visitors_cannot_quit_only_the_installer_can(harness, fullscreen: bool) -> None:
+    """Issue 27, item 7: with ``fullscreen = false`` (the built-in default) the visitors'
+    menu had Quit, which exits 0 and is not restarted. Quit is the installer's, behind the PIN."""
     config = Config()
-    config.display.fullscreen = False
+    config.display.fullscreen = fullscreen
     h = ready(harness, config)
     button(h, "menu")
-    button(h, "menu", times=h.app.view.menu.index("Quit"))
+    assert not any("quit" in item.lower() for item in h.app.view.menu)
+    button(h, "back")
+    h.app.ask_pin()
+    h.wait(40)
+    for digit in (2, 4, 6, 8):
+        button(h, "menu", times=digit)
+        button(h, "select")
+    assert h.app.view.menu[-1] == "Quit the application"
+    button(h, "menu", times=len(h.app.view.menu) - 1)
     button(h, "select")
     assert not h.app.running
 

@@ -135,7 +135,7 @@ def test_load_errors_are_clear(tmp_path, calibration: Calibration) -> None:
     with pytest.raises(ValueError, match="not valid TOML"):
         load_calibration(path)
     path.write_bytes(b"\xff\xfe\x00bad")
-    with pytest.raises(ValueError, match="not a text file"):
+    with pytest.raises(ValueError, match="not UTF-8 text"):
         load_calibration(path)
     path.write_text("[display]\nwidth = 3\n")
     with pytest.raises(ValueError, match=r"no \[calibration\] section"):

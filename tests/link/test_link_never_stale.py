@@ -19,7 +19,8 @@ import pytest
 import serial
 
 from kiosk.link import LinkStatus, QueueListener, SlotState, TableLink
-from kiosk.link.link import FLOOD_PER_S, open_serial
+from kiosk.link import link as link_module
+from kiosk.link.link import open_serial
 from kiosk.link.protocol import MAX_LINE, FrameParser, encode
 from kiosk.simtable import SimulatedTable
 from kiosk.table.layout import SENSINGS
@@ -72,11 +73,33 @@ def test_a_flooding_table_is_reported_once_and_stays_bounded(session: Session) -
         time.sleep(0.05)
     errors = _events(session, LinkStatus.TABLE_ERROR)
     assert session.link.counters().table_errors == 3000
-    flood = [e for e in errors if "flooding" in e.message]
-    assert len(flood) == 1 and len(errors) <= FLOOD_PER_S + 1
+    assert len(errors) == 1 and errors[0].message.startswith("table reports: unknown=x")
     assert session.listener.events.maxsize and session.listener.frames.maxsize
     session.sim.place("3", "white")
     assert session.step().counts()["3"] == (session.man(SlotState.WHITE), 1)  # still working
+
+
+def test_the_tables_errors_are_shown_once_then_counted_at_most_once_an_interval(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27, item 6: ``E`` at 19 a second, just under any flood threshold, gave one
+    message each. Now the first is shown and then a count at most once an interval (a
+    minute at the table; 1 s here, so that 19/s for 3.2 s stands for a minute of it)."""
+    monkeypatch.setattr(link_module, "ERROR_INTERVAL", 1.0)
+    started = time.monotonic()
+    sent = 0
+    while time.monotonic() - started < 3.2:
+        session.sim.flood_errors(1)
+        sent += 1
+        time.sleep(max(0.0, started + sent / 19 - time.monotonic()))
+    time.sleep(1.2)  # the last count comes an interval after the one before, errors or not
+    errors = _events(session, LinkStatus.TABLE_ERROR)
+    assert session.link.counters().table_errors == sent >= 55
+    assert 3 <= len(errors) <= 5  # the first, then one count a second
+    assert errors[0].words == "The table reported an error (unknown=x)."
+    counted = [int(e.message.split()[2]) for e in errors[1:]]
+    assert sum(counted) == sent - 1  # every one accounted for
+    assert all("more error" in e.message for e in errors[1:])
 
 
 def test_a_frame_over_the_limit_is_refused_in_one_read() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -120,3 +122,31 @@ def test_an_identify_without_a_sensing_is_a_table_that_tells_colour() -> None:
     read a man's colour."""
     old = decode_identify("fw=1.0.0 proto=1 layout=5,4,15").layout
     assert old == TableLayout(point_slots=5, sensing="polarity")
+
+
+def _cpu_seconds(chunks: list[bytes]) -> float:
+    parser = FrameParser()
+    started = time.process_time()
+    for chunk in chunks:
+        parser.feed(chunk)
+    return time.process_time() - started
+
+
+def test_one_large_read_costs_what_the_same_bytes_in_small_reads_cost() -> None:
+    """Issue 27, item 14: ``$`` x 1 MB in one ``feed()`` took 9.3 s (quadratic). The cost is
+    compared with the same bytes fed in sixteen parts, so the machine's speed cancels out:
+    linear parsing makes them equal, quadratic parsing makes one read many times dearer."""
+    size = 1024 * 1024
+    whole = _cpu_seconds([b"$" * size])
+    parts = _cpu_seconds([b"$" * (size // 16)] * 16)
+    assert whole < 3 * parts
+
+
+def test_a_flood_of_starts_and_a_long_line_are_each_counted() -> None:
+    parser = FrameParser()
+    assert parser.feed(b"$" * 1000 + encode("H", 1)) == [Message("H", 1, "")]
+    assert parser.corrupt == 1000
+    long = b"$F0001 " + b"." * (4 * MAX_LINE)
+    assert parser.feed(long[:1500]) == [] and parser.corrupt == 1001
+    assert parser.feed(long[1500:] + b"\r\n" + encode("H", 2)) == [Message("H", 2, "")]
+    assert parser.corrupt == 1001 and parser.garbage_bytes == 0

@@ -2,6 +2,8 @@
 
 import os
 import signal
+import stat
+from pathlib import Path
 
 import pytest
 
@@ -250,3 +252,36 @@ def test_builtin_chances_on_roll_look_one_throw_ahead():
     if module is not None:
         gnubg = module.probabilities(tan_board(Position.standard()), 1)
         assert start[0] == pytest.approx(gnubg[0], abs=0.02)
+
+
+def _listening_sockets(pid: int) -> set[str]:
+    """The kinds of socket the process holds open (by /proc: 'unix', 'tcp', 'tcp6'...)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    kinds = set()
+    for kind in ("unix", "tcp", "tcp6", "udp", "udp6"):
+        table = Path(f"/proc/{pid}/net/{kind}").read_text().splitlines()[1:]
+        column = 6 if kind == "unix" else 9  # the inode's column in that table
+        if any(line.split()[column] in inodes for line in table if len(line.split()) > column):
+            kinds.add(kind)
+    return kinds
+
+
+@needs_program
+def test_gnubg_listens_on_a_private_unix_socket_only(program):
+    """Issue 27, item 13: the socket bound 127.0.0.1 on a port found by bind-close-reuse,
+    unauthenticated: any user of the machine could reach gnubg or take the port first."""
+    program.best_move(Position.standard(), 3, 1)
+    path = Path(program._socket_path)
+    assert not path.exists()  # gnubg removes the socket's name once the kiosk is connected
+    folder = path.parent.stat()
+    assert stat.S_IMODE(folder.st_mode) == 0o700 and folder.st_uid == os.geteuid()
+    assert _listening_sockets(program.pid) == {"unix"}  # no TCP or UDP port at all
+    program.close()
+    assert not path.parent.exists()  # the folder goes with the process

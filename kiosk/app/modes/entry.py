@@ -1,7 +1,9 @@
 """Entering numbers with the buttons: the installer's PIN and a throw of real dice.
 
 The PIN has an attempt limit: after three wrong PINs in a row it cannot be tried again
-for 30 seconds, and each further wrong one doubles the wait (up to 15 minutes).
+for 30 seconds, and each further wrong one doubles the wait (up to 15 minutes). The count
+is kept (``keep``) so that a restart does not undo it: a table restarted after wrong PINs
+makes the installer wait again before the next try.
 
 >>> lock = PinLock()
 >>> [lock.wrong(0) for _ in range(3)][-1], lock.wait_s(10_000)
@@ -62,22 +64,38 @@ class PinEntry:
 
 
 class PinLock:
-    """Wrong PINs counted, and the wait they impose (the loop's clock, in ms)."""
+    """Wrong PINs counted, and the wait they impose (the loop's clock, in ms).
 
-    def __init__(self) -> None:
-        self.failures = 0
+    ``failures`` are the wrong tries kept from before a restart, and ``keep`` keeps each new
+    count (the store); the wait they call for starts again the first time the PIN is asked.
+
+    >>> kept = []
+    >>> lock = PinLock(3, kept.append)
+    >>> lock.wait_s(5_000), lock.wrong(40_000), kept
+    (30, 60, [4])
+    """
+
+    def __init__(self, failures: int = 0, keep: Callable[[int], None] | None = None) -> None:
+        self.failures = failures
         self.until = 0
+        self._keep = keep
+        self._carried = failures >= FREE_TRIES  # a wait owed from before a restart
 
     def wait_s(self, now: int) -> int:
         """Seconds before the PIN may be tried again (0: now)."""
+        if self._carried:
+            self._carried = False
+            self.until = now + self._wait() * 1000
         return max(0, -(-(self.until - now) // 1000))
 
     def wrong(self, now: int) -> int:
         """A wrong PIN: returns the seconds to wait before the next try (0: none)."""
+        self._carried = False
         self.failures += 1
+        self._kept()
         if self.failures < FREE_TRIES:
             return 0
-        wait = min(FIRST_WAIT_S * 2 ** (self.failures - FREE_TRIES), LONGEST_WAIT_S)
+        wait = self._wait()
         self.until = now + wait * 1000
         return wait
 
@@ -85,6 +103,15 @@ class PinLock:
         """The right PIN: the count starts again."""
         self.failures = 0
         self.until = 0
+        self._kept()
+
+    def _wait(self) -> int:
+        doublings = min(max(0, self.failures - FREE_TRIES), 10)  # 30 s x 2^10 > the longest
+        return min(FIRST_WAIT_S * 2**doublings, LONGEST_WAIT_S)
+
+    def _kept(self) -> None:
+        if self._keep is not None:
+            self._keep(self.failures)
 
 
 class PinEntryMode(Mode):

@@ -1,9 +1,12 @@
 """GNU Backgammon as a separate program, asked over its external-player socket.
 
 Where the ``gnubg-nn`` wheel does not install (the Raspberry Pi among them), Debian's
-``gnubg`` package does. One ``gnubg -t -q`` process is started and told
-``external localhost:PORT``; it then listens on that port and answers one line for each
-line it is sent. This module speaks its versioned interface (``version`` answers
+``gnubg`` package does. One ``gnubg -t -q`` process is started and told ``external PATH``;
+it then listens on a Unix socket at PATH and answers one line for each line it is sent.
+PATH lies in a folder of the kiosk's own that only its user may enter (``0700``, made
+afresh for each process), so no other user can reach gnubg or take its place (a TCP port
+on localhost could be reached by any user of the machine, and taken between finding it
+free and gnubg binding it). This module speaks its versioned interface (``version`` answers
 ``Interface: 2`` in GNU Backgammon 1.07):
 
 * ``evaluation fibsboard board:...:... plies N cubeless`` answers the five outputs and the
@@ -25,6 +28,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -70,10 +74,13 @@ class _ConnectionLost(EvaluatorError):
     """The socket to gnubg closed or broke (gnubg has probably died)."""
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def private_socket_path() -> str:
+    """A path for gnubg's socket in a new folder only this user may enter (``0700``),
+    under ``$XDG_RUNTIME_DIR`` where there is one (the service's own), else the temp folder."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = runtime if runtime and os.path.isdir(runtime) else None
+    folder = tempfile.mkdtemp(prefix="kiosk-gnubg-", dir=base)  # made 0700, a name nobody had
+    return os.path.join(folder, "socket")
 
 
 class GnubgExternalEvaluator(PlyEvaluator):
@@ -102,6 +109,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
         self.interface: int | None = None
         self._process: subprocess.Popen | None = None
         self._socket: socket.socket | None = None
+        self._socket_path: str | None = None
         self._reader = None
         self._lock = threading.Lock()
 
@@ -114,7 +122,8 @@ class GnubgExternalEvaluator(PlyEvaluator):
 
     def _start(self) -> None:
         self._stop()
-        port = _free_port()
+        path = private_socket_path()
+        self._socket_path = path
         try:
             process = subprocess.Popen(
                 [self.program, "-t", "-q"],
@@ -130,7 +139,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
         try:
             for command in self.settings:
                 process.stdin.write(f"{command}\n")
-            process.stdin.write(f"external 127.0.0.1:{port}\n")
+            process.stdin.write(f"external {path}\n")
             process.stdin.flush()
         except OSError as err:
             self._stop()
@@ -140,14 +149,17 @@ class GnubgExternalEvaluator(PlyEvaluator):
             if process.poll() is not None:
                 self._stop()
                 raise EvaluatorError(f"{self.program} stopped while starting")
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.settimeout(self.timeout)
             try:
-                conn = socket.create_connection(("127.0.0.1", port), timeout=self.timeout)
+                conn.connect(path)
                 break
             except OSError:
+                conn.close()
                 if time.monotonic() > deadline:
                     self._stop()
                     raise EvaluatorError(
-                        f"{self.program} did not open its external port in time"
+                        f"{self.program} did not open its external socket in time"
                     ) from None
                 time.sleep(0.05)
         conn.settimeout(self.timeout)
@@ -174,6 +186,12 @@ class GnubgExternalEvaluator(PlyEvaluator):
         if process is not None and process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
+        path, self._socket_path = self._socket_path, None
+        if path is not None:  # the socket and its private folder go with the process
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.dirname(path))
 
     def _ask(self, line: str, lines: int = 1) -> str:
         """Send one line and read gnubg's answer of ``lines`` lines (the caller holds the lock)."""

@@ -17,6 +17,7 @@ from kiosk.tutor.lessons.model import (
     catalogue,
     load_lesson,
     read_lesson,
+    survey,
 )
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "catalogue",
     "load_lesson",
     "read_lesson",
+    "survey",
 ]

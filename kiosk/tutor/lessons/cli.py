@@ -59,16 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from kiosk.tutor.lessons import LessonError, catalogue
+    from kiosk.tutor.lessons import survey
 
-    try:
-        lessons = catalogue()
-    except LessonError as err:
-        print(f"kiosk lesson: {err}", file=sys.stderr)
-        return 1
+    lessons, damaged = survey()
     for info in lessons:
         print(f"{info.number:2}  {info.id:16}  {info.title}: {info.summary}")
-    return 0
+    for err in damaged:
+        print(f"kiosk lesson: left out, damaged: {err}", file=sys.stderr)
+    return 1 if damaged else 0
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -45,13 +45,13 @@ learner's side of the table).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE
+from kiosk.files import FileProblem, read_toml
 from kiosk.link import LOCATIONS
 from kiosk.rules import (
     BAR,
@@ -221,12 +221,32 @@ class Lesson:
 
 def lesson_files(folder: Path = DATA) -> list[Path]:
     """The lesson files in ``folder``, in name order."""
-    return sorted(folder.glob("*.toml"))
+    try:
+        return sorted(folder.glob("*.toml"))
+    except OSError:
+        return []
 
 
 def catalogue(folder: Path = DATA) -> list[LessonInfo]:
-    """Every lesson in ``folder``, in lesson-number order (each file is checked)."""
-    return sorted((read_lesson(p).info for p in lesson_files(folder)), key=lambda i: i.number)
+    """Every lesson in ``folder``, in lesson-number order (each file is checked; the first
+    damaged one raises :class:`LessonError`)."""
+    lessons, damaged = survey(folder)
+    if damaged:
+        raise damaged[0]
+    return lessons
+
+
+def survey(folder: Path = DATA) -> tuple[list[LessonInfo], list[LessonError]]:
+    """The lessons that can be used, in lesson-number order, and what is wrong with each
+    file that cannot (the menu leaves those out and names them)."""
+    lessons: list[LessonInfo] = []
+    damaged: list[LessonError] = []
+    for path in lesson_files(folder):
+        try:
+            lessons.append(read_lesson(path).info)
+        except LessonError as err:
+            damaged.append(err)
+    return sorted(lessons, key=lambda i: i.number), damaged
 
 
 def load_lesson(lesson_id: str, folder: Path = DATA) -> Lesson:
@@ -240,23 +260,31 @@ def load_lesson(lesson_id: str, folder: Path = DATA) -> Lesson:
 
 def _peek_id(path: Path) -> str | None:
     try:
-        with path.open("rb") as f:
-            value = tomllib.load(f).get("id")
-    except (OSError, tomllib.TOMLDecodeError):
+        value = read_toml(path, path.name).get("id")
+    except (OSError, FileProblem):
         return None
     return value if isinstance(value, str) else None
 
 
 def read_lesson(path: Path) -> Lesson:
-    """Read and check one lesson file."""
+    """Read and check one lesson file; whatever is wrong with it is a :class:`LessonError`."""
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except OSError as err:
-        raise LessonError(f"{path.name}: cannot be read: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise LessonError(f"{path.name}: is not valid TOML: {err}") from None
-    return parse_lesson(data, path)
+        data = read_toml(path, path.name)
+    except FileNotFoundError:
+        raise LessonError(f"{path.name}: cannot be read: there is no such file") from None
+    except FileProblem as err:
+        raise LessonError(str(err)) from None
+    try:
+        return parse_lesson(data, path)
+    except LessonError:
+        raise
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+        # A value of a shape no check foresaw: the file is damaged all the same.
+        raise LessonError(f"{path.name}: cannot be used ({_short(str(err))})") from None
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_lesson(data: Mapping[str, Any], path: Path) -> Lesson:
@@ -292,7 +320,7 @@ class _Where:
 
     def error(self, key: str, message: str) -> LessonError:
         at = f"step {self.step}: " if self.step is not None else ""
-        return LessonError(f"{self.file}: {at}{key}: {message}")
+        return LessonError(f"{self.file}: {at}{key}: {_short(message, 200)}")
 
     def unknown(self, data: Mapping[str, Any], known: set[str]) -> None:
         for key in data:

@@ -1,0 +1,401 @@
+"""Benchmark months alone: an unattended session of simulated play, then a year of records.
+
+The real application (link, referee, modes, tutor with the built-in evaluator, headless
+pygame drawing, the records behind their writer thread) runs on a real-time simulated
+table at its 30 frames a second while a simulated visitor plays game after game with
+digital dice: throws, moves the men (hits to the bar), presses Done, opens and leaves the
+menu now and then, lets the coach's offers lapse, and leaves the table alone long enough
+for the attract screen from time to time. Then a year of records (40 games a day) is
+built from the games just played, old games pruned as the table prunes them, and the
+start of the table is timed on it.
+
+Figures (the last line is one JSON object):
+
+``rss_growth_mb``
+    the process's resident memory at the end less at half time (target under 2, in the
+    long form: the bounded caches, the legal plays' and the rendered lines', fill during
+    the first twenty minutes or so, so the short form measures their filling);
+    ``rss_slope_mb_per_h`` is the least-squares slope over the last half.
+``db_bytes_per_game``
+    the records file (and its log, less an empty file's size) over the games played,
+    every event kept; ``db_bytes_per_pruned_game`` what a finished game keeps once pruned.
+    The simulated visitor plays at random, so its games run about twice as long as
+    people's (``turns_per_game``).
+``loop_p99_ms``
+    one turn of the loop (link, referee, events, store hand-off, drawing), 99th centile.
+``start_check_s``
+    opening the year's records as ``kiosk run`` does and reading what a restart reads
+    (target under 5 s here); ``year_quick_check_s`` is what the whole-file check that
+    every start used to run costs on the same file (warm page cache on both).
+
+``python benchmarks/bench_soak.py`` runs 3 minutes; ``--minutes 60`` the long form.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from kiosk.app.controls import button_event  # noqa: E402
+from kiosk.app.main import App, table_layout  # noqa: E402
+from kiosk.app.modes.attract import IDLE_MS  # noqa: E402
+from kiosk.config import Config  # noqa: E402
+from kiosk.display import Calibration, Display  # noqa: E402
+from kiosk.link import QueueListener, TableLink  # noqa: E402
+from kiosk.rules import BAR, Phase  # noqa: E402
+from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
+from kiosk.store import Store, StoreWriter  # noqa: E402
+from kiosk.store.store import KEEP_WHOLE_GAMES, KEPT_KINDS  # noqa: E402
+from kiosk.table.sensing import location  # noqa: E402
+
+GAMES_A_DAY = 40
+PAGE = os.sysconf("SC_PAGE_SIZE")
+BUCKET_MS = 0.1  # the loop's turns are counted in a histogram: constant memory
+
+
+def rss_mb() -> float:
+    """The process's resident memory now."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE / 2**20
+
+
+class Visitor:
+    """Plays both sides at the table, as fast as a quick pair of hands, and idles now and
+    then (``idle_every`` games) long enough for the attract screen."""
+
+    def __init__(self, app: App, sim: SimulatedTable, idle_every: int, seed: int = 27) -> None:
+        self.app = app
+        self.sim = sim
+        self.rng = random.Random(seed)
+        self.idle_every = idle_every
+        self.not_before = 0.0
+        self.moved_turn: tuple[int, int] | None = None  # (game serial, turns) moved for
+        self.stuck_since = time.monotonic()
+        self.progress = None
+        self.games = 0
+        self.turns = 0
+        self.resets = 0
+
+    def press(self, name: str, player: str | None = None) -> None:
+        self.app.bus.publish(button_event(name, player))
+
+    def act(self) -> None:
+        now = time.monotonic()
+        if now < self.not_before:
+            return
+        self.not_before = now + 0.12
+        app = self.app
+        top = app.modes.names()[-1]
+        referee = app.referee
+        if referee is None:
+            return
+        game = referee.game
+        state = (app.game_serial, len(game.turns), game.phase, top)
+        if state != self.progress:
+            self.progress, self.stuck_since = state, now
+        elif now - self.stuck_since > 15:  # a hand that went wrong: a new game
+            self.resets += 1
+            self.stuck_since = now
+            app.play_friends(tutor=True)
+            return
+        if top == "game-end":
+            self.games += 1
+            self.press("done")
+            self.not_before = now + 1.0  # the next game is laid out
+            if self.idle_every and self.games % self.idle_every == 0:
+                self.not_before = now + IDLE_MS / 1000 + 5  # nobody comes for a while
+            return
+        if top == "double-offer":
+            self.press("select")
+            return
+        if top not in ("game", "take-back-offer"):
+            self.press("back")  # a notice, the attract screen, a menu: gone
+            return
+        if app.setting_up:
+            return
+        mover = str(game.turn)
+        if game.phase in (Phase.OPENING, Phase.ROLL):
+            if self.rng.random() < 0.02:
+                self.press("menu", mover)  # a look at the menu, and back
+                self.not_before = now + 0.5
+                return
+            self.press("done", mover)
+            return
+        if game.phase != Phase.PLAY:
+            return
+        turn = (app.game_serial, len(game.turns))
+        if self.moved_turn != turn:
+            plays = game.legal_plays()
+            play = self.rng.choice(plays) if plays else None
+            for step in play.steps if play is not None else ():
+                if step.hit:
+                    blot = location(game.turn, step.dst)
+                    self.sim.move(blot, location(game.turn.other, BAR), str(game.turn.other))
+                self.sim.move(location(game.turn, step.src), location(game.turn, step.dst), mover)
+            self.moved_turn = turn
+            self.not_before = now + (app.config.referee.settle_ms + 250) / 1000
+            return
+        self.turns += 1
+        self.press("done", mover)
+        self.not_before = now + 0.3
+
+
+def soak(minutes: float, folder: Path) -> dict:
+    """Play for ``minutes``; the figures of the session, and the records file."""
+    config = Config()
+    config.dice.source = "digital"
+    config.tutor.evaluator = "builtin"
+    config.speech.enabled = False
+    config.installer.pin = "8642"
+    layout = table_layout(config)
+    sim = SimulatedTable(layout, realtime=True, seed=27)
+    sim.set_position(STARTING_POSITION)
+    listener = QueueListener()
+    link = TableLink(sim.port_name, layout=layout, listener=listener).start()
+    link.wait_connected(10)
+    display = Display(Calibration.default(1280, 720, layout), fullscreen=False, headless=True)
+    db = folder / "table.sqlite3"
+    store = StoreWriter(Store(db, busy_ms=500))
+    app = App(
+        config,
+        link=link,
+        listener=listener,
+        store=store,
+        display=display,
+        calibration=display.calibration,
+    )
+    app.simulator = sim  # new games are laid out on the simulated table at once
+    visitor = Visitor(app, sim, idle_every=8 if minutes >= 30 else 0)
+    app.start()
+    gc.collect()
+    gc.freeze()  # as App.run does: what start-up made lives all day
+    histogram = [0] * int(1000 / BUCKET_MS)
+    samples: list[tuple[float, float]] = []
+    period = 1 / config.display.fps
+    start = next_frame = next_sample = time.monotonic()
+    end = start + minutes * 60
+    while time.monotonic() < end:
+        t0 = time.perf_counter()
+        now_ms = int(time.monotonic() * 1000)
+        app.step(now_ms)
+        app.frame(now_ms)
+        took = (time.perf_counter() - t0) * 1000
+        histogram[min(int(took / BUCKET_MS), len(histogram) - 1)] += 1
+        visitor.act()
+        clock = time.monotonic()
+        if clock >= next_sample:
+            samples.append((clock - start, rss_mb()))
+            next_sample += 5.0
+            if len(samples) % 24 == 0:
+                print(
+                    f"{(clock - start) / 60:5.1f} min: {visitor.games} games, "
+                    f"{visitor.turns} turns, rss {samples[-1][1]:.1f} MB",
+                    flush=True,
+                )
+        next_frame += period
+        delay = next_frame - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            next_frame = time.monotonic()
+    store.flush()
+    app.close()
+    sim.close()
+    half = [s for s in samples if s[0] >= minutes * 30]
+    slope = _slope(half) * 3600 if len(half) > 2 else 0.0
+    finished = _finished_games(db)
+    size = sum(p.stat().st_size for p in folder.glob("table.sqlite3*")) - _empty_bytes(folder)
+    turns = sum(histogram)
+    return {
+        "minutes": minutes,
+        "games": finished,
+        "turns": visitor.turns,
+        "turns_per_game": round(visitor.turns / finished, 1) if finished else None,
+        "resets": visitor.resets,
+        "rss_start_mb": round(samples[0][1], 1),
+        "rss_half_mb": round(half[0][1], 1),
+        "rss_end_mb": round(samples[-1][1], 1),
+        "rss_growth_mb": round(samples[-1][1] - half[0][1], 2),
+        "rss_slope_mb_per_h": round(slope, 2),
+        "db_bytes_per_game": round(size / finished) if finished else None,
+        "loop_p50_ms": _centile(histogram, turns, 0.5),
+        "loop_p99_ms": _centile(histogram, turns, 0.99),
+        "loop_max_ms": _centile(histogram, turns, 1.0),
+    }
+
+
+def _slope(points: list[tuple[float, float]]) -> float:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x in xs)
+
+
+def _centile(histogram: list[int], total: int, share: float) -> float:
+    wanted = max(1, round(total * share))
+    seen = 0
+    for bucket, count in enumerate(histogram):
+        seen += count
+        if seen >= wanted:
+            return round((bucket + 1) * BUCKET_MS, 1)
+    return round(len(histogram) * BUCKET_MS, 1)
+
+
+def _empty_bytes(folder: Path) -> int:
+    """The size of records holding no game (the tables and indexes themselves)."""
+    empty = folder / "empty.sqlite3"
+    Store(empty).close()
+    size = empty.stat().st_size
+    empty.unlink()
+    return size
+
+
+def _finished_games(db: Path) -> int:
+    with sqlite3.connect(db) as raw:
+        return raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0]
+
+
+def pruned_bytes_per_game(db: Path, folder: Path) -> int:
+    """What an old game keeps once pruned: a copy of the records, every game pruned,
+    vacuumed, over the games."""
+    copy = folder / "pruned.sqlite3"
+    with Store(db) as store:
+        store.copy_to(copy)
+    with Store(copy) as store:
+        while store.prune(keep=0, batch=1000):
+            pass
+    raw = sqlite3.connect(copy, isolation_level=None)
+    raw.execute("DELETE FROM events WHERE game_id IN (SELECT id FROM games WHERE pruned = 0)")
+    raw.execute("DELETE FROM turns WHERE game_id IN (SELECT id FROM games WHERE pruned = 0)")
+    raw.execute("VACUUM")
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    games = raw.execute("SELECT count(*) FROM games WHERE pruned = 1").fetchone()[0]
+    raw.close()
+    return round((copy.stat().st_size - _empty_bytes(folder)) / max(games, 1))
+
+
+def year_of_records(template: Path, folder: Path, days: int = 365) -> tuple[Path, int]:
+    """A year of records at ``GAMES_A_DAY``, made of copies of the games in ``template``:
+    all but the latest ``KEEP_WHOLE_GAMES`` pruned, as the table leaves them."""
+    path = folder / "year.sqlite3"
+    Store(path).close()
+    total = days * GAMES_A_DAY
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("PRAGMA journal_mode = WAL")
+    raw.execute(f"ATTACH DATABASE '{template}' AS t")
+    games = [
+        row[0] for row in raw.execute("SELECT id FROM t.games WHERE winner IS NOT NULL ORDER BY id")
+    ]
+    low, high = raw.execute("SELECT min(id), max(id) FROM t.events").fetchone()
+    span = high - low + 1
+    kept = ", ".join(f"'{k}'" for k in KEPT_KINDS)
+    columns = (
+        "match_id, number, started, profile, mode, white, black, match_length, "
+        "start_position, start_turn, finished, winner, result, points"
+    )
+    raw.execute("BEGIN")
+    for n in range(1, total + 1):
+        source = games[n % len(games)]
+        whole = n > total - KEEP_WHOLE_GAMES
+        offset = n * span - low + 1
+        raw.execute(
+            f"INSERT INTO games (id, {columns}, pruned) "
+            f"SELECT ?, {columns}, ? FROM t.games WHERE id = ?",
+            (n, 0 if whole else 1, source),
+        )
+        only = "" if whole else f" AND kind IN ({kept})"
+        raw.execute(
+            "INSERT INTO events (id, game_id, at, kind, body) "
+            f"SELECT id + ?, ?, at, kind, body FROM t.events WHERE game_id = ?{only}",
+            (offset, n, source),
+        )
+        raw.execute(
+            "INSERT INTO turns SELECT ?, number, colour, die1, die2, move, accepted, "
+            "position_before, position_after, event_id + ? FROM t.turns WHERE game_id = ?",
+            (n, offset, source),
+        )
+        if n % 2000 == 0:
+            raw.execute("COMMIT")
+            raw.execute("BEGIN")
+    raw.execute("UPDATE games SET match_id = NULL")
+    raw.execute("COMMIT")
+    raw.execute("DETACH DATABASE t")
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+    return path, total
+
+
+def start_check_s(path: Path) -> float:
+    """Open the records as ``kiosk run`` does and read what a restart reads."""
+    started = time.perf_counter()
+    writer = StoreWriter(Store(path, busy_ms=500))
+    try:
+        game = writer.unfinished_game() or writer.last_game()
+        writer.last_session()
+        writer.pin_failures()
+        writer.lesson_progress("guest-1")
+        if game is not None:
+            writer.game(game)
+            writer.load_game(game)
+    finally:
+        took = time.perf_counter() - started
+        writer.close()
+    return took
+
+
+def quick_check_s(path: Path) -> float:
+    started = time.perf_counter()
+    with sqlite3.connect(path) as raw:
+        raw.execute("PRAGMA quick_check").fetchall()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (3)")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="bench-soak-"))
+    try:
+        print(f"playing unattended for {args.minutes:g} minutes...", flush=True)
+        figures = soak(args.minutes, folder)
+        print(
+            f"{figures['games']} games, {figures['turns']} turns; rss {figures['rss_start_mb']} "
+            f"-> {figures['rss_half_mb']} (half time) -> {figures['rss_end_mb']} MB: "
+            f"{figures['rss_growth_mb']} MB over the last half"
+        )
+        print(
+            f"loop: median {figures['loop_p50_ms']} ms, p99 {figures['loop_p99_ms']} ms; "
+            f"records: {figures['db_bytes_per_game']} bytes a game"
+        )
+        db = folder / "table.sqlite3"
+        figures["db_bytes_per_pruned_game"] = pruned_bytes_per_game(db, folder)
+        year, games = year_of_records(db, folder)
+        figures["year_games"] = games
+        figures["year_db_mb"] = round(year.stat().st_size / 2**20, 1)
+        checks = [start_check_s(year) for _ in range(3)]
+        figures["start_check_s"] = round(max(checks), 3)
+        figures["year_quick_check_s"] = round(quick_check_s(year), 2)
+        print(
+            f"a year of records ({games} games, {figures['year_db_mb']} MB, old games "
+            f"{figures['db_bytes_per_pruned_game']} bytes each): the start reads it in "
+            f"{figures['start_check_s']} s; the whole-file check would take "
+            f"{figures['year_quick_check_s']} s"
+        )
+        print(json.dumps(figures))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
