@@ -13,7 +13,7 @@ Colour = tuple[int, int, int]
 
 
 def printable(text: str) -> str:
-    """``text`` as the renderer may draw it: each control character (a NUL from a damaged
+    r"""``text`` as the renderer may draw it: each control character (a NUL from a damaged
     setting, an escape) shown as ``?``; line ends are the caller's to split.
 
     >>> printable("port\x00\x1b[2J")

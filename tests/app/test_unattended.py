@@ -46,8 +46,9 @@ def test_a_byte_appended_to_a_lesson_leaves_it_out_of_the_menu_named(
 ) -> None:
     folder = tmp_path / "lessons"
     shutil.copytree(lessons.DATA, folder)
-    with open(folder / "23-turkish.toml", "ab") as f:
-        f.write(b"\xff")  # printf '\xff' >> 23-turkish.toml
+    (turkish,) = folder.glob("*-turkish.toml")
+    with open(turkish, "ab") as f:
+        f.write(b"\xff")  # printf '\xff' >> 24-turkish.toml
     monkeypatch.setattr("kiosk.app.menus.survey", lambda: lessons.survey(folder))
     h = ready(harness)
     button(h, "menu")
@@ -57,17 +58,18 @@ def test_a_byte_appended_to_a_lesson_leaves_it_out_of_the_menu_named(
     assert h.app.running and h.app.view.menu_title == "Lessons"
     menu = h.app.view.menu
     assert len(menu) == len(lessons.lesson_files()) and not any("Turkish" in t for t in menu)
-    assert menu[-1].startswith("Left out, damaged: 23-turkish.toml: is not UTF-8 text")
+    assert menu[-1].startswith(f"Left out, damaged: {turkish.name}: is not UTF-8 text")
     button(h, "select")  # the first lesson still starts
     assert h.app.lesson is not None
 
 
 def test_kiosk_lesson_check_names_a_damaged_file_without_a_traceback(tmp_path: Path) -> None:
-    bad = tmp_path / "23-turkish.toml"
-    bad.write_bytes((lessons.DATA / "23-turkish.toml").read_bytes() + b"\xff")
+    (turkish,) = lessons.DATA.glob("*-turkish.toml")
+    bad = tmp_path / turkish.name
+    bad.write_bytes(turkish.read_bytes() + b"\xff")
     run = _kiosk("lesson", "check", str(bad))
     assert run.returncode == 1 and "Traceback" not in run.stderr
-    assert run.stdout.startswith("FAIL 23-turkish.toml: is not UTF-8 text")
+    assert run.stdout.startswith(f"FAIL {turkish.name}: is not UTF-8 text")
 
 
 # -- item 3: a configuration error keeps the table dark ---------------------------------------
