@@ -45,6 +45,7 @@ class _Facts(Collector):
 
     def collect(self) -> Iterator[Any]:
         f = self.facts
+        family: CounterMetricFamily | GaugeMetricFamily
         link = f.get("link", {})
         yield _gauge("up", "1 while the table application answers", 1)
         yield _gauge(

@@ -290,7 +290,7 @@ class CompanionServer:
             self._wake.set()
 
     async def _pump(self) -> None:
-        assert self._wake is not None
+        assert self._wake is not None and self._table is not None
         await self.lessons()  # a lesson's events are read with its file
         while True:
             await self._wake.wait()

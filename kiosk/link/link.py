@@ -576,7 +576,7 @@ class TableLink:
         gap = renumber = False
         now = time.monotonic()
         with self._lock:
-            restart = message.kind == MSG_IDENTIFY and (message.seq == 0 or self._renumbering)
+            restart = message.kind == MSG_IDENTIFY and (message.seq == 0 or bool(self._renumbering))
             if restart:
                 if self._renumbering and message.seq != 0:
                     self._counts["renumbered"] += 1

@@ -57,7 +57,7 @@ def turn_to(position_id: str, roller: Colour, mover: Colour) -> str:
     if roller == mover:
         return position_id
     first, second = decode_position_id(position_id)
-    return encode_position_id(second, first)
+    return encode_position_id(tuple(second), tuple(first))
 
 
 def restore_game(profile: str, position_id: str, turn: str, events: Iterable[dict]) -> Game:

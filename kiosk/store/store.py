@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Any, cast
 
 from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
 from kiosk.store.restore import restore_game, turn_to
@@ -413,7 +414,7 @@ class Store:
                 "INSERT INTO matches (id, started, length, profile) VALUES (?, ?, ?, ?)",
                 (match_id, _now(), length, name),
             )
-        return int(cursor.lastrowid)
+        return _row_id(cursor)
 
     def next_ids(self) -> tuple[int, int]:
         """The ids the next game and the next match will have."""
@@ -505,7 +506,7 @@ class Store:
                     str(colour),
                 ),
             )
-        return int(cursor.lastrowid)
+        return _row_id(cursor)
 
     def record(self, game_id: int, event: dict) -> None:
         """Write one application event of a game, timestamped, in its own transaction.
@@ -534,7 +535,7 @@ class Store:
                 (game_id, at, kind, body),
             )
             if turn is not None:
-                self._add_turn(db, game_id, game, turn, int(cursor.lastrowid))
+                self._add_turn(db, game_id, game, turn, _row_id(cursor))
             elif kind == "game-over":
                 self._finish(db, game_id, at, event)
             elif kind == "cube" and event.get("action") == "pass":
@@ -729,7 +730,8 @@ class Store:
         for game in self.games(match_id):
             if game.winner in score and game.points:
                 score[game.winner] += game.points
-        return MatchSummary(*rows[0], score=(score["white"], score["black"]))
+        match_id, started, length, profile = rows[0]
+        return MatchSummary(match_id, started, length, profile, (score["white"], score["black"]))
 
     def last_game(self) -> int | None:
         """The most recently started game, if any."""
@@ -883,6 +885,14 @@ def _header_size(path: Path) -> int:
     return size
 
 
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row just inserted."""
+    row_id = cursor.lastrowid
+    if row_id is None:
+        raise StoreError("the database gave no id to the row just written")
+    return row_id
+
+
 def _summary(row: tuple) -> GameSummary:
     """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined), each value
     checked: a damaged row is a :class:`StoreError`, not a surprise further on."""
@@ -890,17 +900,23 @@ def _summary(row: tuple) -> GameSummary:
     where = f"game {game_id}"
     _expect(where, "start", row[1], str)
     names = ("result", "points", "match", "number", "white player", "black player")
-    kinds: tuple = ((str, None), (int, None), (int, None), int, str, str)
+    kinds: tuple[Any, ...] = ((str, None), (int, None), (int, None), int, str, str)
     for name, value, kind in zip(names, row[4:10], kinds, strict=True):
         _expect(where, name, value, kind)
-    names = ("mode", "match length", "finish", "start position", "start turn")
-    for name, value, kind in zip(names, row[10:], (str, int, (str, None), str, str), strict=True):
+    more = ("mode", "match length", "finish", "start position", "start turn")
+    later: tuple[Any, ...] = (str, int, (str, None), str, str)
+    for name, value, kind in zip(more, row[10:], later, strict=True):
         _expect(where, name, value, kind)
     _known_profile(where, row[2])
     _colour_name(where, "winner", row[3], optional=True)
     _colour_name(where, "start turn", row[14])
     _position_id(where, "start position", row[13])
-    return GameSummary(*row[:8], (row[8], row[9]), *row[10:])
+    (_, started, profile, winner, result, points, match, number, white, black) = row[:10]
+    mode, length, finished, position, turn = row[10:]
+    return GameSummary(
+        game_id, started, profile, winner, result, points, match, number, (white, black),
+        mode, length, finished, position, turn,
+    )  # fmt: skip
 
 
 def _damaged(where: str, what: str, value: object) -> StoreError:
@@ -972,7 +988,15 @@ def _turn(
     _expect(where, f"{what}'s move", move, str)
     _position_id(where, f"{what}'s position before", before)
     _position_id(where, f"{what}'s position after", after)
-    return TurnRecord(number, colour, (d1, d2), move, before, after, bool(accepted))
+    return TurnRecord(
+        cast(int, number),
+        cast(str, colour),
+        (cast(int, d1), cast(int, d2)),
+        cast(str, move),
+        cast(str, before),
+        cast(str, after),
+        bool(accepted),
+    )
 
 
 class _Transaction:
@@ -1049,4 +1073,4 @@ def _play_fields(event: dict) -> tuple[Colour, tuple[int, int], str, str, bool]:
         raise StoreError(f"a play event's move is text: {move!r}")
     after = event.get("position")
     _check_position_id(after)
-    return mover, (dice[0], dice[1]), move, after.strip(), bool(event.get("accepted"))
+    return mover, (dice[0], dice[1]), move, str(after).strip(), bool(event.get("accepted"))

@@ -419,7 +419,7 @@ def evaluate(
             for s in states
         ]
     return [
-        _combine(equities[2 * i], equities[2 * i + 1], cube)  # type: ignore[arg-type]
+        _combine(equities[2 * i], equities[2 * i + 1], cube)
         for i, cube in enumerate(cubes)
     ]
 

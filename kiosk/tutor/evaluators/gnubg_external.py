@@ -31,6 +31,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from typing import TextIO
 
 from kiosk.rules import Position
 from kiosk.tutor.evaluators import EvaluatorError, PlyEvaluator
@@ -110,7 +111,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
         self._process: subprocess.Popen | None = None
         self._socket: socket.socket | None = None
         self._socket_path: str | None = None
-        self._reader = None
+        self._reader: TextIO | None = None
         self._lock = threading.Lock()
 
     # -- the process -----------------------------------------------------------------
