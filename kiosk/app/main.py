@@ -45,7 +45,7 @@ from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
 from kiosk.app.modes.entry import PinEntryMode, PinLock
-from kiosk.app.modes.game import GameMode, cube_words
+from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.modes.russian import RussianMode
@@ -387,7 +387,19 @@ class App:
     def _table_side(self, colour: Colour, level: str) -> TableSide:
         """The table plays ``colour`` at ``level`` from now on, its words said to the players."""
         opponent = Opponent(level, profile=self.config.rules.profile)
-        return self.core.play_against(colour, opponent, level, say=self.say)
+        return self.core.play_against(colour, opponent, level, say=self._table_says)
+
+    def _table_says(self, to: str, text: str) -> None:
+        """The table's own words ("I double.", "I take.") on its own side; its review of
+        the visitor's plays to the visitor, with the game's result."""
+        side = self.core.side
+        if side is None:
+            return
+        if to in ("both", str(side.colour)):
+            # said aloud as the cube's move ("Black doubles to 2."), written here
+            self.bus.publish(Message(to=str(side.colour), text=text, prompt="own", speak=False))
+        else:
+            self.bus.publish(Message(to=to, text=text, prompt="review"))
 
     def play_the_table(self, colour: Colour, level: str, position: Position | None = None) -> None:
         """A new game against the table, which plays ``colour`` at ``level`` (from
@@ -458,9 +470,15 @@ class App:
                 tutor=self.tutor,
                 dice_source=self.dice_source,
                 cube=(1, None),
+                table=self._table_colour(),
             )
         )
         self._show_session(lines)
+
+    def _table_colour(self) -> Colour:
+        """The table's own side in a game against it (``MISSING``: two players)."""
+        side = self.core.side
+        return side.colour if side is not None else MISSING
 
     def _show_session(self, lines: list[str]) -> None:
         """The session's score band and what is said before its next game."""
@@ -476,7 +494,9 @@ class App:
         assert session is not None
         lines = session.said
         self.bus.publish(session.shown())
-        self.bus.publish(Message(to="both", text=" ".join(lines[:2]), detail="\n".join(lines)))
+        self.bus.publish(
+            Message(to="both", text=" ".join(lines[:2]), detail="\n".join(lines), prompt="result")
+        )
 
     def _resume(self, game_id: int, game: Game) -> None:
         self.core.no_side()
@@ -500,6 +520,7 @@ class App:
                 dice=game.dice or None,
                 tutor=self.tutor,
                 cube=cube_json(game),
+                table=self._table_colour(),
             )
         )
         self._show_session([])
@@ -728,24 +749,16 @@ class App:
                     self.bus.publish(Message(to="both", text=text, detail="\n".join(notes)))
             case CubeMoved(action="double") if not self.russian:
                 self._double_offered()
-            case CubeMoved(action="take", player=taker) if not self.russian:
-                self.say("both", cube_words(self.core.game, taker))
             case GameOver() if self.session is not None and not self.russian:
                 self._session_game_over()
 
     def _double_offered(self) -> None:
-        """A double is on offer: its taker is asked to take or pass (the table answers for
-        itself)."""
-        game = self.core.game
-        taker = game.turn.other
+        """A double is on offer: its taker answers with Select or Back (the view asks him;
+        the table answers for itself)."""
+        taker = self.core.game.turn.other
         side = self.core.side
         if side is not None and side.colour == taker:
             return
-        stake = 2 * game.cube.value
-        self.say(
-            str(taker),
-            f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.",
-        )
         self.transitions.double_offered(str(taker))
 
     # -- buttons ---------------------------------------------------------------------------

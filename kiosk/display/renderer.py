@@ -89,6 +89,14 @@ def _other(colour: str) -> str:
     return "black" if colour == "white" else "white"
 
 
+def _shows_dice(view: TableView, colour: str) -> bool:
+    """Whether ``colour``'s band is the one on turn (its dice shown, lit): the player on
+    roll's, and against the table the visitor's for the table's turn too."""
+    if view.winner is not None or view.opening:
+        return False
+    return view.turn == colour or (view.visitor == colour and view.turn == view.table)
+
+
 class Renderer:
     """Draws whole frames of the table for one surface and calibration."""
 
@@ -154,16 +162,17 @@ class Renderer:
         self._draw_arrows(view.last_play)
         for where, men, each in view.stranded:
             self._draw_stranded(where, men, each)
-        for colour in ("white", "black"):
+        sides = view.sides()  # against the table: the visitor's side only
+        for colour in sides:
             self._blit_panel(f"gap-{colour}", self._gap_panel, view, colour)
         for colour in ("white", "black"):
-            if view.show_detail.get(colour) and view.messages.get(colour):
+            if colour in sides and view.show_detail.get(colour) and view.messages.get(colour):
                 self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
             self._blit_panel(f"band-{colour}", self._band_panel, view, colour)
         self._blit_panel("cube", self._cube_panel, view, "white")
         if view.illegal:  # under the cards: a menu opened over it is read whole
-            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
-        for colour in ("white", "black"):
+            self._blit_panel("illegal", self._illegal_panel, view, view.facing(view.turn))
+        for colour in sides:
             if view.chart:
                 self._blit_panel(f"chart-{colour}", self._chart_panel, view, colour)
             if view.answers:
@@ -439,10 +448,12 @@ class Renderer:
 
     def _band_panel(self, view: TableView, colour: str, key: tuple | None):
         message = view.messages.get(colour)
-        mine = view.turn == colour and view.winner is None and not view.opening
+        mine = _shows_dice(view, colour)
         state = (
             colour,
             mine,
+            view.turn,
+            view.visitor,
             view.winner,
             view.opening,
             view.mode,
@@ -471,9 +482,12 @@ class Renderer:
         return surface, rect.topleft
 
     def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
-        if view.choices and view.turn == colour:
+        result = view.prompts.get(colour, "result") if view.winner and view.mode == "game" else None
+        if view.choices and view.facing(view.turn) == colour:
             options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
             content = ("choose", f"Which play? {options}")
+        elif result is not None:  # the game's end, on the board until a button
+            content = ("result", result.text)
         elif view.busy:
             content = ("busy", view.busy)
         elif view.banner and view.illegal is None:  # a wrong move's message comes first
@@ -494,11 +508,13 @@ class Renderer:
         largest = int(half * 0.62)
         smallest = min(largest, int(max(14, half * 0.3) * self.scale))
         size, lines = self.text.fit(content[1], width, half, largest, smallest, 2)
-        colour_text = ACCENT if content[0] == "choose" else TEXT
+        colour_text = ACCENT if content[0] in ("choose", "result") else TEXT
         block = self.text.block(lines, size, colour_text, "centre")
         at = block.get_rect(center=(width // 2, half // 2))
         backing = at.inflate(size // 2, size // 8).clip(panel.get_rect())  # over an arrow too
         pygame.draw.rect(panel, (*BAND, 200), backing, border_radius=size // 3)
+        if content[0] == "result":
+            pygame.draw.rect(panel, ACCENT, backing, 3, border_radius=size // 3)
         panel.blit(block, at)
         if colour == "white":
             where = (inner.right - width, gap.top + half)
@@ -736,7 +752,7 @@ class BandPainter:
     def paint(self, view: TableView, message: PlayerText | None) -> pygame.Surface:
         """The band's surface: turn and dice, message, pips and score, connection."""
         w, h = self.width, self.height
-        mine = view.turn == self.colour and view.winner is None and not view.opening
+        mine = _shows_dice(view, self.colour)
         surface = pygame.Surface((w, h))
         surface.fill(BAND_TURN if mine else BAND)
         if mine:
@@ -762,12 +778,25 @@ class BandPainter:
             label = self.text.render("FIRST THROW", label_size, ACCENT)
         elif view.winner is not None:
             won = view.winner == self.colour
+            tables = view.visitor is not None and view.table == self.colour
             words, colour = ("YOU WON", ACCENT) if won else ("Game over", DIM)
+            if tables:  # the table's own side speaks for the table
+                words = "I WON" if won else "Game over"
+            elif view.visitor is not None and not won:
+                words, colour = "TABLE WON", ACCENT
             label = self.text.render(words, label_size, colour)
+        elif mine and view.turn != self.colour:  # the visitor throws and moves for the table
+            label = self.text.render("TABLE'S TURN", label_size, ACCENT)
         elif mine:
-            label = self.text.render("YOUR TURN", label_size, ACCENT)
+            words = "MY TURN" if view.table == self.colour and view.visitor else "YOUR TURN"
+            label = self.text.render(words, label_size, ACCENT)
         else:
             label = self.text.render("Their turn", label_size, DIM)
+        if label.get_width() > width - 2 * pad:  # a long label fits the column
+            scale = (width - 2 * pad) / label.get_width()
+            label = pygame.transform.smoothscale(
+                label, (width - 2 * pad, max(1, int(label.get_height() * scale)))
+            )
         surface.blit(label, (pad, pad))
         if mine:
             top = pad + label.get_height() + pad // 2

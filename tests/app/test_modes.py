@@ -105,8 +105,12 @@ def test_the_end_of_a_game_stays_until_a_button(harness, tmp_path: Path) -> None
     over = h.last("game-over")
     assert over["winner"] == "black"
     h.wait(5000)  # time passes: the result stays on the screen
+    said = {p: h.app.view.messages[p].text for p in ("white", "black")}
+    assert said == {
+        "white": "Black wins 1 point: you passed the double.",  # the result on each line
+        "black": "You won 1 point: White passed the double.",
+    }
     for player in ("white", "black"):
-        assert h.app.view.messages[player].text == "Black wins a single game (1 point)."
         assert legend(h, player) == {"done": "new game", "menu": "menu"}
     assert h.app.modes.names() == ["game", "game-end"]
     button(h, "done", "white")

@@ -54,7 +54,11 @@ class GameEndMode(Mode):
     def legend(self, player: str) -> Legend:
         session = self.app.session
         going_on = session is not None and not session.over
-        return (("done", "next game" if going_on else "new game"), ("menu", "menu"))
+        keys: Legend = (("done", "next game" if going_on else "new game"), ("menu", "menu"))
+        if self.app.detail_player() == player:  # the score's lines, the table's review
+            shown = self.app.view.show_detail.get(player)
+            keys += (("select", "close the explanation" if shown else "explanation"),)
+        return keys
 
     def press(self, button: str, player: str | None) -> None:
         if button == "done":
@@ -62,6 +66,10 @@ class GameEndMode(Mode):
             self.app.new_game(tutor=self.app.tutor)
         elif button == "menu":
             self.app.open_menu(player)
+        elif button == "select":
+            who = self.app.detail_player(player)
+            if who is not None:
+                self.app.bus.publish(Detail(player=who))
 
 
 def cube_words(game: Game, taker: Colour) -> str:
