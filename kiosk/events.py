@@ -438,6 +438,7 @@ class MenuShown(Event):
     cursor: int
     footer: str = _opt()
     player: Colour = _colour(optional=True)
+    numbers: tuple[int, ...] = _opt()  # each item's number key, where a keyboard picks it
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -34,6 +34,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -44,6 +45,7 @@ from kiosk.app.events import EventBus
 from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
+from kiosk.app.modes.attract import ABANDON_MS
 from kiosk.app.modes.entry import PinEntryMode, PinLock
 from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
@@ -180,6 +182,7 @@ class App:
         self.game_id: int | None = None
         self.coach: GameCoach | None = None
         self._session_notes: list[str] = []  # what is said before the session's next game
+        self.installer_notes: list[str] = []  # what is missing, for the installer's eyes
         self.running = True
         self.now = 0
         self.idle_since = 0  # the last button or man moved
@@ -346,6 +349,8 @@ class App:
                     self._resume(game_id, game)
                     if self.start_position is not None:
                         self._ask_start_position(self.start_position)
+                    else:
+                        self._warn_if_left(game_id)
                     return
         self.new_game(self.start_position)
 
@@ -360,6 +365,22 @@ class App:
             self.report_store(err)
             return None
 
+    def _warn_if_left(self, game_id: int) -> None:
+        """A game resumed after a restart that was last played long ago: not resumed
+        silently for whoever is at the table now (a warning, then put away)."""
+        assert self.store is not None
+        try:
+            timeline = self.store.timeline(game_id)
+            last = datetime.fromisoformat(timeline[-1][0]) if timeline else None
+        except Exception as err:  # the store says what is wrong in words
+            self.report_store(err)
+            return
+        if last is None:
+            return
+        age = datetime.now(UTC) - last
+        if age.total_seconds() * 1000 >= ABANDON_MS and self.worth_keeping():
+            self.transitions.abandoned(_ago(age.total_seconds()))
+
     def _ask_start_position(self, position: Position) -> None:
         """Both an unfinished game and a position to start were given: ask which."""
         log.info("an unfinished game was resumed; the players are asked about --position")
@@ -367,22 +388,25 @@ class App:
         self.transitions.menu(menu)
 
     def _notices(self) -> None:
-        """What is missing, said on screen once."""
-        lines = []
-        if self.simulator is not None:
-            lines.append("A simulated table: drag the men with the mouse.")
+        """What is missing: for the installer, logged and listed behind the PIN (Settings),
+        never put before a visitor; the window's own note (a simulated table is played with
+        the mouse) on screen once."""
+        notes = []
         if self.store is None:
-            lines.append("Games are not being saved: no database.")
+            notes.append("Games are not being saved: no database.")
             if self.store_problem:  # the whole reason is on stderr and from kiosk doctor
                 log.warning("no database: %s", self.store_problem)
-                lines.append("The installer's 'kiosk doctor' says why.")
+                notes.append("'kiosk doctor' says why.")
         speaker = self.speaker
         if speaker is not None and self.config.speech.enabled and speaker.problem:
-            lines.append(f"No speech: {speaker.problem.split(' (')[0]}.")
+            notes.append(f"No speech: {speaker.problem.split(' (')[0]}.")
         if self.config.installer.pin == DEFAULT_PIN:
-            lines.append("The installer's PIN is still the default.")
-        if lines:
-            self.transitions.notice(lines)
+            notes.append("The installer's PIN is still the default.")
+        for note in notes:
+            log.warning("for the installer: %s", note)
+        self.installer_notes = notes
+        if self.simulator is not None:
+            self.transitions.notice(["A simulated table: drag the men with the mouse."])
 
     def _table_side(self, colour: Colour, level: str) -> TableSide:
         """The table plays ``colour`` at ``level`` from now on, its words said to the players."""
@@ -631,8 +655,8 @@ class App:
             except queue.Empty:
                 break
             reading = frame.reading(self.core.sensing)
-            if reading != self._reading:
-                self._woken()
+            if self._reading is not None and reading != self._reading:
+                self._woken()  # a man moved (the first reading is no sign of anybody)
             self._reading = reading
             self._show_board()  # where the men are now, before the referee's verdicts on it
             self.core.sense(reading, now)
@@ -655,10 +679,30 @@ class App:
             self._board = dict(board)
             self.bus.publish(Board(board=board))
 
-    def _woken(self) -> None:
-        """Somebody is at the table (a button, a man moved): the attract screen goes."""
+    def _woken(self, player: str | None = None) -> bool:
+        """Somebody is at the table (a button, a man moved): the attract screen goes (the
+        choice of what to do opens), a warning is answered. Whether a press went to that."""
         self.idle_since = self.now
-        self.transitions.woken()
+        return self.transitions.woken(player)
+
+    def worth_keeping(self) -> bool:
+        """Whether something under way would be lost by a new game: a game with turns
+        played or dice thrown, a session, a lesson, a replay or a Russian game."""
+        if self.lesson is not None or self.replay is not None or self.russian:
+            return True
+        game = self.core.game
+        if game.phase == Phase.OVER:
+            return False
+        return bool(game.turns) or game.phase in (Phase.PLAY, Phase.DOUBLE_OFFERED) or (
+            self.session is not None and bool(self.session.said)
+        )
+
+    def put_away_game(self) -> None:
+        """A game left a long while is put away (kept in the store as abandoned) and a new
+        one laid out for the next visitor, with the installer's tutor setting."""
+        log.info("a game left %d minutes is put away", (self.now - self.idle_since) // 60_000)
+        self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
+        self.play_friends(tutor=self.config.tutor.enabled)
 
     def _say_when_complete(self) -> None:
         """The men show a whole play: tell the player to press Done (once per board)."""
@@ -764,8 +808,10 @@ class App:
     # -- buttons ---------------------------------------------------------------------------
 
     def press(self, name: str, player: str | None = None) -> None:
-        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
-        self._woken()
+        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``.
+        A press that wakes the table (or keeps a game left a while) does nothing else."""
+        if self._woken(player):
+            return
         self.modes.press(name, player)
 
     def ask_pin(self) -> None:
@@ -826,6 +872,19 @@ class App:
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )
+
+
+def _ago(seconds: float) -> str:
+    """How long ago, in words.
+
+    >>> _ago(600), _ago(7300), _ago(3 * 86400)
+    ('10 minutes ago', '2 hours ago', '3 days ago')
+    """
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "just now"
 
 
 def _json_lines(out: TextIO) -> Callable[[Event], None]:

@@ -37,6 +37,7 @@ class TableMenus:
             [
                 Item("Back to the game"),
                 Item(self._double_label, lambda: double(app), shown=lambda: may_double(app)),
+                Item("Lessons: learn the game step by step", submenu=self.lessons),
                 Item("New game with the tutor", lambda: app.play_friends(tutor=True)),
                 Item("New game without the tutor", lambda: app.play_friends(tutor=False)),
                 Item("Play against the table", submenu=self.against),
@@ -51,7 +52,6 @@ class TableMenus:
                     ),
                 ),
                 Item("Russian backgammon (the books' other game)", submenu=self.russian),
-                Item("Lessons", submenu=self.lessons),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
                 Item("Quit", app.quit, shown=lambda: not c.display.fullscreen),
@@ -75,12 +75,37 @@ class TableMenus:
                 ),
                 Item("Test the table's switches", self._self_test),
                 Item("Save these settings", self._save),
+                Item(
+                    lambda: f"Notes for the installer ({len(app.installer_notes)})",
+                    submenu=self._installer_notes,
+                    shown=lambda: bool(app.installer_notes),
+                ),
                 Item("Quit the application", app.quit),
             ],
             name="settings",
         )
 
     # -- the main menu -------------------------------------------------------------------
+
+    def welcome(self) -> Menu:
+        """What to do, for whoever wakes the table: carry on with the game on it (if one is
+        under way), a new game, a lesson, a game against the table, or the whole menu."""
+        app = self.app
+        return Menu(
+            "Welcome: what would you like to do?",
+            [
+                Item("Carry on with the game on the table", shown=app.worth_keeping),
+                Item("A new game, the tutor watching", lambda: app.play_friends(tutor=True)),
+                Item("Lessons: learn the game step by step", submenu=self.lessons),
+                Item("Play against the table", submenu=self.against),
+                Item("Everything else: the main menu", submenu=lambda: self.main),
+            ],
+        )
+
+    def _installer_notes(self) -> Menu:
+        """What is missing, as the start-up found it (``kiosk doctor`` says more)."""
+        notes = self.app.installer_notes
+        return Menu("Notes for the installer", [Item(n) for n in notes], numbered=False)
 
     def against(self) -> Menu:
         """Which side the table plays, and how strongly (the friendly level first)."""
@@ -229,7 +254,7 @@ class TableMenus:
         store = app.progress()
         progress = store.lesson_progress(app.config.tutor.player_slot) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
-        return Menu("Lessons", items or [Item("No lessons are installed.")])
+        return Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
 
     def replays(self) -> Menu:
         """Crawley's recorded games and the last games played at this table."""

@@ -616,7 +616,12 @@ class Renderer:
         return card, self._card_place(colour, width, height)
 
     def _menu_panel(self, view: TableView, colour: str, key: tuple | None):
-        state = (view.menu_title, view.menu, view.menu_cursor, view.menu_footer)
+        items = view.menu
+        if view.keys and len(view.menu_numbers) == len(items):  # the number keys pick them
+            items = tuple(
+                f"{n}  {t}" if n <= 9 else t for n, t in zip(view.menu_numbers, items, strict=True)
+            )
+        state = (view.menu_title, items, view.menu_cursor, view.menu_footer)
         if key is None:
             return state
         return self._list_panel(colour, *state)

@@ -194,6 +194,7 @@ class TableView:
     menu_cursor: int = 0  # the item Select would take
     menu_footer: str = ""  # how to work the menu with the buttons
     menu_player: str | None = None  # who opened the menu; None: drawn for both players
+    menu_numbers: tuple[int, ...] = ()  # each item's number key (a keyboard picks it)
     simulated: bool = False  # no physical men (simulated table): the display draws them
     lights: tuple[str, ...] = ()  # table locations a lesson points at
     lesson_result: bool | None = None  # the learner's last answer: right, wrong or none yet
@@ -450,6 +451,7 @@ class TableView:
                 self.menu_cursor = cursor
                 self.menu_footer = footer or ""
                 self.menu_player = None if who is MISSING else str(who)
+                self.menu_numbers = tuple(event.numbers or ())
             case Board(board=board):
                 if board != self.board:
                     self.prompts.clear_all("notice")  # its cause is gone, or said again

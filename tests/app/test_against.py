@@ -19,7 +19,7 @@ from tests.store.test_gnubg_import import GNUBG, gnubg_games, gnubg_turns, our_t
 
 def _against_the_table(h) -> None:
     button(h, "menu", "white")
-    button(h, "menu", "white", times=3)  # down to "Play against the table"
+    button(h, "menu", "white", times=h.app.view.menu.index("Play against the table"))
     button(h, "select", "white")
     assert h.app.view.menu_title == "Play against the table"
     assert h.app.view.menu[0] == "You play white, the table black (intermediate)"

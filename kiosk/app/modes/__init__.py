@@ -59,6 +59,7 @@ class Card:
     cursor: int = 0
     footer: str = ""
     player: str | None = None  # drawn facing this player; None: for both
+    numbers: tuple[int, ...] = ()  # each item's number key (the same every time it shows)
 
     def event(self) -> MenuShown:
         """The ``menu`` event that shows this card."""
@@ -68,6 +69,7 @@ class Card:
             cursor=self.cursor,
             footer=self.footer,
             player=self.player if self.player is not None else MISSING,
+            numbers=self.numbers or MISSING,
         )
 
 
@@ -75,6 +77,7 @@ class Menus(Protocol):
     """The table's menus as the modes ask for them (:class:`kiosk.app.menus.TableMenus`)."""
 
     def lessons(self) -> Any: ...
+    def welcome(self) -> Any: ...
     def choose(self, options: list[str], choose: Callable[[int], None]) -> Any: ...
     def wrong_move(self, title: str, accept: Callable[[], None]) -> Any: ...
 
@@ -91,6 +94,7 @@ class Host(Protocol):
     store: Any  # kiosk.store.Store, or None
     simulator: Any  # kiosk.simtable.SimulatedTable, or None
     tutor: bool
+    installer_notes: list[str]  # what is missing, for the installer's eyes (Settings)
     dice_source: str  # wells, buttons or digital
     now: int
     modes: ModeStack
@@ -121,6 +125,8 @@ class Host(Protocol):
     def report_store(self, err: Exception) -> None: ...
     def progress(self) -> GuardedProgress | None: ...
     def ask_pin(self) -> None: ...
+    def worth_keeping(self) -> bool: ...
+    def put_away_game(self) -> None: ...
     def quit(self) -> None: ...
     def banner(self) -> str: ...
     def say(self, to: str, text: str, warning: bool = False) -> None: ...
