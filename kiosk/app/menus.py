@@ -25,6 +25,13 @@ from kiosk.tutor.lessons import LessonError, catalogue
 
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
 
+#: Parker's options for scoring by the loser's stranded men (kiosk.rules.stranded), in words.
+STRANDED_OPTIONS = {
+    1: "1 a man",
+    2: "1, 2, 3 or 4 a man, the farther from home the more",
+    3: "1, 2, 4 or 8 a man, the farther from home the more",
+}
+
 
 class TableMenus:
     """The menus of one table; actions go to the application."""
@@ -128,8 +135,12 @@ class TableMenus:
         Row = tuple[str, list[str], Callable[[list[str]], Session | Chouette]]
 
         def group(title: str, rows: list[Row]) -> Callable[[], Menu]:
-            return lambda: Menu(
-                title, [Item(t, _call(self._names, t, labels, make)) for t, labels, make in rows]
+            return lambda: Menu(  # the names are asked under the row's name, not its words
+                title,
+                [
+                    Item(t, _call(self._names, t.split(": ")[0], labels, make))
+                    for t, labels, make in rows
+                ],
             )
 
         matches: list[Row] = [
@@ -149,7 +160,7 @@ class TableMenus:
         )
         stranded: list[Row] = [
             (
-                f"Stranded men, option {o}{', with games' if m else ''}",
+                f"Stranded men, option {o}{', with games' if m else ''}: {STRANDED_OPTIONS[o]}",
                 two,
                 lambda n, o=o, m=m: Session.money(
                     rules, scoring=Scoring(f"stranded{o}"), stranded_multiply=m, players=n
@@ -174,9 +185,11 @@ class TableMenus:
                 Item("A match to 3, 5 or 7 points", submenu=group("A match", matches)),
                 Item("A money session", submenu=group("A money session", money)),
                 Item(
-                    "Money scored by Parker's stranded men",
+                    "Scored by the loser's stranded men (Parker)",
                     submenu=group(
-                        "Parker's stranded men (with games: x2 gammon, x3 backgammon)", stranded
+                        "The loser's men left on the board score for the winner "
+                        "(with games: x2 for a gammon, x3 for a backgammon)",
+                        stranded,
                     ),
                 ),
                 *(

@@ -57,7 +57,7 @@ from kiosk.events import (
 )
 from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
-from kiosk.table.sensing import location
+from kiosk.table.sensing import describe, location, point_of
 
 #: The events with which the game goes on: a take-back offer lapses (the coach's verdict is
 #: then held beneath what the turn asks).
@@ -197,6 +197,10 @@ class TableView:
     menu_numbers: tuple[int, ...] = ()  # each item's number key (a keyboard picks it)
     simulated: bool = False  # no physical men (simulated table): the display draws them
     lights: tuple[str, ...] = ()  # table locations a lesson points at
+    setup: tuple[Mapping[str, Any], ...] = ()  # men still to lay out: {table, colour, have,
+    # want} by location and colour (drawn as pale men to place, crosses on men to take away)
+    step: tuple[int, int] | None = None  # a lesson's step and how many it has
+    lesson_title: str = ""  # the lesson's banner without its step
     lesson_result: bool | None = None  # the learner's last answer: right, wrong or none yet
     answers: tuple[str, ...] = ()  # a lesson question's choices
     answer_cursor: int = 0  # the choice Done would give
@@ -397,10 +401,11 @@ class TableView:
                         self.dice = (dice[0], dice[1])  # each side's die, drawn together
                         if plays:
                             self._first_play(str(starter), dice[0], dice[1])
-            case Setup(message=message, law=law):
-                self.say("both", message, law or "", warning=True, kind="wrong")
+            case Setup(corrections=corrections, message=message, law=law):
+                self._set_up(tuple(corrections), message, law or "")
             case SetupOk(restored=restored):
                 self.prompts.clear_all("wrong")
+                self.setup = ()
                 text = "The board is restored. Play on." if restored else "The board is set."
                 self.say("both", text if restored else f"{text} Throw to start.")
             case SessionShown(score=score, stranded=stranded):
@@ -463,6 +468,7 @@ class TableView:
                     self.prompts.clear_all()
                     self.show_detail = {}
                     self.last_play, self.last_move = (), ""
+                    self.setup, self.step, self.lesson_title = (), None, ""
                 self.banner, self.mode = banner, mode
                 self.hide_pips = mode == "russian"  # the standard count means nothing there
                 if mode == "russian":
@@ -539,6 +545,26 @@ class TableView:
                 )
             self.prompts.put(who, "result", Text(f"{text}."))
 
+    def _set_up(self, corrections: tuple[Mapping[str, Any], ...], said: str, law: str) -> None:
+        """Men to lay out: drawn as pale men where they go (crosses on men to take away),
+        with a count of what is left to do, not a telling-off one man at a time."""
+        self.setup = corrections
+        place = sum(max(0, int(c["want"]) - int(c["have"])) for c in corrections)
+        away = sum(max(0, int(c["have"]) - int(c["want"])) for c in corrections)
+        if not corrections:  # a referee's word with nothing to show: said as it is
+            self.say("both", said, law, kind="wrong")
+            return
+        todo = []
+        if place:
+            todo.append(f"{place} {'man' if place == 1 else 'men'} to place")
+        if away:
+            todo.append(f"{away} marked with a cross to take away")
+        text = f"Lay the men out as the pale men show: {' and '.join(todo)}."
+        for who in self.sides():
+            words = [setup_words(c, who) for c in corrections]
+            detail = "What is left to do:\n" + "\n".join(words) + (f"\n\n{law}" if law else "")
+            self.say(who, text, detail, kind="wrong")
+
     def _review(self, colour: str, review: str) -> None:
         """The table's review of the visitor's plays: the result's full explanation (the
         result stays on the line)."""
@@ -567,7 +593,7 @@ class TableView:
         self.prompts.clear_all()
         self.show_detail = {}
         self.last_play, self.last_move = (), ""
-        self.winner = None
+        self.winner, self.setup = None, ()
         self.table = None if event.table is MISSING else str(event.table)
         self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
@@ -600,12 +626,28 @@ class TableView:
         kind = event["event"]
         if kind == "lesson":
             self._lesson_board(event)
+            step, steps = event.get("step"), event.get("steps")
+            if isinstance(step, int) and isinstance(steps, int):
+                self.step = (step, steps)  # the step counter, in the banner
+                self.lesson_title = self.lesson_title or self.banner
+                self.banner = f"{self.lesson_title} · step {step} of {steps}"
+            if "position" not in event:  # no men to lay out for this step
+                self.setup = ()
+        if kind == "lesson-result":
+            wanted = event.get("wanted")
+            if isinstance(wanted, Mapping):  # a wrong play: the play wanted, with arrows
+                self.last_play = tuple((str(a), str(b)) for a, b in wanted.get("arrows", ()))
+                self.last_move = str(wanted.get("move", ""))
+                self.preview = True
         if kind in ("lesson", "lesson-result", "lesson-end"):
             wrong = kind == "lesson-result" and not event["correct"]
             text, source = str(event.get("text", "")), str(event.get("detail", ""))
-            # The whole text and where it comes from, for Select (a long text is cut short
-            # in the band); each new text starts with the explanation closed.
-            detail = f"{text}\n\nFrom {source}." if source else text
+            # The whole text, the books that play it so and where it comes from, for
+            # Select (a long text is cut short in the band); each new text starts with the
+            # explanation closed.
+            sources = str(event.get("sources", ""))
+            detail = "\n\n".join(x for x in (text, sources) if x)
+            detail += f"\n\nFrom {source}." if source else ""
             self.show_detail = {}
             self.say(
                 str(event.get("to", "both")),
@@ -633,6 +675,7 @@ class TableView:
             if self.preview:
                 self.last_play, self.last_move = (), ""
             self.hide_pips, self.preview = False, False
+            self.step, self.setup = None, ()
 
     def _lesson_board(self, event: Mapping[str, Any]) -> None:
         """A lesson step's pip counts (hidden while it asks for one) and its preview of the
@@ -646,7 +689,7 @@ class TableView:
             self.last_play = tuple((str(a), str(b)) for a, b in preview.get("arrows", ()))
             self.last_move = str(preview.get("move", ""))
             self.preview = True
-        elif self.preview:
+        else:  # a new step starts clean: no arrows of the step (or the play) before
             self.last_play, self.last_move, self.preview = (), "", False
 
     def _russian_played(self, event: Played) -> None:
@@ -668,6 +711,26 @@ class TableView:
         mover = event.player
         self.set_position(Position.from_id(event.position, mover.other))
         self.last_play = play_arrows(event.play, mover) if event.play is not None else ()
+
+
+def setup_words(correction: Mapping[str, Any], reader: str) -> str:
+    """One location still to put right while laying out, in ``reader``'s own numbering
+    (the other colour's own number beside it).
+
+    >>> setup_words({"table": "19", "colour": "black", "have": 4, "want": 5}, "white")
+    "Put 1 more black man on your 19 point (black's 6 point)."
+    >>> setup_words({"table": "6", "colour": "white", "have": 7, "want": 5}, "white")
+    'Take 2 white men off your 6 point.'
+    """
+    where, colour = str(correction["table"]), Colour.parse(str(correction["colour"]))
+    diff = int(correction["want"]) - int(correction["have"])
+    men = "man" if abs(diff) == 1 else "men"
+    place = describe(where, Colour.parse(reader))
+    if str(colour) != reader and where.isdigit():
+        place += f" ({colour}'s {point_of(colour, where)} point)"
+    if diff > 0:
+        return f"Put {diff} more {colour} {men} on {place}."
+    return f"Take {-diff} {colour} {men} off {place}."
 
 
 def russian_words(move: str) -> str:

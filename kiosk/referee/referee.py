@@ -1039,6 +1039,7 @@ class Referee:
         if self._illegal == (reason, message) and not again:
             return
         self._illegal = (reason, message)
+        self._lift_reported = None  # the man lifted again: where it may go, shown again
         self._publish(
             Illegal(
                 reason=reason,

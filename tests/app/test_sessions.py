@@ -345,7 +345,7 @@ def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
 
 def test_stranded_men_with_games_from_the_menu(harness) -> None:
     h = ready(harness)
-    _session(h, "Money scored by Parker", "Stranded men, option 3, with games")
+    _session(h, "Scored by the loser's stranded men", "Stranded men, option 3, with games")
     assert h.app.view.menu_title == "Stranded men, option 3, with games: who is playing?"
     _name(h, "")
     _name(h, "")
