@@ -84,6 +84,7 @@ from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
 from kiosk.table import TableReading
 from kiosk.table.sensing import Sensed, true_counts
+from kiosk.tutor.cube import CubeState
 from kiosk.tutor.lessons import LessonEngine
 from kiosk.tutor.opponent import Opponent
 
@@ -775,6 +776,7 @@ class App:
     def _react(self, event: Event) -> None:
         """What the application does about an event (the modes' changes: ``transitions``)."""
         self.transitions.on_event(event)
+        self._consider_cube()
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
@@ -860,6 +862,57 @@ class App:
         self.core.resume_game()
 
     # -- the coach -------------------------------------------------------------------------
+
+    def _person_decides_cube(self) -> bool:
+        """Whether a person (not the table) has a cube decision now: may double at the start
+        of his turn, or must answer a double."""
+        if self.lesson is not None or self.replay is not None or self.russian:
+            return False
+        core, side = self.core, self.core.side
+        game = core.game
+        if game.phase == Phase.ROLL and not core.setting_up and core.cube.may_double:
+            return side is None or game.turn != side.colour
+        if game.phase == Phase.DOUBLE_OFFERED:
+            return side is None or game.turn.other != side.colour
+        return False
+
+    def _consider_cube(self) -> None:
+        """A cube decision for a person at the table: worked out by the coach now, in its
+        thread, so the double, take or pass made is rated at once."""
+        if not self.tutor or not self._person_decides_cube():
+            return
+        game = self.core.game
+        decider = game.turn if game.phase == Phase.ROLL else game.turn.other
+        self._coach().analyse_cube(
+            self.game_serial, len(game.turns), game.position, self.cube_state(), str(decider)
+        )
+
+    def cube_state(self) -> CubeState:
+        """The cube as the side on roll sees it: its value and owner before any double on
+        offer, and a match's length, score and Crawford game."""
+        game, session = self.core.game, self.core.session
+        length = session.length if session is not None else 0
+        score = (0, 0)
+        if length and isinstance(session.session, Session):
+            white, black = session.session.score
+            score = (white, black) if game.turn == Colour.WHITE else (black, white)
+            if max(score) >= length:
+                length, score = 0, (0, 0)
+        crawford = bool(session is not None and session.crawford)
+        return CubeState(game.cube.value, game.cube.owner, length, score, crawford)
+
+    def rate_cube(self, decision: str, player: str) -> dict | None:
+        """The coach's verdict on ``player``'s cube ``decision`` now (``double``, ``take``,
+        ``pass``), if it was worked out in time (else it comes when it is); with the tutor
+        off, None. The table's review is told of it too."""
+        side = self.core.side
+        if side is not None and player == str(side.colour.other):
+            side.note_cube(self.core.game.position, self.cube_state(), decision)
+        if not self.tutor or self.coach is None:
+            return None
+        return self.coach.rate_cube(
+            self.game_serial, len(self.core.game.turns), decision, player
+        )
 
     def _rate(self, event: Played) -> None:
         """Hand the play just made to the coach (it answers with a ``coach`` event)."""

@@ -17,6 +17,8 @@ a wrong move stands unclaimed (laws mode)   the "wrong move" menu goes on top
 the coach offers a take-back (the game on   the take-back offer goes on top, until the
 top, the verdict about the latest turn)     game goes on (dice, a play, a new game...)
 a double is offered (or resumed on offer)   the offer goes just above the game
+a bad double or pass, in a teaching game    the coach's offer to take it back goes on top
+                                            (Back: taken back; Select: it stands)
 the game is over                            a double on offer lapses; the game's end goes
                                             on top until a button
 a new game starts                           a replay, a game's end and offers lapse
@@ -45,6 +47,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kiosk.app.menu import Menu, MenuMode
+from kiosk.app.modes import Mode
 from kiosk.app.modes.attract import (
     ABANDON_MS,
     IDLE_MS,
@@ -99,7 +102,7 @@ class Transitions:
             case GameOver() if self.modes.find(RussianMode) is None:
                 self.modes.drop(DoubleOfferMode)
                 self.modes.push(GameEndMode(app))
-            case CoachVerdict(take_back=True):
+            case CoachVerdict(take_back=True) if "cube" not in event.data:  # a play's
                 game = app.core.game
                 current = event.turn == len(game.turns) and game.phase == Phase.ROLL
                 if current and isinstance(self.modes.top, GameMode):
@@ -108,6 +111,10 @@ class Transitions:
     def new_game(self) -> None:
         """A game starts (or is resumed): what belonged to the last one lapses."""
         self.modes.drop(ReplayMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode, RussianMode)
+
+    def rethink(self, mode: Mode) -> None:
+        """The coach offers to take back a bad double or pass before it stands."""
+        self.modes.push(mode)
 
     def double_offered(self, taker: str) -> None:
         """A double is on offer to ``taker``: the offer waits just above the game."""

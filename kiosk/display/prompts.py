@@ -43,6 +43,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from kiosk.tutor.coach import TAKE_BACK_QUESTION
+
 #: The kinds of prompt, most urgent first (see the module docstring).
 PRIORITY: tuple[str, ...] = (
     "answer",
@@ -64,8 +66,6 @@ VERDICTS = ("coach", "coached")
 #: The only kind drawn on the table's own side in a game against it.
 OWN = "own"
 
-#: The question the coach adds to a verdict whose play may be taken back.
-TAKE_BACK_QUESTION = " Take it back and think again?"
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from kiosk.events import OpponentPlayShown
 from kiosk.play.cube import CubeDealer
 from kiosk.play.holder import Holder
 from kiosk.rules import Colour, CubeAction, GameError, Phase
-from kiosk.tutor.opponent import LEVELS, Opponent, OpponentWorker, review
+from kiosk.tutor.opponent import LEVELS, Opponent, OpponentWorker, cube_review, review
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,7 @@ class TableSide:
         self._worker = OpponentWorker(opponent, time_limit=time_limit)
         self._jobs: list[_Job] = []
         self._asked: set[tuple[int, int, Phase]] = set()  # the moments it has thought about
+        self._cube_moves: list[tuple[int, Any, Any, str]] = []  # the visitor's, for the review
 
     @property
     def players(self) -> tuple[str, str]:
@@ -104,6 +105,12 @@ class TableSide:
         """Whether it is deciding to double at the start of its turn (nobody throws yet)."""
         return any(job.about == "cube" for job in self._jobs)
 
+
+    def note_cube(self, position: Any, cube: Any, decision: str) -> None:
+        """The visitor's cube ``decision`` (``double``, ``take``, ``pass``) in ``position``
+        (the side on roll's) with the cube as it stood (a :class:`kiosk.tutor.cube.CubeState`):
+        reviewed at the end of the game with his plays."""
+        self._cube_moves.append((self.core.game_serial, position, cube, decision))
 
     def close(self) -> None:
         """Stop thinking and release the evaluator."""
@@ -171,16 +178,24 @@ class TableSide:
             self._asked.add(moment)
             visitor = self.colour.other
             turns = [(t.before, t.dice, t.play) for t in game.turns if t.colour == visitor]
-            self._ask("review", lambda w: w.run(self._review, turns))
+            cubes = [(p, c, d) for g, p, c, d in self._cube_moves if g == core.game_serial]
+            self._ask("review", lambda w: w.run(self._review, turns, cubes))
 
-    def _review(self, turns: list) -> str:
-        items = review(turns, evaluator=self.opponent.evaluator, profile=self.opponent.profile)
-        if not items:
-            return "Review: none of your plays gave anything away. Well played!"
+    def _review(self, turns: list, cubes: list | None = None) -> str:
+        """The visitor's costliest plays and cube decisions, worst first, in words."""
+        opponent = self.opponent
+        items = review(turns, evaluator=opponent.evaluator, profile=opponent.profile)
         parts = [
-            f"with {i.dice[0]}-{i.dice[1]} you played {i.play}, better {i.best}" for i in items
+            (i.loss, f"with {i.dice[0]}-{i.dice[1]} you played {i.play}, better {i.best}")
+            for i in items
         ]
-        return "Review, your costliest plays: " + "; ".join(parts) + "."
+        for c in cube_review(cubes or [], opponent.cube_coach):
+            parts.append((c.loss, c.words))
+        if not parts:
+            return "Review: none of your plays or cube decisions gave anything away. Well played!"
+        parts.sort(key=lambda part: -part[0])
+        worst = "; ".join(words for _, words in parts[:3])
+        return f"Review, your costliest plays and cube decisions: {worst}."
 
     # -- acting on what it thought ---------------------------------------------------------
 
