@@ -611,6 +611,7 @@ class App:
         for sig in previous:
             signal.signal(sig, self._stop)
         try:
+            self.idle_since = int(time.monotonic() * 1000)  # idle from now, not from boot
             self.start()
             gc.collect()
             gc.freeze()  # what start-up made lives all day: keep it out of the collections
@@ -710,6 +711,9 @@ class App:
         board = self.core.board
         if self.setting_up or board is None or self.view.illegal:
             return
+        side = self.core.side
+        if side is not None and self.core.game.turn == side.colour:
+            return  # the table's play ends by itself once its men stand as shown
         if self.lesson is None and self.replay is None and not self.russian:
             self.complete.check(self.core.game, board)
 
@@ -741,12 +745,19 @@ class App:
     # -- subscribers ----------------------------------------------------------------------
 
     def _show(self, event: Event) -> None:
-        before = dict(self.view.messages)
+        before = {who: self._shown_prompt(who) for who in ("white", "black")}
         self.view.apply(event)
         self.changes += 1
-        for who, message in self.view.messages.items():
-            if message is not before.get(who) and message.detail:
+        for who in ("white", "black"):  # Select opens the latest new words with their own
+            shown = self._shown_prompt(who)  # explanation (not one only carried under them)
+            if shown is not None and shown is not before[who] and shown.detail:
                 self._detail_to = who
+
+    def _shown_prompt(self, who: str) -> Any:
+        """The prompt ``who``'s line shows, as held (its own explanation only)."""
+        prompts = self.view.prompts
+        kind = prompts.kind(who)
+        return prompts.get(who, kind) if kind is not None else None
 
     def _record(self, event: Event) -> None:
         if self.store is None or self.game_id is None:

@@ -1037,8 +1037,8 @@ class BandPainter:
     def _legend(self, view: TableView, size: int, width: int) -> pygame.Surface | None:
         """The buttons that do something now on this side, and what they do."""
         legend = view.legend.get(self.colour, ())
-        if not legend:
-            return None
+        if not legend or (view.visitor is not None and self.colour == view.table):
+            return None  # against the table nobody sits at its side to press a button
         parts = [(button_label(b, self.colour, view.keys), what) for b, what in legend]
         gap = self.text.font(size).size("    ")[0]
         pieces = []

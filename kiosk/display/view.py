@@ -209,6 +209,7 @@ class TableView:
     # (button, what it does now) for the buttons that do something on that player's side
     keys: bool = False  # the legend names the window's keys (no physical buttons wired)
     _men_down: int = 0  # men on the table when the last man was lifted
+    _waiting_opening: bool = False  # the game left for a lesson waited for its first throw
 
     @property
     def messages(self) -> dict[str, Text]:
@@ -469,6 +470,10 @@ class TableView:
                     self.show_detail = {}
                     self.last_play, self.last_move = (), ""
                     self.setup, self.step, self.lesson_title = (), None, ""
+                    if self.mode == "game":  # the waiting game's first throw, kept for it
+                        self._waiting_opening = self.opening
+                    elif mode == "game":
+                        self.opening = self._waiting_opening
                 self.banner, self.mode = banner, mode
                 self.hide_pips = mode == "russian"  # the standard count means nothing there
                 if mode == "russian":
@@ -555,10 +560,13 @@ class TableView:
             self.say("both", said, law, kind="wrong")
             return
         todo = []
-        if place:
-            todo.append(f"{place} {'man' if place == 1 else 'men'} to place")
-        if away:
-            todo.append(f"{away} marked with a cross to take away")
+        if place and place == away:  # men moved: each marked one goes to a pale one
+            todo.append(f"move the {place} marked with a cross onto them")
+        else:
+            if place:
+                todo.append(f"{place} {'man' if place == 1 else 'men'} to place")
+            if away:
+                todo.append(f"{away} marked with a cross to take away")
         text = f"Lay the men out as the pale men show: {' and '.join(todo)}."
         for who in self.sides():
             words = [setup_words(c, who) for c in corrections]

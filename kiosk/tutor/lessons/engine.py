@@ -369,9 +369,10 @@ class LessonEngine:
             mover = step.start.turn
             wanted = step.plays[step.accept[0]]
             arrows = [[location(mover, s.src), location(mover, s.dst)] for s in wanted.steps]
+            also = f" ({' or '.join(step.accept[1:])} as good)" if len(step.accept) > 1 else ""
             self._result(
                 False,
-                f"The play wanted is {best}, shown by the arrows: {step.explain}",
+                f"The play wanted is {step.accept[0]}{also}, shown by the arrows: {step.explain}",
                 move=move,
                 best=False,
                 wanted={"move": str(wanted), "arrows": arrows},
