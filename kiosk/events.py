@@ -323,6 +323,7 @@ class Message(Event):
     warning: bool = _opt()
     speak: bool = _opt()
     complete: bool = _opt()  # a whole play is on the board: nothing is lifted any more
+    prompt: str = _opt()  # the kind of prompt it is (kiosk.display.prompts; "turn" if none)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -337,6 +338,7 @@ class NewGame(Event):
     tutor: bool
     dice_source: str
     cube: tuple
+    table: Colour = _colour(optional=True)  # the table's own side, in a game against it
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -352,6 +354,7 @@ class Resume(Event):
     dice: tuple[int, int] | None
     tutor: bool
     cube: tuple
+    table: Colour = _colour(optional=True)  # the table's own side, in a game against it
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -435,6 +438,7 @@ class MenuShown(Event):
     cursor: int
     footer: str = _opt()
     player: Colour = _colour(optional=True)
+    numbers: tuple[int, ...] = _opt()  # each item's number key, where a keyboard picks it
 
 
 @dataclass(frozen=True, kw_only=True)

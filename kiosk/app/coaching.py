@@ -4,6 +4,11 @@
 ``coach`` event it publishes with the turn it rates (``"turn"``, counted from 1); a verdict
 on a game that is no longer on is dropped, so it is never taken for the current play.
 A play is taken back with :meth:`kiosk.rules.Game.take_back`.
+
+The cube is coached the same way: at each moment a player may double (or must answer a
+double) the cube decision is worked out in the same thread (:meth:`GameCoach.analyse_cube`),
+so that the double, take or pass made there is rated at once, from what is already known
+(:meth:`GameCoach.rate_cube`) — or, if the working out is not done yet, as soon as it is.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from kiosk.config import TutorSection
 from kiosk.events import CoachVerdict, Event
 from kiosk.rules import Play, Position, RuleProfile, get_profile
 from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, Rating, choose_evaluator
+from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, cube_coach, cube_event
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
@@ -59,6 +65,11 @@ class GameCoach:
         self._coach = _CoachOnFirstUse(coach_config(tutor), profile)
         self._worker = CoachWorker(self._coach, self._tagged)
         self._profile, self._teaching = get_profile(profile), False
+        self._thresholds = coach_config(tutor).thresholds
+        self._lock = threading.Lock()  # the analyses are written in the worker's thread
+        self._analyses: dict[tuple[int, int], CubeDecision | None] = {}
+        self._asked: set[tuple[int, int]] = set()
+        self._late: dict[tuple[int, int], list[tuple[str, str]]] = {}  # decided before it
 
     @property
     def problem(self) -> str:
@@ -93,6 +104,37 @@ class GameCoach:
         self._jobs.append((game, turn))
         self._worker.submit(before, dice, play, player, self._teaching, self._profile)
 
+    def analyse_cube(
+        self, game: int, turn: int, position: Position, cube: CubeState, player: str
+    ) -> None:
+        """Work out (once, in the worker's thread) the cube decision of the side on roll in
+        ``position`` at turn ``turn`` of game ``game``, for ``player`` (who may double, or
+        must answer a double)."""
+        key = (game, turn)
+        with self._lock:
+            if key in self._asked:
+                return
+            self._asked.add(key)
+        self._jobs.append(key)
+        self._worker.submit_cube(position, cube, player)
+
+    def rate_cube(self, game: int, turn: int, decision: str, player: str) -> dict | None:
+        """The verdict (a ``coach`` event's JSON, with ``"cube"``: the decision) on
+        ``player``'s ``decision`` (``double``, ``take``, ``pass``) at that moment, if it was
+        worked out in time; else None, and the verdict is published once it is (too late
+        to be taken back)."""
+        key = (game, turn)
+        with self._lock:
+            if key not in self._analyses:
+                if key in self._asked:
+                    self._late.setdefault(key, []).append((decision, player))
+                return None
+            analysis = self._analyses[key]
+        if analysis is None:
+            return None
+        verdict = cube_event(analysis, decision, player, self._thresholds, self._teaching)
+        return {**verdict, "turn": turn}
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
         return self._worker.wait(timeout)
@@ -105,6 +147,17 @@ class GameCoach:
     def _tagged(self, event: dict) -> None:
         """The worker's verdict (one per job, in order), tagged and published if still current."""
         game, turn = self._jobs.popleft()
+        if event.get("event") == "cube-analysis":
+            analysis = event.get("analysis")
+            with self._lock:
+                self._analyses[(game, turn)] = analysis
+                late = self._late.pop((game, turn), [])
+            if game != self._current_game() or analysis is None:
+                return
+            for decision, player in late:
+                verdict = cube_event(analysis, decision, player, self._thresholds, False)
+                self._publish(CoachVerdict(data={**verdict, "turn": turn}))
+            return
         if game != self._current_game():
             return
         self._publish(CoachVerdict(data={**event, "turn": turn}))
@@ -117,6 +170,7 @@ class _CoachOnFirstUse:
         self._settings = settings
         self._profile = profile
         self._coach: Coach | None = None
+        self._cube: CubeCoach | None = None
         self._lock = threading.Lock()
         self.problem = ""
 
@@ -149,6 +203,16 @@ class _CoachOnFirstUse:
     def rate(self, *args: Any, **kwargs: Any) -> Rating:
         """:meth:`Coach.rate`, by the coach made on first use."""
         return self.made().rate(*args, **kwargs)
+
+    def decide_cube(self, position: Position, cube: CubeState) -> CubeDecision:
+        """The cube decision of the side on roll in ``position``, by the cube coach (made
+        on first use, with the same evaluator as the plays' where it has a net)."""
+        with self._lock:
+            if self._cube is None:
+                name = self._settings.evaluator
+                self._cube = cube_coach(name if name in ("auto", "gnubg-nn") else "builtin")
+            coach = self._cube
+        return coach.decide(position, cube)
 
     def close(self) -> None:
         """Release the evaluator, if one was loaded."""

@@ -34,6 +34,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -44,8 +45,9 @@ from kiosk.app.events import EventBus
 from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
+from kiosk.app.modes.attract import ABANDON_MS
 from kiosk.app.modes.entry import PinEntryMode, PinLock
-from kiosk.app.modes.game import GameMode, cube_words
+from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.modes.russian import RussianMode
@@ -83,6 +85,7 @@ from kiosk.rules.session import Session
 from kiosk.store.store import StoreError
 from kiosk.table import TableReading
 from kiosk.table.sensing import Sensed, true_counts
+from kiosk.tutor.cube import CubeState
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.lessons import LessonEngine
 from kiosk.tutor.opponent import Opponent
@@ -188,6 +191,7 @@ class App:
         self.coach: GameCoach | None = None
         self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
+        self.installer_notes: list[str] = []  # what is missing, for the installer's eyes
         self.running = True
         self.now = 0
         self.idle_since = 0  # the last button or man moved
@@ -354,6 +358,8 @@ class App:
                     self._resume(game_id, game)
                     if self.start_position is not None:
                         self._ask_start_position(self.start_position)
+                    else:
+                        self._warn_if_left(game_id)
                     return
         self.new_game(self.start_position)
 
@@ -368,6 +374,22 @@ class App:
             self.report_store(err)
             return None
 
+    def _warn_if_left(self, game_id: int) -> None:
+        """A game resumed after a restart that was last played long ago: not resumed
+        silently for whoever is at the table now (a warning, then put away)."""
+        assert self.store is not None
+        try:
+            timeline = self.store.timeline(game_id)
+            last = datetime.fromisoformat(timeline[-1][0]) if timeline else None
+        except Exception as err:  # the store says what is wrong in words
+            self.report_store(err)
+            return
+        if last is None:
+            return
+        age = datetime.now(UTC) - last
+        if age.total_seconds() * 1000 >= ABANDON_MS and self.worth_keeping():
+            self.transitions.abandoned(_ago(age.total_seconds()))
+
     def _ask_start_position(self, position: Position) -> None:
         """Both an unfinished game and a position to start were given: ask which."""
         log.info("an unfinished game was resumed; the players are asked about --position")
@@ -375,20 +397,27 @@ class App:
         self.transitions.menu(menu)
 
     def _notices(self) -> None:
-        """What is missing, said on screen once."""
+        """What is missing: for the installer, logged and listed behind the PIN (Settings),
+        never put before a visitor; a file that could not be used (the defaults used
+        instead) and the window's own note (a simulated table is played with the mouse) on
+        screen once."""
+        notes = []
+        if self.store is None:
+            notes.append("Games are not being saved: no database.")
+            if self.store_problem:  # the whole reason is on stderr and from kiosk doctor
+                log.warning("no database: %s", self.store_problem)
+                notes.append("'kiosk doctor' says why.")
+        speaker = self.speaker
+        if speaker is not None and self.config.speech.enabled and speaker.problem:
+            notes.append(f"No speech: {speaker.problem.split(' (')[0]}.")
+        if self.config.installer.pin == DEFAULT_PIN:
+            notes.append("The installer's PIN is still the default.")
+        for note in notes:
+            log.warning("for the installer: %s", note)
+        self.installer_notes = notes
         lines = list(self.problems)
         if self.simulator is not None:
             lines.append("A simulated table: drag the men with the mouse.")
-        if self.store is None:
-            lines.append("Games are not being saved: no database.")
-            if self.store_problem:  # the whole reason is on stderr and from kiosk doctor
-                log.warning("no database: %s", self.store_problem)
-                lines.append("The installer's 'kiosk doctor' says why.")
-        speaker = self.speaker
-        if speaker is not None and self.config.speech.enabled and speaker.problem:
-            lines.append(f"No speech: {speaker.problem.split(' (')[0]}.")
-        if self.config.installer.pin == DEFAULT_PIN:
-            lines.append("The installer's PIN is still the default.")
         if lines:
             self.transitions.notice(lines)
 
@@ -398,7 +427,19 @@ class App:
         only the built-in evaluator, which answers if its engine is slow or fails."""
         opponent = Opponent(level, BuiltinEvaluator(), profile=self.config.rules.profile)
         apart = self.think_apart and type(opponent) is Opponent  # a test's thinks here
-        return self.core.play_against(colour, opponent, level, say=self.say, apart=apart)
+        return self.core.play_against(colour, opponent, level, say=self._table_says, apart=apart)
+
+    def _table_says(self, to: str, text: str) -> None:
+        """The table's own words ("I double.", "I take.") on its own side; its review of
+        the visitor's plays to the visitor, with the game's result."""
+        side = self.core.side
+        if side is None:
+            return
+        if to in ("both", str(side.colour)):
+            # said aloud as the cube's move ("Black doubles to 2."), written here
+            self.bus.publish(Message(to=str(side.colour), text=text, prompt="own", speak=False))
+        else:
+            self.bus.publish(Message(to=to, text=text, prompt="review"))
 
     def play_the_table(self, colour: Colour, level: str, position: Position | None = None) -> None:
         """A new game against the table, which plays ``colour`` at ``level`` (from
@@ -469,9 +510,15 @@ class App:
                 tutor=self.tutor,
                 dice_source=self.dice_source,
                 cube=(1, None),
+                table=self._table_colour(),
             )
         )
         self._show_session(lines)
+
+    def _table_colour(self) -> Colour:
+        """The table's own side in a game against it (``MISSING``: two players)."""
+        side = self.core.side
+        return side.colour if side is not None else MISSING
 
     def _show_session(self, lines: list[str]) -> None:
         """The session's score band and what is said before its next game."""
@@ -487,7 +534,9 @@ class App:
         assert session is not None
         lines = session.said
         self.bus.publish(session.shown())
-        self.bus.publish(Message(to="both", text=" ".join(lines[:2]), detail="\n".join(lines)))
+        self.bus.publish(
+            Message(to="both", text=" ".join(lines[:2]), detail="\n".join(lines), prompt="result")
+        )
 
     def _resume(self, game_id: int, game: Game) -> None:
         self.core.no_side()
@@ -511,6 +560,7 @@ class App:
                 dice=game.dice or None,
                 tutor=self.tutor,
                 cube=cube_json(game),
+                table=self._table_colour(),
             )
         )
         self._show_session([])
@@ -578,6 +628,7 @@ class App:
         for sig in previous:
             signal.signal(sig, self._stop)
         try:
+            self.idle_since = int(time.monotonic() * 1000)  # idle from now, not from boot
             self.start()
             gc.collect()
             gc.freeze()  # what start-up made lives all day: keep it out of the collections
@@ -625,8 +676,8 @@ class App:
             except queue.Empty:
                 break
             reading = frame.reading(self.core.sensing)
-            if reading != self._reading:
-                self._woken()
+            if self._reading is not None and reading != self._reading:
+                self._woken()  # a man moved (the first reading is no sign of anybody)
             self._reading = reading
             self._show_board()  # where the men are now, before the referee's verdicts on it
             self.core.sense(reading, now)
@@ -650,16 +701,39 @@ class App:
             self._board = dict(board)
             self.bus.publish(Board(board=board))
 
-    def _woken(self) -> None:
-        """Somebody is at the table (a button, a man moved): the attract screen goes."""
+    def _woken(self, player: str | None = None) -> bool:
+        """Somebody is at the table (a button, a man moved): the attract screen goes (the
+        choice of what to do opens), a warning is answered. Whether a press went to that."""
         self.idle_since = self.now
-        self.transitions.woken()
+        return self.transitions.woken(player)
+
+    def worth_keeping(self) -> bool:
+        """Whether something under way would be lost by a new game: a game with turns
+        played or dice thrown, a session, a lesson, a replay or a Russian game."""
+        if self.lesson is not None or self.replay is not None or self.russian:
+            return True
+        game = self.core.game
+        if game.phase == Phase.OVER:
+            return False
+        return bool(game.turns) or game.phase in (Phase.PLAY, Phase.DOUBLE_OFFERED) or (
+            self.session is not None and bool(self.session.said)
+        )
+
+    def put_away_game(self) -> None:
+        """A game left a long while is put away (kept in the store as abandoned) and a new
+        one laid out for the next visitor, with the installer's tutor setting."""
+        log.info("a game left %d minutes is put away", (self.now - self.idle_since) // 60_000)
+        self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
+        self.play_friends(tutor=self.config.tutor.enabled)
 
     def _say_when_complete(self) -> None:
         """The men show a whole play: tell the player to press Done (once per board)."""
         board = self.core.board
         if self.setting_up or board is None or self.view.illegal:
             return
+        side = self.core.side
+        if side is not None and self.core.game.turn == side.colour:
+            return  # the table's play ends by itself once its men stand as shown
         if self.lesson is None and self.replay is None and not self.russian:
             self.complete.check(self.core.game, board)
 
@@ -691,12 +765,19 @@ class App:
     # -- subscribers ----------------------------------------------------------------------
 
     def _show(self, event: Event) -> None:
-        before = dict(self.view.messages)
+        before = {who: self._shown_prompt(who) for who in ("white", "black")}
         self.view.apply(event)
         self.changes += 1
-        for who, message in self.view.messages.items():
-            if message is not before.get(who) and message.detail:
+        for who in ("white", "black"):  # Select opens the latest new words with their own
+            shown = self._shown_prompt(who)  # explanation (not one only carried under them)
+            if shown is not None and shown is not before[who] and shown.detail:
                 self._detail_to = who
+
+    def _shown_prompt(self, who: str) -> Any:
+        """The prompt ``who``'s line shows, as held (its own explanation only)."""
+        prompts = self.view.prompts
+        kind = prompts.kind(who)
+        return prompts.get(who, kind) if kind is not None else None
 
     def _record(self, event: Event) -> None:
         if self.store is None or self.game_id is None:
@@ -756,6 +837,7 @@ class App:
     def _react(self, event: Event) -> None:
         """What the application does about an event (the modes' changes: ``transitions``)."""
         self.transitions.on_event(event)
+        self._consider_cube()
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
@@ -774,31 +856,25 @@ class App:
                     self.bus.publish(Message(to="both", text=text, detail="\n".join(notes)))
             case CubeMoved(action="double") if not self.russian:
                 self._double_offered()
-            case CubeMoved(action="take", player=taker) if not self.russian:
-                self.say("both", cube_words(self.core.game, taker))
             case GameOver() if self.session is not None and not self.russian:
                 self._session_game_over()
 
     def _double_offered(self) -> None:
-        """A double is on offer: its taker is asked to take or pass (the table answers for
-        itself)."""
-        game = self.core.game
-        taker = game.turn.other
+        """A double is on offer: its taker answers with Select or Back (the view asks him;
+        the table answers for itself)."""
+        taker = self.core.game.turn.other
         side = self.core.side
         if side is not None and side.colour == taker:
             return
-        stake = 2 * game.cube.value
-        self.say(
-            str(taker),
-            f"{str(game.turn).capitalize()} doubles to {stake}. Select: take, Back: pass.",
-        )
         self.transitions.double_offered(str(taker))
 
     # -- buttons ---------------------------------------------------------------------------
 
     def press(self, name: str, player: str | None = None) -> None:
-        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``."""
-        self._woken()
+        """A button: ``done`` (with the player), ``menu``, ``back``, ``select`` or ``up``.
+        A press that wakes the table (or keeps a game left a while) does nothing else."""
+        if self._woken(player):
+            return
         self.modes.press(name, player)
 
     def ask_pin(self) -> None:
@@ -848,6 +924,57 @@ class App:
 
     # -- the coach -------------------------------------------------------------------------
 
+    def _person_decides_cube(self) -> bool:
+        """Whether a person (not the table) has a cube decision now: may double at the start
+        of his turn, or must answer a double."""
+        if self.lesson is not None or self.replay is not None or self.russian:
+            return False
+        core, side = self.core, self.core.side
+        game = core.game
+        if game.phase == Phase.ROLL and not core.setting_up and core.cube.may_double:
+            return side is None or game.turn != side.colour
+        if game.phase == Phase.DOUBLE_OFFERED:
+            return side is None or game.turn.other != side.colour
+        return False
+
+    def _consider_cube(self) -> None:
+        """A cube decision for a person at the table: worked out by the coach now, in its
+        thread, so the double, take or pass made is rated at once."""
+        if not self.tutor or not self._person_decides_cube():
+            return
+        game = self.core.game
+        decider = game.turn if game.phase == Phase.ROLL else game.turn.other
+        self._coach().analyse_cube(
+            self.game_serial, len(game.turns), game.position, self.cube_state(), str(decider)
+        )
+
+    def cube_state(self) -> CubeState:
+        """The cube as the side on roll sees it: its value and owner before any double on
+        offer, and a match's length, score and Crawford game."""
+        game, session = self.core.game, self.core.session
+        length = session.length if session is not None else 0
+        score = (0, 0)
+        if length and isinstance(session.session, Session):
+            white, black = session.session.score
+            score = (white, black) if game.turn == Colour.WHITE else (black, white)
+            if max(score) >= length:
+                length, score = 0, (0, 0)
+        crawford = bool(session is not None and session.crawford)
+        return CubeState(game.cube.value, game.cube.owner, length, score, crawford)
+
+    def rate_cube(self, decision: str, player: str) -> dict | None:
+        """The coach's verdict on ``player``'s cube ``decision`` now (``double``, ``take``,
+        ``pass``), if it was worked out in time (else it comes when it is); with the tutor
+        off, None. The table's review is told of it too."""
+        side = self.core.side
+        if side is not None and player == str(side.colour.other):
+            side.note_cube(self.core.game.position, self.cube_state(), decision)
+        if not self.tutor or self.coach is None:
+            return None
+        return self.coach.rate_cube(
+            self.game_serial, len(self.core.game.turns), decision, player
+        )
+
     def _rate(self, event: Played) -> None:
         """Hand the play just made to the coach (it answers with a ``coach`` event)."""
         game = self.core.game
@@ -859,6 +986,19 @@ class App:
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )
+
+
+def _ago(seconds: float) -> str:
+    """How long ago, in words.
+
+    >>> _ago(600), _ago(7300), _ago(3 * 86400)
+    ('10 minutes ago', '2 hours ago', '3 days ago')
+    """
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "just now"
 
 
 def _json_lines(out: TextIO) -> Callable[[Event], None]:

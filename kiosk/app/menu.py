@@ -52,6 +52,7 @@ class Menu:
     items: list[Item]
     on_back: Callable[[], None] | None = None  # run when Back leaves this menu
     name: str = "menu"  # the mode's name while it is open ("settings" for the installer's)
+    numbered: bool = True  # the number keys pick its items (not a list numbered by itself)
 
     def visible(self) -> list[Item]:
         """The items that apply now."""
@@ -71,8 +72,10 @@ class MenuMode(Mode):
         return (("menu", "next item"), ("select", "choose"), ("back", "leave the menu"))
 
     def card(self) -> Card:
-        items = tuple(i.text() for i in self.menu.visible())
-        return Card(self.menu.title, items, self.cursor, FOOTER, self.player)
+        visible = self.menu.visible()
+        items = tuple(i.text() for i in visible)
+        numbers = tuple(self.menu.items.index(i) + 1 for i in visible) if self.menu.numbered else ()
+        return Card(self.menu.title, items, self.cursor, FOOTER, self.player, numbers)
 
     def press(self, button: str, player: str | None) -> None:
         items = self.menu.visible()
@@ -87,12 +90,18 @@ class MenuMode(Mode):
         elif button == "select" and items:
             self.take(items[min(self.cursor, len(items) - 1)])
 
-    def pick(self, index: int) -> None:
-        """Take item ``index`` at once (a number key)."""
-        items = self.menu.visible()
-        if 0 <= index < len(items):
-            self.cursor = index
-            self.take(items[index])
+    def pick(self, number: int) -> None:
+        """Take item ``number`` at once (a number key): items are numbered from 1 in the
+        menu's order, hidden or not, so a number means the same item every time; the number
+        of an item hidden now does nothing."""
+        items = self.menu.items
+        if not self.menu.numbered or not 1 <= number <= len(items):
+            return
+        item = items[number - 1]
+        visible = self.menu.visible()
+        if item in visible:
+            self.cursor = visible.index(item)
+            self.take(item)
             self.stack.refresh()
 
     def take(self, item: Item) -> None:

@@ -27,6 +27,12 @@ from kiosk.tutor.lessons import survey
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
 
 log = logging.getLogger(__name__)
+#: Parker's options for scoring by the loser's stranded men (kiosk.rules.stranded), in words.
+STRANDED_OPTIONS = {
+    1: "1 a man",
+    2: "1, 2, 3 or 4 a man, the farther from home the more",
+    3: "1, 2, 4 or 8 a man, the farther from home the more",
+}
 
 
 class TableMenus:
@@ -40,6 +46,7 @@ class TableMenus:
             [
                 Item("Back to the game"),
                 Item(self._double_label, lambda: double(app), shown=lambda: may_double(app)),
+                Item("Lessons: learn the game step by step", submenu=self.lessons),
                 Item("New game with the tutor", lambda: app.play_friends(tutor=True)),
                 Item("New game without the tutor", lambda: app.play_friends(tutor=False)),
                 Item("Play against the table", submenu=self.against),
@@ -54,7 +61,6 @@ class TableMenus:
                     ),
                 ),
                 Item("Russian backgammon (the books' other game)", submenu=self.russian),
-                Item("Lessons", submenu=self.lessons),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
             ],
@@ -82,12 +88,37 @@ class TableMenus:
                 ),
                 Item("Test the table's switches", self._self_test),
                 Item("Save these settings", self._save),
+                Item(
+                    lambda: f"Notes for the installer ({len(app.installer_notes)})",
+                    submenu=self._installer_notes,
+                    shown=lambda: bool(app.installer_notes),
+                ),
                 Item("Quit the application", app.quit),
             ],
             name="settings",
         )
 
     # -- the main menu -------------------------------------------------------------------
+
+    def welcome(self) -> Menu:
+        """What to do, for whoever wakes the table: carry on with the game on it (if one is
+        under way), a new game, a lesson, a game against the table, or the whole menu."""
+        app = self.app
+        return Menu(
+            "Welcome: what would you like to do?",
+            [
+                Item("Carry on with the game on the table", shown=app.worth_keeping),
+                Item("A new game, the tutor watching", lambda: app.play_friends(tutor=True)),
+                Item("Lessons: learn the game step by step", submenu=self.lessons),
+                Item("Play against the table", submenu=self.against),
+                Item("Everything else: the main menu", submenu=lambda: self.main),
+            ],
+        )
+
+    def _installer_notes(self) -> Menu:
+        """What is missing, as the start-up found it (``kiosk doctor`` says more)."""
+        notes = self.app.installer_notes
+        return Menu("Notes for the installer", [Item(n) for n in notes], numbered=False)
 
     def against(self) -> Menu:
         """Which side the table plays, and how strongly (the friendly level first)."""
@@ -110,8 +141,12 @@ class TableMenus:
         Row = tuple[str, list[str], Callable[[list[str]], Session | Chouette]]
 
         def group(title: str, rows: list[Row]) -> Callable[[], Menu]:
-            return lambda: Menu(
-                title, [Item(t, _call(self._names, t, labels, make)) for t, labels, make in rows]
+            return lambda: Menu(  # the names are asked under the row's name, not its words
+                title,
+                [
+                    Item(t, _call(self._names, t.split(": ")[0], labels, make))
+                    for t, labels, make in rows
+                ],
             )
 
         matches: list[Row] = [
@@ -131,7 +166,7 @@ class TableMenus:
         )
         stranded: list[Row] = [
             (
-                f"Stranded men, option {o}{', with games' if m else ''}",
+                f"Stranded men, option {o}{', with games' if m else ''}: {STRANDED_OPTIONS[o]}",
                 two,
                 lambda n, o=o, m=m: Session.money(
                     rules, scoring=Scoring(f"stranded{o}"), stranded_multiply=m, players=n
@@ -156,9 +191,11 @@ class TableMenus:
                 Item("A match to 3, 5 or 7 points", submenu=group("A match", matches)),
                 Item("A money session", submenu=group("A money session", money)),
                 Item(
-                    "Money scored by Parker's stranded men",
+                    "Scored by the loser's stranded men (Parker)",
                     submenu=group(
-                        "Parker's stranded men (with games: x2 gammon, x3 backgammon)", stranded
+                        "The loser's men left on the board score for the winner "
+                        "(with games: x2 for a gammon, x3 for a backgammon)",
+                        stranded,
                     ),
                 ),
                 *(
@@ -236,7 +273,7 @@ class TableMenus:
         progress = store.lesson_progress(app.config.tutor.player_slot) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
         items += [Item(f"Left out, damaged: {err}") for err in damaged]  # for the installer
-        return Menu("Lessons", items or [Item("No lessons are installed.")])
+        return Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
 
     def replays(self) -> Menu:
         """Crawley's recorded games and the last games played at this table."""

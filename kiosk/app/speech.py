@@ -21,6 +21,7 @@ from kiosk.events import (
     Choose,
     CoachVerdict,
     Cocked,
+    CubeMoved,
     Dice,
     Event,
     GameOver,
@@ -52,6 +53,8 @@ def sentence(event: Event | Mapping[str, Any]) -> str | None:
             return m or None
         case WrongMove(message=m) | Choose(message=m):
             return m or None
+        case GameOver(winner=winner, passed=True):
+            return f"{str(winner.other).capitalize()} passes: {winner} wins."
         case GameOver(winner=winner, result=result):
             return f"{str(winner).capitalize()} wins a {result} game."
         case TableStatus(status=status) if status != "connected":
@@ -62,6 +65,10 @@ def sentence(event: Event | Mapping[str, Any]) -> str | None:
             return m
         case ThrowAgain(player=player):
             return f"{str(player).capitalize()}, throw again."
+        case CubeMoved(action="double", player=player, cube=cube):
+            return f"{str(player).capitalize()} doubles to {2 * int(cube[0])}."
+        case CubeMoved(action="take", player=player):
+            return f"{str(player).capitalize()} takes."
         case OpponentPlayShown(move=move, text=text):
             return text or f"I play {move}."
         case LessonEvent(inner=inner) if inner is not None:

@@ -9,7 +9,7 @@ and ``tests/app/test_transitions.py`` holds the code to that:
 ==========================================  =============================================
 what happens                                what the modes do
 ==========================================  =============================================
-start-up with something missing            a notice goes on top (any button clears it)
+start-up on a simulated table              a notice goes on top (any button clears it)
 the store fails                             a notice goes on top, once
 Menu in the game, a game's end, an offer    the main menu goes on top, facing the presser
 the referee asks which play was meant       the choice menu goes on top
@@ -17,6 +17,8 @@ a wrong move stands unclaimed (laws mode)   the "wrong move" menu goes on top
 the coach offers a take-back (the game on   the take-back offer goes on top, until the
 top, the verdict about the latest turn)     game goes on (dice, a play, a new game...)
 a double is offered (or resumed on offer)   the offer goes just above the game
+a bad double or pass, in a teaching game    the coach's offer to take it back goes on top
+                                            (Back: taken back; Select: it stands)
 the game is over                            a double on offer lapses; the game's end goes
                                             on top until a button
 a new game starts                           a replay, a lesson, a game's end and offers
@@ -31,7 +33,12 @@ Russian backgammon is chosen                its game goes on top (replacing a re
                                             an offer); Back leaves it; a new game drops it
 a lesson ends or is left                    the Lessons menu (Back from it: the game)
 nobody at the table for ``IDLE_MS``         the attract screen goes on top
-a button pressed or a man moved             the attract screen goes
+a button pressed or a man moved             the attract screen goes, and the choice of
+                                            what to do opens (the press does nothing else)
+a game left for ``ABANDON_MS`` (or found    a warning with a countdown goes on top; any
+that old after a restart)                   button keeps the game; at its end the game is
+                                            put away, a new one laid out, the attract
+                                            screen shown
 ==========================================  =============================================
 """
 
@@ -41,24 +48,25 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kiosk.app.menu import Menu, MenuMode
-from kiosk.app.modes.attract import IDLE_MS, AttractMode, NoticeMode
+from kiosk.app.modes import Mode
+from kiosk.app.modes.attract import (
+    ABANDON_MS,
+    IDLE_MS,
+    AbandonWarningMode,
+    AttractMode,
+    NoticeMode,
+)
 from kiosk.app.modes.entry import DiceEntryMode, NameEntryMode, PinEntryMode
 from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBackOfferMode
 from kiosk.app.modes.lesson import LessonMode
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.modes.russian import RussianMode
+from kiosk.display.view import GAME_GOES_ON
 from kiosk.events import (
     Choose,
     CoachVerdict,
-    CubeMoved,
-    Dice,
     Event,
     GameOver,
-    NewGame,
-    Opening,
-    Played,
-    PositionShown,
-    Resume,
     WrongMove,
 )
 from kiosk.rules import Phase
@@ -68,7 +76,6 @@ if TYPE_CHECKING:
     from kiosk.app.replay import Replay
     from kiosk.tutor.lessons import LessonEngine
 
-LAPSES_OFFER = (Dice, Opening, Played, NewGame, Resume, PositionShown, CubeMoved)
 NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
 
 
@@ -78,13 +85,14 @@ class Transitions:
     def __init__(self, app: Host, modes: ModeStack) -> None:
         self.app = app
         self.modes = modes
+        self._warned: int | None = None  # the idle spell a warning was given for
 
     # -- what happens in the game ------------------------------------------------------------
 
     def on_event(self, event: Event) -> None:
         """An event of the table: the modes it opens or makes lapse."""
         app = self.app
-        if isinstance(event, LAPSES_OFFER):
+        if isinstance(event, GAME_GOES_ON):  # the view lets the offer's words lapse too
             self.modes.drop(TakeBackOfferMode)
         match event:
             case Choose(options=options):
@@ -95,7 +103,7 @@ class Transitions:
             case GameOver() if self.modes.find(RussianMode) is None:
                 self.modes.drop(DoubleOfferMode)
                 self.modes.push(GameEndMode(app))
-            case CoachVerdict(take_back=True):
+            case CoachVerdict(take_back=True) if "cube" not in event.data:  # a play's
                 game = app.core.game
                 current = event.turn == len(game.turns) and game.phase == Phase.ROLL
                 if current and isinstance(self.modes.top, GameMode):
@@ -106,6 +114,10 @@ class Transitions:
         self.modes.drop(
             ReplayMode, LessonMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode, RussianMode
         )
+
+    def rethink(self, mode: Mode) -> None:
+        """The coach offers to take back a bad double or pass before it stands."""
+        self.modes.push(mode)
 
     def double_offered(self, taker: str) -> None:
         """A double is on offer to ``taker``: the offer waits just above the game."""
@@ -157,12 +169,43 @@ class Transitions:
         self.modes.push(NoticeMode(lines, show_ms))
 
     def tick(self, now: int, idle_since: int) -> None:
-        """Time passes: after ``IDLE_MS`` with nobody at the table, the attract screen."""
+        """Time passes: after ``IDLE_MS`` with nobody at the table, the attract screen;
+        after ``ABANDON_MS``, a warning before the game left is put away."""
         if now - idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
             self.modes.push(AttractMode())
+        if (
+            now - idle_since >= ABANDON_MS
+            and self._warned != idle_since
+            and self.modes.find(AbandonWarningMode) is None
+            and self.app.worth_keeping()
+        ):
+            self._warned = idle_since
+            minutes = (now - idle_since) // 60_000
+            self.abandoned(f"{minutes} minutes ago")
 
-    def woken(self) -> None:
-        """Somebody is at the table (a button, a man moved): the attract screen goes."""
+    def abandoned(self, left: str) -> None:
+        """A game left a long while (``left`` says when): warn, then put it away."""
+        self.modes.push(AbandonWarningMode(left, self._put_away))
+
+    def _put_away(self) -> None:
+        """Nobody answered the warning: a new game for the next visitor, and the invitation."""
+        self.modes.reset()
+        self.app.put_away_game()
+        self.modes.push(AttractMode())
+
+    def woken(self, player: str | None = None) -> bool:
+        """Somebody is at the table (a button, a man moved): a warning is answered (the
+        game kept), the attract screen goes and the choice of what to do opens (facing
+        ``player``). Whether a press was taken for it (and does nothing else)."""
+        warning = self.modes.find(AbandonWarningMode)
         attract = self.modes.find(AttractMode)
+        if warning is not None:
+            self.modes.pop(warning)
+            if attract is not None:
+                self.modes.pop(attract)
+            return True
         if attract is not None:
             self.modes.pop(attract)
+            self.menu(self.app.menus.welcome(), player)
+            return True
+        return False

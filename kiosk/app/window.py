@@ -49,7 +49,7 @@ class Window:
             elif pressed is not None:
                 self.publish(pressed)
             elif isinstance(top, MenuMode) and pygame.K_1 <= event.key <= pygame.K_9:
-                top.pick(event.key - pygame.K_1)
+                top.pick(event.key - pygame.K_0)  # the number shown beside the item
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.grab(event.pos)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:

@@ -40,6 +40,7 @@ POINT_DARK: RGB = (164, 66, 48)
 SENSOR_STRIP: RGB = (14, 14, 14)
 TRAY_BED: RGB = (18, 34, 28)
 FRAME_NUMBER: RGB = (226, 206, 170)
+FRAME_NUMBER_FAR: RGB = (200, 184, 156)  # the player across the board's number, smaller
 MAN_WHITE: RGB = (236, 230, 214)
 MAN_BLACK: RGB = (36, 36, 42)
 
@@ -47,6 +48,7 @@ MAN_BLACK: RGB = (36, 36, 42)
 MOVABLE: RGB = YELLOW  # a ring and a glow round the man that may move
 LIFTED: RGB = (240, 240, 232)  # a dashed ring where the lifted man was
 TARGET: RGB = SKY_BLUE  # a filled disc, edged dark, where he may go
+GHOST_EDGE: RGB = SKY_BLUE  # a pale man's dashed ring: a man to put there
 HIT: RGB = VERMILLION  # a ring with four ticks round a target that hits a blot
 ILLEGAL: RGB = VERMILLION  # the point hatched, and a card with a cross
 ARROW: RGB = ORANGE  # the last play's arrows

@@ -27,10 +27,15 @@ from kiosk.display.palette import (
     BAND,
     BAND_TURN,
     BAR_WOOD,
+    CARD,
+    CARD_EDGE,
+    CARD_TEXT,
     COLUMN,
     CONNECTED,
     CUBE_EDGE,
     CUBE_FACE,
+    CURSOR,
+    CURSOR_TEXT,
     DETAIL_BG,
     DIM,
     EDGE,
@@ -38,6 +43,8 @@ from kiosk.display.palette import (
     FRAME,
     FRAME_EDGE,
     FRAME_NUMBER,
+    FRAME_NUMBER_FAR,
+    GHOST_EDGE,
     HIT,
     ILLEGAL,
     ILLEGAL_CARD,
@@ -89,6 +96,14 @@ def _other(colour: str) -> str:
     return "black" if colour == "white" else "white"
 
 
+def _shows_dice(view: TableView, colour: str) -> bool:
+    """Whether ``colour``'s band is the one on turn (its dice shown, lit): the player on
+    roll's, and against the table the visitor's for the table's turn too."""
+    if view.winner is not None or view.opening:
+        return False
+    return view.turn == colour or (view.visitor == colour and view.turn == view.table)
+
+
 class Renderer:
     """Draws whole frames of the table for one surface and calibration."""
 
@@ -113,7 +128,7 @@ class Renderer:
         self.text = TextCache()
         self.large_text = large_text
         self.scale = LARGE_TEXT if large_text else 1.0  # of every word's size
-        self._static = self._draw_static()
+        self._statics: dict[bool, pygame.Surface] = {False: self._draw_static(False)}
         self._sprites: dict[tuple, pygame.Surface] = {}
         self._panels: dict[str, tuple[tuple, pygame.Surface, tuple[int, int]]] = {}
         self._counts_key: tuple | None = None
@@ -132,7 +147,7 @@ class Renderer:
     def draw(self, view: TableView, now_ms: int) -> None:
         """Draw one whole frame of ``view`` on the surface (the caller flips)."""
         surface = self.surface
-        self.draw_board()
+        self.draw_board(russian=view.mode == "russian")
         counts = self._men(view)
         pulse = (math.sin(now_ms / 1000 * math.tau * 0.8) + 1) / 2
         if view.illegal and view.illegal[0] in self.geometry.strips:
@@ -142,6 +157,8 @@ class Renderer:
                 self._draw_light(where)
         if view.simulated:
             self._draw_men(counts)
+        if view.setup:
+            self._draw_setup(view.setup, counts)
         mover = view.turn
         for where in view.movable:
             if where in self.geometry.strips:
@@ -154,16 +171,17 @@ class Renderer:
         self._draw_arrows(view.last_play)
         for where, men, each in view.stranded:
             self._draw_stranded(where, men, each)
-        for colour in ("white", "black"):
+        sides = view.sides()  # against the table: the visitor's side only
+        for colour in sides:
             self._blit_panel(f"gap-{colour}", self._gap_panel, view, colour)
         for colour in ("white", "black"):
-            if view.show_detail.get(colour) and view.messages.get(colour):
+            if colour in sides and view.show_detail.get(colour) and view.messages.get(colour):
                 self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
             self._blit_panel(f"band-{colour}", self._band_panel, view, colour)
         self._blit_panel("cube", self._cube_panel, view, "white")
         if view.illegal:  # under the cards: a menu opened over it is read whole
-            self._blit_panel("illegal", self._illegal_panel, view, view.turn)
-        for colour in ("white", "black"):
+            self._blit_panel("illegal", self._illegal_panel, view, view.facing(view.turn))
+        for colour in sides:
             if view.chart:
                 self._blit_panel(f"chart-{colour}", self._chart_panel, view, colour)
             if view.answers:
@@ -177,9 +195,12 @@ class Renderer:
         if not view.connected:
             pygame.draw.rect(surface, LOST, surface.get_rect(), max(4, self.geometry.radius // 4))
 
-    def draw_board(self) -> None:
-        """Draw the bare board: frame, points, bar, trays and the sensor strips."""
-        self.surface.blit(self._static, (0, 0))
+    def draw_board(self, russian: bool = False) -> None:
+        """Draw the bare board: frame, points, bar, trays and the sensor strips; the points
+        numbered for the game played (``russian``: the common track, its entering table)."""
+        if russian not in self._statics:
+            self._statics[russian] = self._draw_static(russian)
+        self.surface.blit(self._statics[russian], (0, 0))
 
     # -- men and highlights ---------------------------------------------------
 
@@ -212,6 +233,43 @@ class Renderer:
             if count > shown:
                 label = self.text.render(str(count), radius, edge)
                 self.surface.blit(label, label.get_rect(center=strip.slots[shown - 1]))
+
+    def _draw_setup(self, corrections, counts: Mapping[str, tuple[int, int]]) -> None:
+        """The men still to lay out: a pale man (a disc of his colour, dashed round) in each
+        slot a man should fill, a cross on each man to take away."""
+        edge_width = max(2, self.geometry.radius // 8)
+        for c in corrections:
+            where = str(c["table"])
+            if where not in self.geometry.strips:
+                continue
+            strip = self.geometry.strips[where]
+            radius = max(3, int(strip.ring_radius(self.geometry.radius) * 0.95))
+            if where in TRAYS:
+                radius = max(3, int(min(self.geometry.radius, strip.pitch * 0.45)))
+            total = sum(counts.get(where, (0, 0)))
+            want, have = int(c["want"]), int(c["have"])
+            white = c["colour"] == "white"
+            for i in range(total, total + max(0, want - have)):
+                xy = self._slot(where, i)
+                key = ("ghost", white, radius)
+                sprite = self._sprites.get(key)
+                if sprite is None:
+                    sprite = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
+                    body = MAN_WHITE if white else MAN_BLACK
+                    pygame.draw.circle(sprite, (*body, 120), (radius + 1, radius + 1), radius)
+                    for k in range(12):  # a dashed ring: a man that is not there yet
+                        a0, a1 = k / 12 * math.tau, (k + 0.5) / 12 * math.tau
+                        rect = pygame.Rect(1, 1, 2 * radius, 2 * radius)
+                        pygame.draw.arc(sprite, (*GHOST_EDGE, 255), rect, a0, a1, edge_width)
+                    self._sprites[key] = sprite
+                self.surface.blit(sprite, sprite.get_rect(center=xy))
+            for i in range(total - 1, total - 1 - max(0, have - want), -1):
+                x, y = self._slot(where, max(i, 0))
+                d = radius * 0.55
+                for sign in (1, -1):
+                    a, b = (x - d, y - sign * d), (x + d, y + sign * d)
+                    pygame.draw.line(self.surface, EDGE, a, b, edge_width + 4)
+                    pygame.draw.line(self.surface, HIT, a, b, edge_width + 1)
 
     def _draw_light(self, where: str) -> None:
         """A lesson pointing at a location: its outline lit."""
@@ -439,10 +497,12 @@ class Renderer:
 
     def _band_panel(self, view: TableView, colour: str, key: tuple | None):
         message = view.messages.get(colour)
-        mine = view.turn == colour and view.winner is None and not view.opening
+        mine = _shows_dice(view, colour)
         state = (
             colour,
             mine,
+            view.turn,
+            view.visitor,
             view.winner,
             view.opening,
             view.mode,
@@ -471,9 +531,12 @@ class Renderer:
         return surface, rect.topleft
 
     def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
-        if view.choices and view.turn == colour:
+        result = view.prompts.get(colour, "result") if view.winner and view.mode == "game" else None
+        if view.choices and view.facing(view.turn) == colour:
             options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
             content = ("choose", f"Which play? {options}")
+        elif result is not None:  # the game's end, on the board until a button
+            content = ("result", result.text)
         elif view.busy:
             content = ("busy", view.busy)
         elif view.banner and view.illegal is None:  # a wrong move's message comes first
@@ -494,11 +557,13 @@ class Renderer:
         largest = int(half * 0.62)
         smallest = min(largest, int(max(14, half * 0.3) * self.scale))
         size, lines = self.text.fit(content[1], width, half, largest, smallest, 2)
-        colour_text = ACCENT if content[0] == "choose" else TEXT
+        colour_text = ACCENT if content[0] in ("choose", "result") else TEXT
         block = self.text.block(lines, size, colour_text, "centre")
         at = block.get_rect(center=(width // 2, half // 2))
         backing = at.inflate(size // 2, size // 8).clip(panel.get_rect())  # over an arrow too
         pygame.draw.rect(panel, (*BAND, 200), backing, border_radius=size // 3)
+        if content[0] == "result":
+            pygame.draw.rect(panel, ACCENT, backing, 3, border_radius=size // 3)
         panel.blit(block, at)
         if colour == "white":
             where = (inner.right - width, gap.top + half)
@@ -600,7 +665,12 @@ class Renderer:
         return card, self._card_place(colour, width, height)
 
     def _menu_panel(self, view: TableView, colour: str, key: tuple | None):
-        state = (view.menu_title, view.menu, view.menu_cursor, view.menu_footer)
+        items = view.menu
+        if view.keys and len(view.menu_numbers) == len(items):  # the number keys pick them
+            items = tuple(
+                f"{n}  {t}" if n <= 9 else t for n, t in zip(view.menu_numbers, items, strict=True)
+            )
+        state = (view.menu_title, items, view.menu_cursor, view.menu_footer)
         if key is None:
             return state
         return self._list_panel(colour, *state)
@@ -609,7 +679,53 @@ class Renderer:
         state = ("Your answer", view.answers, view.answer_cursor, ANSWER_FOOTER)
         if key is None:
             return state
+        strip = self._answers_strip(colour, view.answers, view.answer_cursor)
+        if strip is not None:  # short answers (a count): in the centre, off the men
+            return strip
         return self._list_panel(colour, *state)
+
+    def _answers_strip(self, colour: str, answers: tuple[str, ...], cursor: int):
+        """Short answers in a row along the centre line, on ``colour``'s side of it and left
+        of the bar (the banner is on the right), so the men counted stay in sight; None
+        when they do not fit there."""
+        geometry = self.geometry
+        half = geometry.gap.height // 2
+        inner = geometry.gap.inflate(-2 * geometry.radius, 0)
+        width = geometry.bar.left - geometry.radius // 2 - inner.left
+        if max(len(a) for a in answers) > 24:
+            return None
+        label = "Your answer:"
+        size = max(12, int(min(half * 0.55, self._card_line() * 1.1)))
+        while True:  # the largest size at which the row fits
+            font = self.text.font(size)
+            pad = size // 2
+            boxes = [font.size(a)[0] + pad for a in answers]
+            total = font.size(label)[0] + pad + sum(boxes) + pad * len(answers)
+            if total <= width:
+                break
+            if size <= 14:
+                return None
+            size -= 1
+        panel = pygame.Surface((total + pad, half), pygame.SRCALPHA)
+        pygame.draw.rect(panel, (*CARD, 235), panel.get_rect(), border_radius=pad)
+        pygame.draw.rect(panel, CARD_EDGE, panel.get_rect(), 2, border_radius=pad)
+        words = self.text.render(label, size, CARD_TEXT)
+        x = pad
+        panel.blit(words, words.get_rect(midleft=(x, half // 2)))
+        x += words.get_width() + pad
+        for i, (answer, box_w) in enumerate(zip(answers, boxes, strict=True)):
+            box = pygame.Rect(x, (half - size - pad // 2) // 2, box_w, size + pad // 2)
+            chosen = i == cursor
+            if chosen:
+                pygame.draw.rect(panel, CURSOR, box, border_radius=pad // 2)
+            text = self.text.render(answer, size, CURSOR_TEXT if chosen else CARD_TEXT)
+            panel.blit(text, text.get_rect(center=box.center))
+            x += box_w + pad
+        if colour == "white":
+            where = (inner.left, geometry.gap.top + half)
+        else:
+            where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
+        return panel, where
 
     def _chart_panel(self, view: TableView, colour: str, key: tuple | None):
         chart = view.chart or {}
@@ -650,7 +766,7 @@ class Renderer:
 
     # -- the board, drawn once -----------------------------------------------
 
-    def _draw_static(self) -> pygame.Surface:
+    def _draw_static(self, russian: bool) -> pygame.Surface:
         geometry = self.geometry
         width, height = geometry.size
         r = geometry.radius
@@ -688,7 +804,7 @@ class Renderer:
                 pill.center = (x, y)
                 pygame.draw.rect(surface, _shade(TRAY_BED, 1.9), pill, border_radius=pill_h // 2)
             self._draw_sensor_strip(surface, strip)
-        self._draw_point_numbers(surface, frame)
+        self._draw_point_numbers(surface, frame, russian)
         return surface
 
     def _draw_sensor_strip(self, surface: pygame.Surface, strip: Strip) -> None:
@@ -704,23 +820,68 @@ class Renderer:
         for xy in strip.slots:
             pygame.draw.circle(surface, colour, xy, ring, 2)
 
-    def _draw_point_numbers(self, surface: pygame.Surface, frame: pygame.Rect) -> None:
-        """Each player's own numbers on the frame along their edge (white 1-12, black 1-12)."""
-        size = max(10, int((frame.height - self.geometry.board.height) / 2 * 0.8))
+    def _draw_point_numbers(
+        self, surface: pygame.Surface, frame: pygame.Rect, russian: bool
+    ) -> None:
+        """The points' numbers on the frame at their bases, each facing its reader: along
+        each player's edge that player's own number (1-12) and, beside it, turned for the
+        player across the board, his number for the same point (13-24, as the coach names
+        the far side). For Russian backgammon the common track's numbers, both ways up,
+        the entering table (points 1-6, where both sides enter) marked."""
+        band = (frame.height - self.geometry.board.height) / 2
+        size = max(10, int(band * 0.8))
+        small = max(9, int(band * 0.62))
         for where in POINTS:
             n = int(where)
             strip = self.geometry.strips[where]
             x = int(strip.base[0])
-            if n <= 12:
-                label = self.text.render(str(n), size, FRAME_NUMBER)
-                y = (frame.bottom + self.geometry.board.bottom) // 2
+            near_edge = n <= 12  # white's edge (the bottom); black's at the top
+            y = (
+                (frame.bottom + self.geometry.board.bottom) // 2
+                if near_edge
+                else (frame.top + self.geometry.board.top) // 2
+            )
+            if russian:
+                track = 25 - n  # the common track runs from location 24 (its point 1)
+                colour = ACCENT if track <= 6 else FRAME_NUMBER
+                upright = self.text.render(str(track), size, colour)
+                turned = pygame.transform.flip(upright, True, True)
+                gap = upright.get_width() // 2 + 3
+                surface.blit(upright, upright.get_rect(center=(x - gap, y)))
+                surface.blit(turned, turned.get_rect(center=(x + gap, y)))
+                continue
+            own = n if near_edge else 25 - n  # the near player's number
+            far = 25 - own  # the player across the board names it so
+            mine = self.text.render(str(own), size, FRAME_NUMBER)
+            theirs = self.text.render(str(far), small, FRAME_NUMBER_FAR)
+            if near_edge:  # white reads his own upright; black reads his, turned
+                theirs = pygame.transform.flip(theirs, True, True)
             else:
-                label = pygame.transform.flip(
-                    self.text.render(str(25 - n), size, FRAME_NUMBER), True, True
-                )
-                y = (frame.top + self.geometry.board.top) // 2
-            surface.blit(label, label.get_rect(center=(x, y)))
+                mine = pygame.transform.flip(mine, True, True)
+            gap = max(mine.get_width(), theirs.get_width()) // 2 + 4
+            # the near player's number on his left of the point's centre, as he reads it
+            near_x, far_x = (x - gap, x + gap) if near_edge else (x + gap, x - gap)
+            surface.blit(mine, mine.get_rect(center=(near_x, y)))
+            surface.blit(theirs, theirs.get_rect(center=(far_x, y)))
+        if russian:
+            self._draw_entering_table(surface, frame, size)
 
+    def _draw_entering_table(self, surface: pygame.Surface, frame: pygame.Rect, size: int) -> None:
+        """Russian backgammon's entering table (the track's points 1-6, the table's 24-19):
+        a bracket along its points' tips, "both sides enter here" both ways up."""
+        xs = [int(self.geometry.strips[str(n)].base[0]) for n in range(19, 25)]
+        left, right = min(xs) - size, max(xs) + size
+        gap = self.geometry.gap
+        y = gap.top + 4
+        pygame.draw.line(surface, ACCENT, (left, y), (right, y), 3)
+        for end in (left, right):
+            pygame.draw.line(surface, ACCENT, (end, y), (end, y - size), 3)
+        line = max(11, int(gap.height * 0.16))
+        words = self.text.render("Both sides enter here: points 1-6", line, ACCENT)
+        turned = pygame.transform.flip(words, True, True)
+        centre = (left + right) // 2
+        surface.blit(turned, turned.get_rect(midtop=(centre, y + 4)))
+        surface.blit(words, words.get_rect(midtop=(centre, y + 8 + turned.get_height())))
 
 class BandPainter:
     """One player's band, drawn upright as that player sees it."""
@@ -736,7 +897,7 @@ class BandPainter:
     def paint(self, view: TableView, message: PlayerText | None) -> pygame.Surface:
         """The band's surface: turn and dice, message, pips and score, connection."""
         w, h = self.width, self.height
-        mine = view.turn == self.colour and view.winner is None and not view.opening
+        mine = _shows_dice(view, self.colour)
         surface = pygame.Surface((w, h))
         surface.fill(BAND_TURN if mine else BAND)
         if mine:
@@ -762,12 +923,25 @@ class BandPainter:
             label = self.text.render("FIRST THROW", label_size, ACCENT)
         elif view.winner is not None:
             won = view.winner == self.colour
+            tables = view.visitor is not None and view.table == self.colour
             words, colour = ("YOU WON", ACCENT) if won else ("Game over", DIM)
+            if tables:  # the table's own side speaks for the table
+                words = "I WON" if won else "Game over"
+            elif view.visitor is not None and not won:
+                words, colour = "TABLE WON", ACCENT
             label = self.text.render(words, label_size, colour)
+        elif mine and view.turn != self.colour:  # the visitor throws and moves for the table
+            label = self.text.render("TABLE'S TURN", label_size, ACCENT)
         elif mine:
-            label = self.text.render("YOUR TURN", label_size, ACCENT)
+            words = "MY TURN" if view.table == self.colour and view.visitor else "YOUR TURN"
+            label = self.text.render(words, label_size, ACCENT)
         else:
             label = self.text.render("Their turn", label_size, DIM)
+        if label.get_width() > width - 2 * pad:  # a long label fits the column
+            scale = (width - 2 * pad) / label.get_width()
+            label = pygame.transform.smoothscale(
+                label, (width - 2 * pad, max(1, int(label.get_height() * scale)))
+            )
         surface.blit(label, (pad, pad))
         if mine:
             top = pad + label.get_height() + pad // 2
@@ -863,8 +1037,8 @@ class BandPainter:
     def _legend(self, view: TableView, size: int, width: int) -> pygame.Surface | None:
         """The buttons that do something now on this side, and what they do."""
         legend = view.legend.get(self.colour, ())
-        if not legend:
-            return None
+        if not legend or (view.visitor is not None and self.colour == view.table):
+            return None  # against the table nobody sits at its side to press a button
         parts = [(button_label(b, self.colour, view.keys), what) for b, what in legend]
         gap = self.text.font(size).size("    ")[0]
         pieces = []

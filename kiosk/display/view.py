@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kiosk.display.prompts import OWN, VERDICTS, Prompts, Text
 from kiosk.events import (
     MISSING,
     Board,
@@ -42,6 +43,7 @@ from kiosk.events import (
     Opening,
     OpponentPlayShown,
     PartToPlay,
+    Penalty,
     Played,
     PositionShown,
     Resume,
@@ -50,11 +52,16 @@ from kiosk.events import (
     SetupOk,
     TableStatus,
     ThrowAgain,
+    WrongMove,
     from_json,
 )
 from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
-from kiosk.table.sensing import location
+from kiosk.table.sensing import describe, location, point_of
+
+#: The events with which the game goes on: a take-back offer lapses (the coach's verdict is
+#: then held beneath what the turn asks).
+GAME_GOES_ON = (Dice, Opening, Played, NewGame, Resume, PositionShown, CubeMoved)
 
 BUTTON_NAMES = {"done": "Done", "menu": "Menu", "back": "Back", "select": "Select"}
 # The keys that stand for the buttons in the window (kiosk.app.controls.key_event).
@@ -134,16 +141,16 @@ def button_label(button: str, player: str, keys: bool) -> str:
     return f"{name} ({key})" if key else name
 
 
-@dataclass
-class PlayerText:
-    """A short message for one player (drawn facing that player) and its full explanation."""
+PlayerText = Text  # what one player's line shows (kiosk.display.prompts.Text)
 
-    text: str
-    detail: str = ""
-    warning: bool = False
-    rating: str = ""  # the coach's verdict on the player's play ("fine", "bad"...), if any
-    take_back: bool = False  # the coach offers to take the play back (the Back button)
-    title: str = ""  # the full explanation's heading (the message itself if empty)
+
+def doublet_words(d1: int, d2: int) -> str:
+    """What a throw plays: a doublet plays its number four times.
+
+    >>> doublet_words(3, 3), doublet_words(6, 5)
+    ('3-3: a doublet, so you move 3 four times', '6-5')
+    """
+    return f"{d1}-{d2}: a doublet, so you move {d1} four times" if d1 == d2 else f"{d1}-{d2}"
 
 
 @dataclass
@@ -169,7 +176,7 @@ class TableView:
     tutor_on: bool = True  # the tutor watches this game
     connected: bool = False
     connection_message: str = "Looking for the table..."
-    messages: dict[str, PlayerText] = field(default_factory=dict)  # "white"/"black" -> text
+    prompts: Prompts = field(default_factory=Prompts)  # each player's prompts, by kind
     banner: str = ""  # a short line both players see (mode, lesson title)
     choices: tuple[str, ...] = ()  # plays to choose between
     pips: tuple[int, int] = (167, 167)
@@ -178,7 +185,7 @@ class TableView:
     winner: str | None = None  # the game is over: who won ("YOUR TURN" is shown to nobody)
     opening: bool = False  # before the first throw: both players throw, nobody's turn yet
     mode: str = "game"  # "game", "lesson", "replay": the turn label is the game's only
-    table: str | None = None  # the table's own colour in a game against it, once it has played
+    table: str | None = None  # the table's own colour in a game against it
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
     busy: str = ""  # a long operation under way ("Thinking..."), drawn with a moving spinner
@@ -187,8 +194,13 @@ class TableView:
     menu_cursor: int = 0  # the item Select would take
     menu_footer: str = ""  # how to work the menu with the buttons
     menu_player: str | None = None  # who opened the menu; None: drawn for both players
+    menu_numbers: tuple[int, ...] = ()  # each item's number key (a keyboard picks it)
     simulated: bool = False  # no physical men (simulated table): the display draws them
     lights: tuple[str, ...] = ()  # table locations a lesson points at
+    setup: tuple[Mapping[str, Any], ...] = ()  # men still to lay out: {table, colour, have,
+    # want} by location and colour (drawn as pale men to place, crosses on men to take away)
+    step: tuple[int, int] | None = None  # a lesson's step and how many it has
+    lesson_title: str = ""  # the lesson's banner without its step
     lesson_result: bool | None = None  # the learner's last answer: right, wrong or none yet
     answers: tuple[str, ...] = ()  # a lesson question's choices
     answer_cursor: int = 0  # the choice Done would give
@@ -197,6 +209,37 @@ class TableView:
     # (button, what it does now) for the buttons that do something on that player's side
     keys: bool = False  # the legend names the window's keys (no physical buttons wired)
     _men_down: int = 0  # men on the table when the last man was lifted
+    _waiting_opening: bool = False  # the game left for a lesson waited for its first throw
+
+    @property
+    def messages(self) -> dict[str, Text]:
+        """What each player's line shows now: the most urgent prompt
+        (:mod:`kiosk.display.prompts`), the coach's verdict beneath it one Select away."""
+        shown = {}
+        for who in ("white", "black"):
+            top = self.prompts.top(who)
+            if top is not None:
+                shown[who] = top
+        return shown
+
+    @property
+    def visitor(self) -> str | None:
+        """The visitor's colour in a game against the table (None: two players)."""
+        if self.table is None or self.mode != "game":
+            return None
+        return "black" if self.table == "white" else "white"
+
+    def sides(self) -> tuple[str, ...]:
+        """The sides a card for everybody is drawn facing: against the table, only the
+        visitor's (nobody sits at the table's own side)."""
+        visitor = self.visitor
+        return (visitor,) if visitor is not None else ("white", "black")
+
+    def facing(self, colour: str) -> str:
+        """The side words for ``colour`` are drawn facing: against the table, the visitor
+        reads (and moves the men) for both sides."""
+        visitor = self.visitor
+        return visitor if visitor is not None else colour
 
     def animated(self) -> bool:
         """Whether the picture moves by itself (pulsing targets, a spinner): redraw it."""
@@ -206,7 +249,7 @@ class TableView:
         """A snapshot the display can draw while the events go on changing the view."""
         return replace(
             self,
-            messages=dict(self.messages),
+            prompts=self.prompts.copy(),
             show_detail=dict(self.show_detail),
             board=None if self.board is None else dict(self.board),
         )
@@ -220,10 +263,44 @@ class TableView:
         rating: str = "",
         take_back: bool = False,
         title: str = "",
+        kind: str = "turn",
     ) -> None:
-        """Show a message to one player (``"both"`` for both)."""
+        """Hold a prompt of ``kind`` for one player (``"both"`` for both); against the
+        table anything but the table's own words goes to the visitor."""
+        message = Text(text, detail, warning, rating, take_back, title)
         for who in ("white", "black") if colour == "both" else (colour,):
-            self.messages[who] = PlayerText(text, detail, warning, rating, take_back, title)
+            if who == self.table and kind != OWN and self.visitor is not None:
+                who = self.visitor
+            if text:
+                self.prompts.put(who, kind, message)
+            else:  # nothing to say: the prompt of that kind is done with
+                self.prompts.clear(who, kind)
+
+    def _tell(self, colour: str, kind: str, text: str, table_words: str = "", **more: Any) -> None:
+        """Words for ``colour``; against the table, the visitor reads ``table_words``
+        instead where ``colour`` is the table's (nothing if there are none)."""
+        if colour == self.table and self.visitor is not None:
+            if table_words:
+                self.say(self.visitor, table_words, kind=kind, **more)
+            return
+        self.say(colour, text, kind=kind, **more)
+
+    def name(self, colour: str) -> str:
+        """A player as the words name them: the name given in a two-player session, the
+        table, else the colour ("White").
+
+        >>> view = TableView()
+        >>> view.name("black")
+        'Black'
+        """
+        if colour == self.table and self.visitor is not None:
+            return "The table"
+        session = self.session
+        if session is not None and not session.order and len(session.names) == 2:
+            given = session.names[0 if colour == "white" else 1]
+            if given and given.lower() != colour:
+                return given
+        return colour.capitalize()
 
     def set_position(self, position: Position) -> None:
         """The men as the game has them now."""
@@ -234,32 +311,47 @@ class TableView:
         """Fold one application event into the view (its JSON is read as the event)."""
         if isinstance(event, Mapping):
             event = from_json(event)
+        if isinstance(event, GAME_GOES_ON):
+            self.prompts.lapse_offers()  # a take-back offer lapses as the game goes on
         match event:
             case Dice(player=player, dice=(d1, d2)):
                 self.dice, self.opening = (d1, d2), False
                 self.turn = str(player)
                 self.cocked = ()
                 self.illegal = None
-                self.say(self.turn, f"You threw {d1}-{d2}.")
-            case Destinations(src=src, to=to, table=table):
+                self.prompts.clear_all("wrong", "notice", "done")
+                words = doublet_words(d1, d2)
+                self._tell(
+                    self.turn,
+                    "turn",
+                    f"You threw {words}.",
+                    f"The table threw {words.replace('you move', 'it moves')}.",
+                )
+            case Destinations(src=src, to=to, player=player, table=table):
                 if table:
                     src, to = table.get("from", src), table.get("to", to)
                 self.lifted, self.targets = src, tuple(to)
                 self._men_down = _men(self.board)
+                self._clear(str(player), "notice")  # a man in the hand is no man to push
             case Illegal(reason=reason, message=message, law=law, player=player, table=where):
                 self.illegal = (where or self.lifted or "", reason, message)
-                self.say(str(player), message, law or "", warning=True)
+                self._clear(str(player), "done", "notice")
+                self.say(str(player), message, law or "", warning=True, kind="wrong")
             case Legal(player=player):
                 self.illegal = None
                 self.lifted, self.targets = None, ()
-                self.say(str(player), "That is fine.")
+                self._clear(str(player), "wrong")
+                more = f" Go on playing {self.dice[0]}-{self.dice[1]}." if self.dice else ""
+                self._tell(str(player), "turn", f"That is fine.{more}", f"That is fine.{more}")
             case Played(variant="russian"):
                 self._russian_played(event)
             case PartToPlay(player=player, message=message):
                 self.turn, self.dice = str(player), None
+                self._clear(str(player), "notice")  # a doublet chosen: the part is on
                 self.say(str(player), message)
             case ThrowAgain(player=player):
                 self.turn = str(player)
+                self._clear(str(player), "notice")
                 self.say(str(player), "The bonus is played: throw again.")
             case Played(player=player, move=move):
                 if event.position:
@@ -267,21 +359,40 @@ class TableView:
                 self.last_move = move
                 self.dice = None
                 self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
+                mover = str(player)
                 self.turn = str(player.other)
-                who = "The table" if str(player) == self.table else "You"
-                self.say(str(player), f"{who} played {move or 'nothing (no legal move)'}.")
-                self.say(self.turn, "Your turn: throw the dice.")
+                self.prompts.clear_all("answer")  # which play, a wrong move: answered
+                old = () if mover == self.table else VERDICTS  # the visitor's verdict stays
+                self._clear(mover, "turn", "done", "notice", "wrong", *old)
+                made = move or "nothing (no legal move)"
+                self._tell(mover, "said", f"You played {made}.", f"The table played {made}.")
+                self._tell(
+                    self.turn,
+                    "turn",
+                    "Your turn: throw the dice.",
+                    "The table's turn: throw the dice for it.",
+                )
             case OpponentPlayShown(player=player, move=move, arrows=arrows, text=text):
                 self.table = str(player)
                 self.last_play = tuple((str(a), str(b)) for a, b in arrows or ())
                 self.last_move = move
-                self.say("both", text or f"I play {move}.")
+                self.say(self.table, f"I play {move}." if move else text, kind=OWN)
+                self._tell(
+                    self.table,
+                    "turn",
+                    "",
+                    f"The table plays {move}: move its men as the arrows show.",
+                )
+            case WrongMove(player=player, message=message, law=law):  # laws mode
+                self.say(str(player.other), message, law or "", warning=True, kind="answer")
+            case Penalty(player=player, message=message, law=law):
+                self.say(str(player), message, law or "", warning=True, kind="said")
             case Choose(player=player, options=options, message=message):
                 self.choices = tuple(options)
-                self.say(str(player), message)
+                self.say(str(player), message, kind="answer")
             case Cocked(well=well, message=message, law=law):
                 self.cocked = (*self.cocked, well)
-                self.say("both", message, law or "", warning=True)
+                self.say("both", message, law or "", warning=True, kind="wrong")
             case Opening(starter=starter, dice=dice, message=message, plays=plays):
                 self.say("both", message[:1].upper() + message[1:])
                 if starter is not None:
@@ -291,9 +402,11 @@ class TableView:
                         self.dice = (dice[0], dice[1])  # each side's die, drawn together
                         if plays:
                             self._first_play(str(starter), dice[0], dice[1])
-            case Setup(message=message, law=law):
-                self.say("both", message, law or "", warning=True)
+            case Setup(corrections=corrections, message=message, law=law):
+                self._set_up(tuple(corrections), message, law or "")
             case SetupOk(restored=restored):
+                self.prompts.clear_all("wrong")
+                self.setup = ()
                 text = "The board is restored. Play on." if restored else "The board is set."
                 self.say("both", text if restored else f"{text} Throw to start.")
             case SessionShown(score=score, stranded=stranded):
@@ -304,34 +417,35 @@ class TableView:
                 self.stranded = tuple(stranded or ())
                 if self.mode == "game":
                     self.banner = session_banner(event, self.tutor_on)
-            case GameOver(winner=winner, result=result, points=points):
+            case GameOver(winner=winner, result=result, points=points, passed=passed):
                 self.winner = str(winner)
                 self.dice, self.lifted, self.targets, self.illegal = None, None, (), None
                 white, black = self.score
                 won = winner == Colour.WHITE
                 self.score = (white + points, black) if won else (white, black + points)
-                self.say(
-                    "both",
-                    f"{str(winner).capitalize()} wins a {result} game "
-                    f"({points} point{'s' if points != 1 else ''}).",
-                )
+                self._game_over(str(winner), result, points, bool(passed))
             case TableStatus(status=status, message=message):
                 self.connected = status == "connected"
                 self.connection_message = message or ""
             case Notice(message=message):  # the referee waits on the player on turn
-                self.say(self.turn, message)
+                self.say(self.turn, message, kind="notice")
+            case Message(to=to, text=text, prompt="review"):
+                self._review(to, text)
             case Message(to=to, text=text, detail=detail, warning=warning, complete=complete):
                 if complete:  # a whole play is on the board: nothing is lifted
                     self.lifted, self.targets = None, ()
-                self.say(to, text, detail or "", bool(warning))
+                kind = event.prompt or ("done" if complete else "turn")
+                self.say(to, text, detail or "", bool(warning), kind=kind)
             case CoachVerdict(data=data):
+                take_back = bool(data.get("take_back", False))
                 self.say(
                     str(data.get("to", "both")),
                     str(data.get("text", "")),
                     str(data.get("detail", "")),
                     bool(data.get("warning", False)),
                     str(data.get("rating") or ""),
-                    bool(data.get("take_back", False)),
+                    take_back,
+                    kind="coach",
                 )
             case LessonEvent(inner=inner) if inner is not None:
                 self.apply(inner)
@@ -343,11 +457,23 @@ class TableView:
                 self.menu_cursor = cursor
                 self.menu_footer = footer or ""
                 self.menu_player = None if who is MISSING else str(who)
+                self.menu_numbers = tuple(event.numbers or ())
             case Board(board=board):
+                if board != self.board:
+                    self.prompts.clear_all("notice")  # its cause is gone, or said again
                 self.board = dict(board)
                 if self.lifted is not None and _men(self.board) > self._men_down:
                     self.lifted, self.targets = None, ()  # the lifted man is down again
             case ModeChanged(mode=mode, banner=banner):
+                if mode != self.mode:  # what the last mode asked is not this one's
+                    self.prompts.clear_all()
+                    self.show_detail = {}
+                    self.last_play, self.last_move = (), ""
+                    self.setup, self.step, self.lesson_title = (), None, ""
+                    if self.mode == "game":  # the waiting game's first throw, kept for it
+                        self._waiting_opening = self.opening
+                    elif mode == "game":
+                        self.opening = self._waiting_opening
                 self.banner, self.mode = banner, mode
                 self.hide_pips = mode == "russian"  # the standard count means nothing there
                 if mode == "russian":
@@ -358,10 +484,104 @@ class TableView:
             case Detail(player=player):
                 who = str(player)
                 self.show_detail[who] = not self.show_detail.get(who, False)
-            case CubeMoved(cube=cube):
+            case CubeMoved(action=action, player=player, cube=cube):
+                self._cube(action, str(player), int(cube[0]))
                 self.cube = (int(cube[0]), cube[1])
             case NewGame() | Resume() | PositionShown():
                 self._shown(event)
+
+    def _clear(self, colour: str, *kinds: str) -> None:
+        """Drop ``colour``'s prompts of ``kinds`` (the visitor's, for the table's side)."""
+        self.prompts.clear(self.facing(colour) if colour == self.table else colour, *kinds)
+
+    def _cube(self, action: str, player: str, value: int) -> None:
+        """A double offered (``player`` doubles; the cube shows ``value`` before it),
+        taken or passed (``player`` answers): who must answer, and what follows."""
+        other = "black" if player == "white" else "white"
+        if action == "double":
+            stake = 2 * value
+            doubler, taker = self.name(player), self.name(other)
+            self._tell(
+                other,
+                "answer",
+                f"{doubler} doubles to {stake}. Select: take, Back: pass.",
+            )
+            waiting = (
+                f"You double to {stake}: the table is thinking about it."
+                if other == self.table
+                else f"You double to {stake}: {taker} answers (Select takes, Back passes)."
+            )
+            self._tell(player, "turn", waiting)
+            return
+        self.prompts.clear_all("answer")
+        if action == "take":
+            doubler = other
+            taker = self.name(player)
+            if player == self.table:
+                self._tell(doubler, "turn", f"The table takes: the cube is at {value}. Throw the "
+                           "dice.")
+                return
+            self._tell(
+                player,
+                "turn",
+                f"You take: the cube is at {value} and yours. {self.name(doubler)} throws.",
+            )
+            self._tell(
+                doubler,
+                "turn",
+                f"{taker} takes: the cube is at {value}. Throw the dice.",
+                f"You take: the cube is at {value}. Throw the dice for the table.",
+            )
+
+    def _game_over(self, winner: str, result: str, points: int, passed: bool) -> None:
+        """The result on each player's line: the winner's own words, the loser's."""
+        self.prompts.clear_all("answer", "turn", "done", "notice", "wrong")
+        loser = "black" if winner == "white" else "white"
+        worth = f"{points} point{'s' if points != 1 else ''}"
+        how = f"a {result} game ({worth})" if not passed else f"{worth}: {{}} passed the double"
+        for who in ("white", "black"):
+            if who == self.table and self.visitor is not None:
+                continue
+            if who == winner:
+                text = "You won " + how.format(self.name(loser))
+            else:
+                text = f"{self.name(winner)} wins " + how.format(
+                    "you" if who == loser else self.name(loser)
+                )
+            self.prompts.put(who, "result", Text(f"{text}."))
+
+    def _set_up(self, corrections: tuple[Mapping[str, Any], ...], said: str, law: str) -> None:
+        """Men to lay out: drawn as pale men where they go (crosses on men to take away),
+        with a count of what is left to do, not a telling-off one man at a time."""
+        self.setup = corrections
+        place = sum(max(0, int(c["want"]) - int(c["have"])) for c in corrections)
+        away = sum(max(0, int(c["have"]) - int(c["want"])) for c in corrections)
+        if not corrections:  # a referee's word with nothing to show: said as it is
+            self.say("both", said, law, kind="wrong")
+            return
+        todo = []
+        if place and place == away:  # men moved: each marked one goes to a pale one
+            todo.append(f"move the {place} marked with a cross onto them")
+        else:
+            if place:
+                todo.append(f"{place} {'man' if place == 1 else 'men'} to place")
+            if away:
+                todo.append(f"{away} marked with a cross to take away")
+        text = f"Lay the men out as the pale men show: {' and '.join(todo)}."
+        for who in self.sides():
+            words = [setup_words(c, who) for c in corrections]
+            detail = "What is left to do:\n" + "\n".join(words) + (f"\n\n{law}" if law else "")
+            self.say(who, text, detail, kind="wrong")
+
+    def _review(self, colour: str, review: str) -> None:
+        """The table's review of the visitor's plays: the result's full explanation (the
+        result stays on the line)."""
+        result = self.prompts.get(colour, "result")
+        if result is None:
+            self.say(colour, review, kind="said")
+            return
+        detail = f"{result.detail}\n\n{review}" if result.detail else review
+        self.prompts.put(colour, "result", replace(result, detail=detail, title=result.text))
 
     def _shown(self, event: NewGame | Resume | PositionShown) -> None:
         """A position to show: a new game, a game resumed, a replay's step, a take-back."""
@@ -372,46 +592,70 @@ class TableView:
         self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
         self.cocked = ()
         if isinstance(event, PositionShown):
+            self.prompts.clear_all("wrong", "done", "notice")
             self.last_play = tuple((a, b) for a, b in event.arrows or ())
             self.last_move = event.move or ""
             if event.text:
                 self.say("both", event.text, event.detail or "")
             return
+        self.prompts.clear_all()
+        self.show_detail = {}
         self.last_play, self.last_move = (), ""
-        self.winner = None
+        self.winner, self.setup = None, ()
+        self.table = None if event.table is MISSING else str(event.table)
         self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
         self.tutor_on = event.tutor
         self._lesson({"event": "lesson-end"})
+        if isinstance(event, Resume) and event.phase == "double-offered":
+            self._cube("double", self.turn, self.cube[0])
         if isinstance(event, NewGame):
             if self.session is not None:  # the session's game follows with its own score
                 self.session, self.score, self.match_length = None, (0, 0), 0
             self.banner = session_banner(self.session, self.tutor_on)
-            self.table = None
             self.stranded = ()
 
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""
         mine, theirs = (white, black) if starter == "white" else (black, white)
         other = "black" if starter == "white" else "white"
-        self.say(
+        self._tell(
             starter,
+            "turn",
             f"You start: you threw {mine}, {other} threw {theirs}. "
             f"Play {white}-{black}: move your men, then press Done.",
+            f"The table starts: it threw {mine}, you threw {theirs}. Its play of "
+            f"{white}-{black} follows.",
         )
-        self.say(other, f"{starter.capitalize()} starts and plays {white}-{black}.")
+        self._tell(other, "turn", f"{self.name(starter)} starts and plays {white}-{black}.")
 
     def _lesson(self, event: Mapping[str, Any]) -> None:
         """A lesson's step, result, chart or end: what it says, lights, asks and charts."""
         kind = event["event"]
         if kind == "lesson":
             self._lesson_board(event)
+            step, steps = event.get("step"), event.get("steps")
+            if isinstance(step, int) and isinstance(steps, int):
+                self.step = (step, steps)  # the step counter, in the banner
+                self.lesson_title = self.lesson_title or self.banner
+                self.banner = f"{self.lesson_title} · step {step} of {steps}"
+            if "position" not in event:  # no men to lay out for this step
+                self.setup = ()
+        if kind == "lesson-result":
+            wanted = event.get("wanted")
+            if isinstance(wanted, Mapping):  # a wrong play: the play wanted, with arrows
+                self.last_play = tuple((str(a), str(b)) for a, b in wanted.get("arrows", ()))
+                self.last_move = str(wanted.get("move", ""))
+                self.preview = True
         if kind in ("lesson", "lesson-result", "lesson-end"):
             wrong = kind == "lesson-result" and not event["correct"]
             text, source = str(event.get("text", "")), str(event.get("detail", ""))
-            # The whole text and where it comes from, for Select (a long text is cut short
-            # in the band); each new text starts with the explanation closed.
-            detail = f"{text}\n\nFrom {source}." if source else text
+            # The whole text, the books that play it so and where it comes from, for
+            # Select (a long text is cut short in the band); each new text starts with the
+            # explanation closed.
+            sources = str(event.get("sources", ""))
+            detail = "\n\n".join(x for x in (text, sources) if x)
+            detail += f"\n\nFrom {source}." if source else ""
             self.show_detail = {}
             self.say(
                 str(event.get("to", "both")),
@@ -419,6 +663,7 @@ class TableView:
                 detail,
                 bool(event.get("warning", wrong)),
                 title=self.banner or "The lesson",
+                kind="lesson",
             )
         if kind == "lesson":
             self.lights = tuple(event.get("light", ()))
@@ -438,6 +683,7 @@ class TableView:
             if self.preview:
                 self.last_play, self.last_move = (), ""
             self.hide_pips, self.preview = False, False
+            self.step, self.setup = None, ()
 
     def _lesson_board(self, event: Mapping[str, Any]) -> None:
         """A lesson step's pip counts (hidden while it asks for one) and its preview of the
@@ -451,7 +697,7 @@ class TableView:
             self.last_play = tuple((str(a), str(b)) for a, b in preview.get("arrows", ()))
             self.last_move = str(preview.get("move", ""))
             self.preview = True
-        elif self.preview:
+        else:  # a new step starts clean: no arrows of the step (or the play) before
             self.last_play, self.last_move, self.preview = (), "", False
 
     def _russian_played(self, event: Played) -> None:
@@ -460,7 +706,9 @@ class TableView:
         mover = str(event.player)
         self.last_move, self.last_play = event.move, ()
         self.lifted, self.targets, self.illegal = None, (), None
-        self.say(mover, f"You played {event.move or 'nothing (no legal move)'}.")
+        self._clear(mover, "turn", "done", "notice", "wrong")
+        played = russian_words(event.move) if event.move else "played nothing (no legal move)"
+        self.say(mover, f"You {played}.", f"In the books' notation: {event.move}.", kind="said")
         on_roll = "white" if event.position.split(":")[1] == "w" else "black"
         if on_roll != mover:
             self.turn, self.dice = on_roll, None
@@ -471,6 +719,79 @@ class TableView:
         mover = event.player
         self.set_position(Position.from_id(event.position, mover.other))
         self.last_play = play_arrows(event.play, mover) if event.play is not None else ()
+
+
+def setup_words(correction: Mapping[str, Any], reader: str) -> str:
+    """One location still to put right while laying out, in ``reader``'s own numbering
+    (the other colour's own number beside it).
+
+    >>> setup_words({"table": "19", "colour": "black", "have": 4, "want": 5}, "white")
+    "Put 1 more black man on your 19 point (black's 6 point)."
+    >>> setup_words({"table": "6", "colour": "white", "have": 7, "want": 5}, "white")
+    'Take 2 white men off your 6 point.'
+    """
+    where, colour = str(correction["table"]), Colour.parse(str(correction["colour"]))
+    diff = int(correction["want"]) - int(correction["have"])
+    men = "man" if abs(diff) == 1 else "men"
+    place = describe(where, Colour.parse(reader))
+    if str(colour) != reader and where.isdigit():
+        place += f" ({colour}'s {point_of(colour, where)} point)"
+    if diff > 0:
+        return f"Put {diff} more {colour} {men} on {place}."
+    return f"Take {-diff} {colour} {men} off {place}."
+
+
+def russian_words(move: str) -> str:
+    """A Russian play in plain words, for a newcomer who does not read the notation (the
+    common track's points, numbered from where both sides enter).
+
+    >>> russian_words("hand/4 hand/6")
+    'entered men on points 4 and 6'
+    >>> for part in russian_words("hand/3*/4 12/18(2)").split("; "):
+    ...     print(part)
+    entered a man on point 3, hitting, and moved it on to point 4
+    moved 2 men from point 12 to point 18
+    >>> russian_words("hand/4(2) hand/6")
+    'entered 2 men on point 4 and a man on point 6'
+    >>> russian_words("bar/2 20/off")
+    'entered a man from the bar on point 2; bore a man off from point 20'
+    """
+    entered: list[tuple[str, int]] = []
+    said: list[str] = []
+    for token in move.split():
+        count = 1
+        if token.endswith(")") and "(" in token:
+            token, times = token[:-1].split("(")
+            count = int(times)
+        parts = token.split("/")
+        hits = [p.rstrip("*") for p in parts[1:] if p.endswith("*")]
+        points = [p.rstrip("*") for p in parts]
+        src, path = points[0], points[1:]
+        men = "a man" if count == 1 else f"{count} men"
+        if src == "hand" and len(path) == 1 and not hits:
+            entered.append((path[0], count))
+            continue
+        if src in ("hand", "bar"):
+            words = f"entered {men}{' from the bar' if src == 'bar' else ''} on point {path[0]}"
+        elif path[-1] == "off":
+            words = f"bore {men} off from point {src}"
+        else:
+            words = f"moved {men} from point {src} to point {path[-1]}"
+        if hits and src in ("hand", "bar"):
+            words += ", hitting"
+            if len(path) > 1:
+                words += f", and moved {'it' if count == 1 else 'them'} on to point {path[-1]}"
+        elif hits:
+            words += f", hitting on point {hits[0]}"
+        said.append(words)
+    if entered and all(count == 1 for _, count in entered) and len(entered) > 1:
+        points = [point for point, _ in entered]
+        said.insert(0, f"entered men on points {', '.join(points[:-1])} and {points[-1]}")
+    elif entered:
+        each = [f"{'a man' if n == 1 else f'{n} men'} on point {p}" for p, n in entered]
+        tail = f"{', '.join(each[:-1])} and {each[-1]}" if len(each) > 1 else each[0]
+        said.insert(0, f"entered {tail}")
+    return "; ".join(said)
 
 
 def _plain(value: Any) -> Any:

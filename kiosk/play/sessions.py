@@ -206,7 +206,7 @@ class PlaySession:
             )
         titles = {
             Kind.MATCH: f"Match to {s.length}",
-            Kind.MONEY: f"Money at {s.stake} a game",
+            Kind.MONEY: s.title,
             Kind.RUBBER: "Rubber (Hoffmann)",
             Kind.SET: "Set (Cady)",
         }

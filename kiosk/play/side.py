@@ -87,6 +87,7 @@ class TableSide:
         self._worker = OpponentWorker(opponent, time_limit=time_limit, apart=apart)
         self._jobs: list[_Job] = []
         self._asked: set[tuple[int, int, Phase]] = set()  # the moments it has thought about
+        self._cube_moves: list[tuple[int, Any, Any, str]] = []  # the visitor's, for the review
 
     @property
     def players(self) -> tuple[str, str]:
@@ -105,6 +106,12 @@ class TableSide:
         """Whether it is deciding to double at the start of its turn (nobody throws yet)."""
         return any(job.about == "cube" for job in self._jobs)
 
+
+    def note_cube(self, position: Any, cube: Any, decision: str) -> None:
+        """The visitor's cube ``decision`` (``double``, ``take``, ``pass``) in ``position``
+        (the side on roll's) with the cube as it stood (a :class:`kiosk.tutor.cube.CubeState`):
+        reviewed at the end of the game with his plays."""
+        self._cube_moves.append((self.core.game_serial, position, cube, decision))
 
     def close(self) -> None:
         """Stop thinking and release the evaluator."""
@@ -172,17 +179,24 @@ class TableSide:
             self._asked.add(moment)
             visitor = self.colour.other
             turns = [(t.before, t.dice, t.play) for t in game.turns if t.colour == visitor]
-            self._ask("review", lambda w: w.submit_review(turns))
+            cubes = [(p, c, d) for g, p, c, d in self._cube_moves if g == core.game_serial]
+            self._ask("review", lambda w: w.submit_review(turns, cubes))
 
     @staticmethod
-    def _review(items: list) -> str:
-        """The review's words: the visitor's costliest plays, with the better ones."""
-        if not items:
-            return "Review: none of your plays gave anything away. Well played!"
+    def _review(found: tuple[list, list]) -> str:
+        """The review's words: the visitor's costliest plays and cube decisions, worst
+        first, with the better ones."""
+        items, cube_items = found
         parts = [
-            f"with {i.dice[0]}-{i.dice[1]} you played {i.play}, better {i.best}" for i in items
+            (i.loss, f"with {i.dice[0]}-{i.dice[1]} you played {i.play}, better {i.best}")
+            for i in items
         ]
-        return "Review, your costliest plays: " + "; ".join(parts) + "."
+        parts += [(c.loss, c.words) for c in cube_items]
+        if not parts:
+            return "Review: none of your plays or cube decisions gave anything away. Well played!"
+        parts.sort(key=lambda part: -part[0])
+        worst = "; ".join(words for _, words in parts[:3])
+        return f"Review, your costliest plays and cube decisions: {worst}."
 
     # -- acting on what it thought ---------------------------------------------------------
 

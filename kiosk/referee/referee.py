@@ -140,8 +140,8 @@ class RefereeConfig:
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
     dice_rest_ms: int = 300  # both wells must show the same faces this long for a throw
-    still_ms: int = 3000  # a man off-centre this long is named
-    fault_ms: int = 8000  # a switch that contradicts the game this long, no hand near
+    still_ms: int = 6000  # a man unread this long (held, or off his reed) is named
+    fault_ms: int = 15000  # a switch that contradicts the game this long, no hand near
 
     @property
     def dice_rest(self) -> int:
@@ -448,8 +448,7 @@ class Referee:
         elif self._illegal is not None:
             self._illegal_event(*self._illegal, again=True)
         elif self._odd is not None:
-            where = describe(self._odd[0], turn)
-            self._notice("off-centre", wording.off_centre(where))
+            self._notice("off-centre", self._unread_words())
         else:
             self._notice("still-reading", "The table is still settling: press Done again.")
 
@@ -803,17 +802,23 @@ class Referee:
         mover = self.game.turn
         still = now - since
         if still >= self.config.still_ms and sum(change) > 0:
-            self._notice(
-                "off-centre",
-                wording.off_centre(describe(where, mover)),
-                once_for=(where, since),
-            )
+            self._notice("off-centre", self._unread_words(), once_for=(where, since))
         if still >= self.config.fault_ms:
             self._odd = None
             self._notice("switch-fault", wording.reed_fault(describe(where, mover)))
             dw, db = self._mask.get(where, (0, 0))
             self._mask[where] = (dw + change[0], db + change[1])
             self._judged = None
+
+    def _unread_words(self) -> str:
+        """What to do about the man the table does not read (``_odd``): in the hand, or
+        off his reed, the same words are right."""
+        assert self._odd is not None
+        where, change, _ = self._odd
+        mover = self.game.turn
+        own = change[0 if mover == WHITE else 1] > 0
+        colour = mover if own else mover.other
+        return wording.off_centre(describe(where, mover), own=own, colour=colour)
 
     def _progress(self, found: list[Position], now: int) -> None:
         tree = self._tree
@@ -1044,6 +1049,7 @@ class Referee:
         if self._illegal == (reason, message) and not again:
             return
         self._illegal = (reason, message)
+        self._lift_reported = None  # the man lifted again: where it may go, shown again
         self._publish(
             Illegal(
                 reason=reason,

@@ -327,9 +327,9 @@ class RussianReferee:
             self._publish(
                 Message(
                     to="both",
-                    text=f"Both sides enter on the table's points 24 to 19 and race round to "
-                    f"points 6 to 1, the shared home. {self.position.turn.name.capitalize()} "
-                    "throws first.",
+                    text="Both sides enter on points 1 to 6 (marked on the board) and race "
+                    "round to points 19 to 24, the shared home. "
+                    f"{self.position.turn.name.capitalize()} throws first.",
                 )
             )
             self._build()
@@ -566,6 +566,7 @@ class RussianReferee:
     def _illegal_event(self, reason: str, message: str, law: str, where: str | None = None) -> None:
         mover = self.turn.player if self.turn else self.position.turn
         table = where if where is not None else MISSING
+        self._lift_shown = None  # the man lifted again: where it may go, shown again
         self._publish(Illegal(reason=reason, message=message, law=law, player=mover, table=table))
 
     def _notice(self, about: str, message: str) -> None:

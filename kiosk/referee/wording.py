@@ -166,9 +166,26 @@ def touch_move(src: int) -> str:
     )
 
 
-def off_centre(where_words: str) -> str:
-    """A man left where its slot cannot read it."""
-    return f"Push the man on {where_words} into its place."
+def off_centre(where_words: str, own: bool, colour: Colour | str) -> str:
+    """A man the table does not read at ``where_words``: held in the hand, or put down
+    off his reed (an occupancy table cannot tell which), worded to be right either way.
+
+    >>> words = off_centre("your 8 point", own=True, colour="white")
+    >>> print(words)  # doctest: +NORMALIZE_WHITESPACE
+    The man from your 8 point is not read yet: put it down on its point,
+    pushed right into its place.
+    >>> off_centre("your 12 point", own=False, colour="black")
+    'A black man is missing from your 12 point: put it back, pushed right into its place.'
+    """
+    if own:
+        return (
+            f"The man from {where_words} is not read yet: put it down on its point, pushed "
+            "right into its place."
+        )
+    return (
+        f"A {colour} man is missing from {where_words}: put it back, pushed right into its "
+        "place."
+    )
 
 
 def reed_fault(where_words: str) -> str:

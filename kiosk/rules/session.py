@@ -198,6 +198,18 @@ class Session:
 
     # -- making sessions -----------------------------------------------------------------
 
+    @property
+    def title(self) -> str:
+        """What a money session is, in a few words: its stake, or Parker's stranded men.
+
+        >>> Session.money(scoring=Scoring.STRANDED2, stranded_multiply=True).title
+        'Stranded men, option 2, with games'
+        """
+        option = self.scoring.option
+        if option is None:
+            return f"Money at {self.stake} a game"
+        return f"Stranded men, option {option}" + (", with games" if self.stranded_multiply else "")
+
     @classmethod
     def match(
         cls, length: int, profile: str | RuleProfile = "modern", **options: Any
@@ -361,10 +373,7 @@ class Session:
         white, black = self.score
         if self.kind == Kind.MONEY:
             net = self.tally
-            head = (
-                f"Money at {self.stake} a game: "
-                f"{names[WHITE]} {net[0]:+d}, {names[BLACK]} {net[1]:+d}."
-            )
+            head = f"{self.title}: {names[WHITE]} {net[0]:+d}, {names[BLACK]} {net[1]:+d}."
         else:
             what = {Kind.MATCH: f"Match to {self.length}", Kind.RUBBER: "Rubber", Kind.SET: "Set"}
             head = f"{what[self.kind]}: {names[WHITE]} {white}, {names[BLACK]} {black}."

@@ -41,6 +41,9 @@ from kiosk.tutor.features import explain, gives_up
 
 log = logging.getLogger(__name__)
 
+#: The question a verdict ends with when its play (or cube decision) may be taken back.
+TAKE_BACK_QUESTION = " Take it back and think again?"
+
 #: GNU Backgammon's tutor defaults: equity lost for doubtful, bad and very bad.
 THRESHOLDS: tuple[float, float, float] = (0.03, 0.06, 0.12)
 RATINGS: tuple[str, ...] = ("fine", "doubtful", "bad", "very bad")
@@ -325,7 +328,7 @@ def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
         label = rating.rating.capitalize()
         text = f"{label} play. Better was {rating.best_text}{cost}."
         if take_back:
-            text += " Take it back and think again?"
+            text += TAKE_BACK_QUESTION
     return {
         "event": "coach",
         "to": player,
@@ -396,16 +399,40 @@ class CoachWorker:
             self._pending += 1
         self._jobs.put((position, dice, play, player, teaching, profile))
 
+    def submit_cube(self, position: Position, cube: object, player: str) -> None:
+        """Queue the cube decision of the side on roll in ``position`` (``cube``: a
+        :class:`kiosk.tutor.cube.CubeState`), for ``player`` (who doubles or answers);
+        returns at once. The worker publishes ``{"event": "cube-analysis", "to": player,
+        "analysis": CubeDecision}`` (or ``"analysis": None`` if it cannot be worked out):
+        what a double, a take or a pass there gives up is read from it."""
+        with self._idle:
+            self._pending += 1
+        self._jobs.put(("cube", position, cube, player))
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _cube(self, position: Position, cube: object, player: str) -> dict:
+        try:
+            analysis = self.coach.decide_cube(position, cube)
+        except Exception:  # the table must carry on whatever the evaluator does
+            log.exception("the coach could not judge the cube in %s", position.position_id())
+            analysis = None
+        return {"event": "cube-analysis", "to": player, "analysis": analysis}
 
     def _run(self) -> None:
         while True:
             job = self._jobs.get()
             if job is None:
                 return
+            if job[0] == "cube":
+                self.publish(self._cube(*job[1:]))
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+                continue
             position, dice, play, player, teaching, profile = job
             teaching = self.teaching if teaching is None else teaching
             try:

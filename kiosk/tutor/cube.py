@@ -89,6 +89,19 @@ class CubeDecision:
     evaluator: str = ""
     plies: int = 0  # how many throws ahead the evaluator looked
 
+    def loss_of(self, decision: str) -> float:
+        """The equity ``decision`` (one of :data:`DECISIONS`) gives up against the right
+        one, for the side making it (the doubler for ``double`` and ``no-double``, the
+        taker for ``take`` and ``pass``).
+
+        >>> d = CubeDecision("double", "take", 0.6, 0.8, 1.0, (0.7, 0, 0, 0, 0))
+        >>> d.loss_of("double"), round(d.loss_of("pass"), 2), d.loss_of("take")
+        (0.0, 0.2, 0.0)
+        """
+        if decision not in DECISIONS:
+            raise ValueError(f"a decision is one of {', '.join(DECISIONS)}, not {decision!r}")
+        return _loss(decision, self.no_double, self.double_take, self.double_pass, True)
+
     def as_dict(self) -> dict:
         """JSON-ready: the ``kiosk coach-cube`` contract."""
         return {
@@ -322,6 +335,62 @@ def _loss(decision: str, nd: float, dt: float, dp: float, may: bool) -> float:
     best = max(nd, after_double)
     chosen = after_double if decision == "double" else nd
     return max(0.0, best - chosen)
+
+
+def cube_event(
+    analysis: CubeDecision,
+    decision: str,
+    player: str,
+    thresholds: tuple[float, float, float],
+    teaching: bool,
+) -> dict:
+    """The coach's verdict on ``player``'s cube ``decision`` (``double``, ``take`` or
+    ``pass``), rated like a checker play: the equity it gives up against the right decision,
+    at the same thresholds; in a teaching game a bad double or pass may be taken back.
+
+    >>> analysis = CubeDecision("no-double", "take", 0.4, 0.3, 1.0, (0.6, 0, 0, 0, 0))
+    >>> event = cube_event(analysis, "double", "white", (0.03, 0.06, 0.12), teaching=True)
+    >>> event["rating"], event["take_back"]
+    ('bad', True)
+    >>> print(event["text"])  # doctest: +NORMALIZE_WHITESPACE
+    Bad double: better not to double yet (it costs 0.10 points a game on average).
+    Take it back and think again?
+    """
+    from kiosk.tutor.coach import TAKE_BACK_QUESTION, classify
+
+    loss = analysis.loss_of(decision)
+    rating = classify(loss, thresholds)
+    take_back = teaching and rating in ("bad", "very bad") and decision in ("double", "pass")
+    if rating == "fine":
+        text = f"Good {decision}."
+    else:
+        better = {
+            "double": "to play on for a gammon (too good to double)"
+            if analysis.action == "too-good"
+            else "not to double yet",
+            "take": "to pass",
+            "pass": "to take",
+        }[decision]
+        text = (
+            f"{rating.capitalize()} {decision}: better {better} "
+            f"(it costs {loss:.2f} points a game on average)."
+        )
+        if take_back:
+            text += TAKE_BACK_QUESTION
+    right = analysis.action if decision == "double" else analysis.response
+    return {
+        "event": "coach",
+        "to": player,
+        "text": text,
+        "detail": "\n".join(r["text"] for r in analysis.reasons),
+        "reasons": [dict(r) for r in analysis.reasons],
+        "rating": rating,
+        "equity_loss": round(loss, 4),
+        "cube": decision,
+        "best": right,
+        "evaluator": analysis.evaluator,
+        "take_back": take_back,
+    }
 
 
 def chances_function(evaluator_name: str = "auto", plies: int = 0) -> tuple[Chances, str]:

@@ -269,9 +269,12 @@ def shots_at(position: Position, colour: Colour, points: list[int]) -> int:
     return sum(ways[r] for r, hit in hits_by_roll(position, colour).items() if hit & wanted)
 
 
-def _blot_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Reason]:
+def _blot_reasons(
+    played: BoardFeatures, best: BoardFeatures | None, best_text: str = ""
+) -> list[Reason]:
     if best is None:
         return []
+    named = f"the best play ({best_text})" if best_text else "the best play"
     exposed = sorted(b.point for b in played.blots if b.shots)
     if played.hit_rolls > best.hit_rolls:
         shots = played.hit_rolls
@@ -287,19 +290,19 @@ def _blot_reasons(played: BoardFeatures, best: BoardFeatures | None) -> list[Rea
         text = f"Leaves {'a blot' if len(exposed) == 1 else 'blots'} on {where} that "
         text += f"{_throws(shots)} of the 36 hit"
         text += (
-            "; the best play leaves no shot"
+            f"; {named} leaves no shot"
             if best.hit_rolls == 0
-            else f"; the best play leaves {_throws(best.hit_rolls)} that hit"
+            else f"; {named} leaves {_throws(best.hit_rolls)} that hit"
         )
         return [Reason("blot", text, tactic, facts)]
     if played.hit_rolls < best.hit_rolls:
         if played.hit_rolls == 0:
-            text = f"Safe: no throw hits you; the best play leaves {_throws(best.hit_rolls)}"
+            text = f"Safe: no throw hits you; {named} leaves {_throws(best.hit_rolls)}"
             facts = {"shots": 0, "best_shots": best.hit_rolls}
             return [Reason("safe", text, TACTICS["Ho-2"], facts)]
         text = (
             f"Fewer shots: {_throws(played.hit_rolls)} of the 36 hit you, against "
-            f"{best.hit_rolls} after the best play"
+            f"{best.hit_rolls} after {named}"
         )
         facts = {"points": exposed, "shots": played.hit_rolls, "best_shots": best.hit_rolls}
         return [Reason("fewer-shots", text, TACTICS["Ho-2"], facts)]
@@ -474,7 +477,7 @@ def explain(position: Position, play: Play, best: Play | None = None) -> list[Re
     best_features = (
         board_features(best.result, mover) if best is not None and best != play else None
     )
-    reasons = _blot_reasons(played, best_features)
+    reasons = _blot_reasons(played, best_features, str(best) if best_features else "")
     reasons += _point_reasons(before, played, best_features)
     reasons += _hit_reasons(play, best if best != play else None, played)
     reasons += _shape_reasons(before, played, best_features)

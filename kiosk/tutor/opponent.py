@@ -378,10 +378,15 @@ class Opponent:
             return CubeVerdict("take", mine, judge)
         return CubeVerdict("pass", mine, judge)
 
-    def review(self, plays: Iterable[tuple[Position, Iterable[int], Play | str]]) -> list:
-        """The visitor's costliest plays of a game by this opponent's evaluator and rules
-        (:func:`review`)."""
-        return review(plays, evaluator=self.evaluator, profile=self.profile)
+    def review(
+        self,
+        plays: Iterable[tuple[Position, Iterable[int], Play | str]],
+        cubes: Iterable[tuple[Position, CubeState, str]] = (),
+    ) -> tuple[list[ReviewItem], list[CubeReviewItem]]:
+        """The visitor's costliest plays (:func:`review`) and cube decisions
+        (:func:`cube_review`) of a game, by this opponent's evaluator and rules."""
+        found = review(plays, evaluator=self.evaluator, profile=self.profile)
+        return found, cube_review(cubes, self.cube_coach)
 
     def close(self) -> None:
         """Release the evaluators."""
@@ -453,12 +458,16 @@ class OpponentWorker:
         method = "answer_double" if doubled else "cube_action"
         return self._submit(method, (position, cube), callback)
 
-    def submit_review(self, turns: list[tuple[Position, tuple[int, int], Play]]) -> Future:
-        """Start reviewing the visitor's turns (:meth:`Opponent.review`), after what it is
-        thinking about: no time limit, no fallback."""
+    def submit_review(
+        self,
+        turns: list[tuple[Position, tuple[int, int], Play]],
+        cubes: list[tuple[Position, CubeState, str]] | None = None,
+    ) -> Future:
+        """Start reviewing the visitor's turns and cube decisions (:meth:`Opponent.review`),
+        after what it is thinking about: no time limit, no fallback."""
         if self._closed.is_set():
             raise RuntimeError("the opponent worker is closed")
-        return self._turns.submit(lambda: self._ask("review", (turns,)).result())
+        return self._turns.submit(lambda: self._ask("review", (turns, cubes or [])).result())
 
     def _submit(self, method: str, args: tuple, callback: Callable | None) -> Future:
         if self._closed.is_set():
@@ -584,3 +593,53 @@ def review(
             judge.close()
     items.sort(key=lambda item: -item.loss)
     return items[:count]
+
+
+@dataclass(frozen=True)
+class CubeReviewItem:
+    """One of the visitor's cube decisions that gave equity away, and the right one."""
+
+    before: Position  # the doubler on roll
+    cube_value: int  # the cube before the double
+    decision: str  # double, take or pass
+    right: str  # what the cube coach would have done: no-double, too-good, take, pass
+    loss: float
+    evaluator: str
+
+    @property
+    def words(self) -> str:
+        """The decision and the better one, in words.
+
+        >>> item = CubeReviewItem(Position.standard(), 2, "pass", "take", 0.3, "builtin")
+        >>> item.words
+        'you passed the double to 4, better to take'
+        """
+        stake = 2 * self.cube_value
+        better = {
+            "no-double": "not to double yet",
+            "too-good": "to play on for a gammon",
+            "take": "to take",
+            "pass": "to pass",
+        }.get(self.right, self.right)
+        did = {"double": "doubled", "take": "took the double", "pass": "passed the double"}
+        return f"you {did[self.decision]} to {stake}, better {better}"
+
+
+def cube_review(
+    decisions: Iterable[tuple[Position, CubeState, str]], coach: CubeCoach | None = None
+) -> list[CubeReviewItem]:
+    """The visitor's cube ``decisions`` (the position with the doubler on roll, the cube
+    before the double, and ``double``, ``take`` or ``pass``) that gave equity away, worst
+    first, each with the right decision (the built-in net's cube coach if none is given)."""
+    judge = coach if coach is not None else cube_coach("builtin")
+    items = []
+    for before, cube, decision in decisions:
+        analysis = judge.decide(before, cube)
+        loss = analysis.loss_of(decision)
+        if loss > 1e-6:
+            right = analysis.action if decision == "double" else analysis.response
+            items.append(
+                CubeReviewItem(before, cube.value, decision, right, loss, analysis.evaluator)
+            )
+    items.sort(key=lambda item: -item.loss)
+    return items

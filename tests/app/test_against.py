@@ -19,7 +19,7 @@ from tests.store.test_gnubg_import import GNUBG, gnubg_games, gnubg_turns, our_t
 
 def _against_the_table(h) -> None:
     button(h, "menu", "white")
-    button(h, "menu", "white", times=3)  # down to "Play against the table"
+    button(h, "menu", "white", times=h.app.view.menu.index("Play against the table"))
     button(h, "select", "white")
     assert h.app.view.menu_title == "Play against the table"
     assert h.app.view.menu[0] == "You play white, the table black (intermediate)"
@@ -46,14 +46,19 @@ def test_the_table_plays_black_from_the_menu(harness, tmp_path: Path) -> None:
     assert shown["player"] == "black" and shown["dice"] == [6, 5]
     assert "done" not in dict(h.app.view.legend["black"])  # its turn ends by itself
     assert h.app.view.last_play == tuple(tuple(a) for a in shown["arrows"])
-    assert h.app.view.messages["white"].text.startswith(f"I play {shown['move']}.")
+    said = h.app.view.messages  # the visitor reads what to do; the table's side, its words
+    asked = f"The table plays {shown['move']}: move its men as the arrows show."
+    assert said["white"].text == asked
+    assert said["black"].text == f"I play {shown['move']}."
     for src, dst in shown["arrows"]:  # the visitor moves the table's men as shown
         h.sim.move(src, dst)
         h.wait(100)
     h.wait(400)  # no Done: the table's turn ends once its men stand as shown
     played = h.last("play")
     assert (played["player"], played["move"]) == ("black", shown["move"])
-    assert h.app.view.messages["black"].text == f"The table played {shown['move']}."
+    assert h.app.view.messages["white"].text == "Your turn: throw the dice."
+    assert h.app.view.prompts.get("white", "said").text == f"The table played {shown['move']}."
+    assert set(h.app.view.prompts.held["black"]) == {"own"}
     summary = store.game(h.app.game_id)
     assert summary.players == ("visitor", "Table (intermediate)")
     assert level_of(summary.players[1]) == "intermediate"
@@ -143,5 +148,7 @@ def test_the_game_ends_with_a_review_of_the_visitors_plays(harness) -> None:
     h.wait(300)
     button(h, "done", "white")
     assert h.last("game-over")["winner"] == "white"
-    review = h.app.view.messages["white"].text
-    assert review.startswith("Review") and "none of your plays gave anything away" in review
+    line = h.app.view.messages["white"]  # the result stays on the line; the review: Select
+    assert line.text == "You won a backgammon game (3 points)."
+    assert "Review" in line.detail
+    assert "none of your plays or cube decisions gave anything away" in line.detail

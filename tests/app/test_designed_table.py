@@ -17,7 +17,7 @@ from kiosk.app.modes.attract import NoticeMode
 from kiosk.app.stepped import SteppedApp
 from kiosk.config import Config
 from kiosk.display import Calibration, Display
-from kiosk.display.palette import MAN_BLACK, MAN_WHITE
+from kiosk.display.palette import HIT, MAN_BLACK, MAN_WHITE
 from kiosk.play import CubeDealer, GameCore, PlaySession, TableSide
 from kiosk.play.scenario import ScenarioRunner
 from kiosk.rules import Colour, Game
@@ -177,14 +177,27 @@ def test_a_lesson_set_up_on_the_designed_table_shows_the_men_where_they_stand(
         path = display.screenshot(tmp_path / "lesson-1-set-up-occupancy.png")
         picture = pygame.image.load(path)
         strips = display.renderer.geometry.strips
-        for where, colour in (("6", MAN_WHITE), ("10", MAN_WHITE), ("19", MAN_BLACK)):
+        for where, colour in (("6", MAN_WHITE), ("19", MAN_BLACK)):
             x, y = strips[where].slots[0]
             assert picture.get_at((x, y))[:3] == colour, where
+        x, y = strips["10"].slots[0]  # the man to take away: a cross on him
+        assert picture.get_at((x, y))[:3] == HIT
         x, y = strips["10"].slots[1]  # one man on the 10 point: its second slot is empty
         assert picture.get_at((x, y))[:3] not in (MAN_WHITE, MAN_BLACK)
-        # the learner is told what to put right, and the step ends once it is
-        told = h.app.view.messages["white"].text
-        assert told.startswith("Put 2 more white men on your 6 point"), told
+        x, y = strips["6"].slots[3]  # a pale man where the fourth man of the 6 point goes
+        bare = h.app.view.copy()
+        bare.setup = ()
+        display.renderer.draw(bare, h.now)
+        assert display.renderer.surface.get_at((x, y)) != picture.get_at((x, y))
+        assert picture.get_at((x, y))[:3] != MAN_WHITE  # pale: not a man there yet
+        # the learner sees how much is left to do (the corrections one Select away), and
+        # the step ends once it is done
+        told = h.app.view.messages["white"]
+        assert told.text == (
+            "Lay the men out as the pale men show: 3 men to place and 1 marked with a "
+            "cross to take away."
+        ), told.text
+        assert "Put 2 more white men on your 6 point." in told.detail
         h.sim.set_position(STARTING_POSITION)
         h.wait(600)
         results = [e for e in h.events if e["event"] == "lesson-result"]

@@ -105,8 +105,12 @@ def test_the_end_of_a_game_stays_until_a_button(harness, tmp_path: Path) -> None
     over = h.last("game-over")
     assert over["winner"] == "black"
     h.wait(5000)  # time passes: the result stays on the screen
+    said = {p: h.app.view.messages[p].text for p in ("white", "black")}
+    assert said == {
+        "white": "Black wins 1 point: you passed the double.",  # the result on each line
+        "black": "You won 1 point: White passed the double.",
+    }
     for player in ("white", "black"):
-        assert h.app.view.messages[player].text == "Black wins a single game (1 point)."
         assert legend(h, player) == {"done": "new game", "menu": "menu"}
     assert h.app.modes.names() == ["game", "game-end"]
     button(h, "done", "white")
@@ -134,35 +138,113 @@ def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
     assert h.app.modes.names() == ["game", "attract"]
     assert h.app.view.menu_title == "Backgammon Table"
     assert "Come and play backgammon!" in h.app.view.menu
-    button(h, "select")  # wakes the table and does nothing else
-    assert h.app.modes.names() == ["game"] and h.app.view.show_detail == {}
+    button(h, "select")  # wakes the table: the choice of what to do, and nothing else
+    assert h.app.modes.names() == ["game", "menu"] and h.app.view.show_detail == {}
+    assert h.app.view.menu_title == "Welcome: what would you like to do?"
+    assert h.app.view.menu == (  # no game under way yet: nothing to carry on with
+        "A new game, the tutor watching",
+        "Lessons: learn the game step by step",
+        "Play against the table",
+        "Everything else: the main menu",
+    )
+    button(h, "back")
     h.wait(3200)
     assert h.app.modes.names() == ["game", "attract"]
     h.sim.move("13", "12")  # a man moved wakes it too
     h.wait(200)
-    assert h.app.modes.names() == ["game"]
+    assert h.app.modes.names() == ["game", "menu"]
 
 
-def test_what_is_missing_is_said_once_on_the_screen(harness) -> None:
+def test_a_game_left_long_is_put_away_after_a_warning(harness, monkeypatch) -> None:
+    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
+    monkeypatch.setattr("kiosk.app.transitions.ABANDON_MS", 10_000)
+    h = ready(harness)
+    throw(h, 3, 1)
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
+    h.wait(300)
+    button(h, "done", "white")  # a game under way, then nobody at the table
+    h.wait(10_500)
+    assert h.app.modes.names() == ["game", "attract", "abandon-warning"]
+    assert h.app.view.menu_title == "Is anybody still playing?"
+    assert h.app.view.menu[1].startswith("In 60 s it is put away")
+    h.wait(20_000)  # the countdown on the card (WCAG 2.2.1: time to answer)
+    assert h.app.view.menu[1].startswith("In 40 s")
+    button(h, "done", "black")  # somebody is: the game is kept, the press does nothing else
+    assert h.app.modes.names() == ["game"] and len(h.app.core.game.turns) == 1
+    assert h.kinds().count("dice") == 0  # that Done threw nothing
+    h.wait(10_500 + 60_500)  # left again, and nobody answers this time
+    assert h.app.modes.names() == ["game", "attract"]
+    assert h.last("new-game") and h.app.core.game.turns == ()
+    assert h.app.view.menu_title == "Backgammon Table"
+
+
+def test_what_is_missing_is_for_the_installer_not_the_visitor(harness) -> None:
     config = Config()
     config.referee.settle_ms = 200
     h = harness(config, store_problem="database is locked")
     h.sim.set_position(STARTING_POSITION)
     h.app.start()
     h.wait(200)
-    assert h.app.modes.names() == ["game", "notice"]
-    assert h.app.view.menu_title == "Please note"
-    assert h.app.view.menu == (
+    assert h.app.modes.names() == ["game"]  # nothing put before the visitor
+    assert h.app.installer_notes == [
         "Games are not being saved: no database.",
-        "The installer's 'kiosk doctor' says why.",
+        "'kiosk doctor' says why.",
         "The installer's PIN is still the default.",
-    )
-    button(h, "menu")  # the notice goes, and Menu does what it does
-    assert h.app.modes.names() == ["game", "menu"]
-    assert h.app.view.menu_title == "Backgammon Table"
+    ]
+    h.app.ask_pin()
+    h.wait(40)
+    for digit in (1, 2, 3, 4):  # the default PIN
+        button(h, "menu", times=digit)
+        button(h, "select")
+    assert h.app.view.menu_title == "Settings"
+    notes = h.app.view.menu.index("Notes for the installer (3)")
+    button(h, "menu", times=notes)
+    button(h, "select")
+    assert h.app.view.menu == tuple(h.app.installer_notes)
+
+
+def test_the_simulated_tables_note_closes_with_a_button_that_does_nothing_else(harness) -> None:
+    config = Config()
+    config.referee.settle_ms = 200
+    config.installer.pin = "2468"
+    h = harness(config)
+    h.app.simulator = h.sim
+    h.sim.set_position(STARTING_POSITION)
+    h.app.start()
+    h.wait(400)
+    assert h.app.modes.names() == ["game", "notice"]
+    assert h.app.view.menu == ("A simulated table: drag the men with the mouse.",)
+    button(h, "done", "white")  # closes the note, and throws no dice
+    assert h.app.modes.names() == ["game"] and "opening" not in h.kinds()
     h.wait(40_000)
     notes = [e for e in h.events if e["event"] == "menu" and e["title"] == "Please note"]
     assert len(notes) == 1  # said once
+
+
+def test_number_keys_pick_the_same_item_whatever_is_hidden(harness) -> None:
+    h = ready(harness)
+    button(h, "menu")
+    numbers = dict(zip(h.app.view.menu, h.app.view.menu_numbers, strict=True))
+    assert numbers["Lessons: learn the game step by step"] == 3  # near the top
+    assert "Double to 2 (white offers)" not in numbers  # nobody may double yet
+    h.app.modes.top.pick(3)
+    h.wait(40)
+    assert h.app.view.menu_title == "Lessons"
+    button(h, "back")
+    button(h, "back")
+    throw(h, 3, 1)
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
+    h.wait(300)
+    button(h, "done", "white")
+    button(h, "menu", "black")  # black may double now: the item shows, numbered 2
+    shown = dict(zip(h.app.view.menu, h.app.view.menu_numbers, strict=True))
+    assert shown["Double to 2 (black offers)"] == 2
+    assert shown["Lessons: learn the game step by step"] == 3  # the same key as before
+    h.app.modes.top.pick(3)
+    h.wait(40)
+    assert h.app.view.menu_title == "Lessons"
 
 
 def test_the_pin_has_an_attempt_limit_and_a_back_off(harness) -> None:
@@ -288,3 +370,50 @@ def test_the_dice_rest_time_is_a_setting(harness) -> None:
     config = load_config_text("[referee]\ndice_rest_ms = 800\n")
     h = ready(harness, config)
     assert h.app.referee is not None and h.app.referee.config.dice_rest == 800
+
+
+def _played_long_ago(path: Path, monkeypatch, hours: float) -> None:
+    """A store holding a game with one turn played, last touched ``hours`` ago."""
+    from datetime import UTC, datetime, timedelta
+
+    import kiosk.store.store as store_module
+
+    then = (datetime.now(UTC) - timedelta(hours=hours)).isoformat(timespec="milliseconds")
+    with monkeypatch.context() as m:
+        m.setattr(store_module, "_now", lambda: then)
+        with Store(path) as store:
+            game = store.start_game("modern", Position.standard().position_id(), "white")
+            store.record(game, {"event": "opening", "starter": "white", "dice": [3, 1],
+                                "message": "white plays 3-1."})
+            store.record(game, {"event": "play", "player": "white", "dice": [3, 1],
+                                "move": "8/5 6/5", "position": "4HPwATDgc/ABMA"})
+
+
+@pytest.mark.parametrize("answered", [True, False])
+def test_a_game_found_old_after_a_restart_is_not_resumed_silently(
+    harness, tmp_path: Path, monkeypatch, answered: bool
+) -> None:
+    path = tmp_path / "t.sqlite3"
+    _played_long_ago(path, monkeypatch, hours=2)
+    h = ready(harness, store=Store(path))
+    assert h.last("resume")["turns"] == 1
+    assert h.app.modes.names() == ["game", "abandon-warning"]
+    assert h.app.view.menu[0] == "This game was left 2 hours ago."
+    if answered:
+        button(h, "select")  # somebody is playing it: kept
+        h.wait(70_000)
+        assert h.app.modes.names()[:1] == ["game"] and len(h.app.core.game.turns) == 1
+        assert "new-game" not in h.kinds()
+    else:
+        h.wait(61_000)
+        assert h.last("new-game") and h.app.core.game.turns == ()
+        assert "attract" in h.app.modes.names()
+
+
+def test_a_game_played_a_moment_ago_is_resumed_after_a_restart(
+    harness, tmp_path: Path, monkeypatch
+) -> None:
+    path = tmp_path / "t.sqlite3"
+    _played_long_ago(path, monkeypatch, hours=0.01)  # a power cut in the middle of play
+    h = ready(harness, store=Store(path))
+    assert h.app.modes.names() == ["game"] and h.last("resume")["turns"] == 1

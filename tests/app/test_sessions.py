@@ -323,10 +323,21 @@ def test_names_are_typed_at_a_keyboard(harness) -> None:
         h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=0, unicode=key))
     h.wait(50)
     assert mode.entry.names == ["Zoe"]
-    assert h.app.view.menu[0] == "Black: [A]"
+    assert h.app.view.menu[0] == "Black: _"
     h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=0, unicode="\b"))
     h.wait(50)
-    assert h.app.view.menu[0] == "White: Zoe[A]"  # Backspace reopens the name before
+    assert h.app.view.menu[0] == "White: Zoe_"  # Backspace reopens the name before
+    for key in "\b\b\b":
+        h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=0, unicode=key))
+    # M and W stand for the Menu and white's Done buttons: typed here, they are letters
+    pressed = h.kinds().count("button")
+    for code, char in ((pygame.K_m, "M"), (pygame.K_a, "a"), (pygame.K_w, "w")):
+        h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=code, unicode=char))
+    h.wait(50)
+    assert h.app.view.menu[0] == "White: Maw_"
+    assert h.kinds().count("button") == pressed  # no button pressed by them
+    # the hints fit the card: each line short enough to be read whole
+    assert all(len(item) <= 44 for item in h.app.view.menu), h.app.view.menu
 
 
 def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
@@ -345,7 +356,7 @@ def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
 
 def test_stranded_men_with_games_from_the_menu(harness) -> None:
     h = ready(harness)
-    _session(h, "Money scored by Parker", "Stranded men, option 3, with games")
+    _session(h, "Scored by the loser's stranded men", "Stranded men, option 3, with games")
     assert h.app.view.menu_title == "Stranded men, option 3, with games: who is playing?"
     _name(h, "")
     _name(h, "")

@@ -10,6 +10,7 @@ import time
 import pytest
 
 import kiosk.app.main
+from kiosk.display.prompts import Text
 from kiosk.rules import Colour, Phase
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.opponent import CubeVerdict, Opponent
@@ -87,8 +88,9 @@ def test_the_table_doubles_before_its_throw(harness, hesitant) -> None:
     assert (cube["action"], cube["player"], cube["cube"]) == ("double", "black", [1, None])
     assert h.app.core.game.phase == Phase.DOUBLE_OFFERED
     assert "take the double" in dict(h.app.view.legend["white"]).values()
-    offer = h.app.view.messages["white"].text
-    assert offer.startswith("Black doubles to 2.")
+    offer = h.app.view.messages["white"].text  # the visitor's own line asks him
+    assert offer == "The table doubles to 2. Select: take, Back: pass."
+    assert h.app.view.prompts.held["black"] == {"own": Text("I double.")}
     throw(h, 6, 5)  # dice thrown before the answer are no throw
     assert h.last("cube")["action"] == "double" and h.kinds().count("dice") == 0
     button(h, "select", "white")  # the visitor takes

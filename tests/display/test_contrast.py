@@ -116,6 +116,8 @@ def test_the_ratios_of_the_palettes_text_colours() -> None:
         "text on felt": (p.TEXT, p.FELT),
         "accent on felt": (p.ACCENT, p.FELT),
         "number on frame": (p.FRAME_NUMBER, p.FRAME),
+        "far player's number on frame": (p.FRAME_NUMBER_FAR, p.FRAME),
+        "entering table on frame": (p.ACCENT, p.FRAME),
         "cube": (p.BAND, p.CUBE_FACE),
         **{f"coach {r} on chip": (c, p.DETAIL_BG) for r, c in p.RATING_COLOURS.items()},
         **{f"chart series {i}": (c, p.CARD) for i, c in enumerate(p.CHART_SERIES)},

@@ -26,9 +26,10 @@ def words_box(renderer: Renderer, view: TableView, colour: str) -> pygame.Rect:
     band = renderer.geometry.bands[colour]
     renderer.draw(view, 0)
     with_words = renderer.surface.copy()
-    message = view.messages.pop(colour)
+    held = dict(view.prompts.held[colour])
+    view.prompts.clear(colour)
     renderer.draw(view, 0)
-    view.messages[colour] = message
+    view.prompts.held[colour] = held
     found = differing(with_words, renderer.surface, band).get_bounding_rects()
     assert found, "the message drew nothing"
     return found[0].unionall(found).move(band.topleft)

@@ -152,7 +152,8 @@ def test_each_players_text_faces_them(renderer: Renderer, view: TableView) -> No
     view.say("white", text)
     renderer.draw(view, 0)
     for_white = renderer.surface.copy()
-    view.messages = {"black": view.messages.pop("white")}
+    view.prompts.clear("white")
+    view.say("black", text)
     renderer.draw(view, 0)
     for_black = renderer.surface.copy()
     bottom, top = renderer.geometry.bands["white"], renderer.geometry.bands["black"]

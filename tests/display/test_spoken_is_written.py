@@ -95,7 +95,8 @@ def test_a_view_writes_the_words_of_each_spoken_event() -> None:
     heard.hear({"event": "game-over", "winner": "black", "result": "gammon", "points": 2})
     assert heard.said == [
         ("White threw 6 5.", {"You threw 6-5."}),
-        ("Black wins a gammon game.", {"Black wins a gammon game (2 points)."}),
+        ("Black wins a gammon game.", {"Black wins a gammon game (2 points).", "You won a "
+                                       "gammon game (2 points)."}),
     ]
     assert heard.unwritten() == ["White threw 6 5.", "Black wins a gammon game."]
     heard.see(_viewed({"event": "dice", "player": "white", "dice": [6, 5]}))

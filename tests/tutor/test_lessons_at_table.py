@@ -103,8 +103,13 @@ def test_a_wrong_play_is_explained_with_the_books_and_tried_again() -> None:
         s for s in session.engine.lesson.steps if isinstance(s, PlayStep) and s.dice == (3, 1)
     )
     wrong, right = results[step.number][0], results[step.number][-1]
-    assert not wrong["correct"] and "8/5 6/5" in wrong["text"] and "try again" in wrong["text"]
-    assert right["correct"] and right["best"]
+    assert not wrong["correct"] and wrong["text"].startswith("The play wanted is 8/5 6/5")
+    # the play wanted drawn with arrows; what was played and by which book: Select
+    assert wrong["wanted"] == {"move": "8/5 6/5", "arrows": [["8", "5"], ["6", "5"]]}
+    assert wrong["sources"].startswith("You played ")
+    assert right["correct"] and right["best"] and right["text"].startswith("Right: 8/5 6/5. ")
+    assert "Hoyle" not in right["text"].split(". ")[0]  # the lesson's point, not a book list
+    assert "Hoyle" in right["sources"]
     illegal = [e for e in session.events if e["event"] == "illegal"]
     assert {"wrong-distance"} <= {e["reason"] for e in illegal}
     assert all(e["law"] for e in illegal)
@@ -177,10 +182,15 @@ def test_setup_guidance_uses_the_learners_numbering_for_both_colours(tmp_path) -
     setup = [e for e in s.events if e["event"] == "setup"][-1]
     first = setup["corrections"][0]
     assert first["colour"] == "black" and first["table"].isdigit()
-    guidance = [e for e in s.events if e["event"] == "message"][-1]
+    view = TableView()  # the display words it, in the learner's numbering for both colours
+    view.apply({**setup, "lesson": "set"})
+    guidance = view.messages["white"]
     point = int(first["table"])  # the table's numbering is white's: the learner's own
-    assert f"black men on your {point} point (black's {25 - point} point)" in guidance["text"]
-    assert guidance["warning"] and guidance["detail"] == setup["law"]
+    assert guidance.text.startswith("Lay the men out as the pale men show: ")
+    assert not guidance.warning  # an instruction, not a telling-off
+    assert f"black men on your {point} point (black's {25 - point} point)" in guidance.detail
+    assert guidance.detail.endswith(setup["law"])
+    assert view.setup == tuple(setup["corrections"])  # drawn as pale men
 
 
 def test_pips_follow_the_table_and_are_hidden_while_asked() -> None:

@@ -278,14 +278,17 @@ class NameEntryMode(Mode):
     def card(self) -> Card:
         entry = self.entry
         who = self.labels[len(entry.names)]
-        line = f"{who}: {entry.current}[{LETTERS[entry.letter]}]"
-        items = [line] + [
-            f"{label}: {name or label}"
-            for label, name in zip(self.labels, entry.names, strict=False)
+        items = [
+            f"{who}: {entry.current}_",
+            f"Letter {LETTERS[entry.letter]}: Menu: next, Select: add",
+            f"Done: name complete (none: '{who}')",
+            "At a keyboard: type the name, then Enter",
+            *(
+                f"{label}: {name or label}"
+                for label, name in zip(self.labels, entry.names, strict=False)
+            ),
         ]
-        footer = "Menu: letter  Select: take it  Done: name done  Back: undo"
-        items.insert(1, f"(Done with no letters: '{who}'; at a keyboard, type it and Enter)")
-        return Card(f"{self.title}: who is playing?", tuple(items), 0, footer)
+        return Card(f"{self.title}: who is playing?", tuple(items), 0, "Back: undo a letter")
 
     def press(self, button: str, player: str | None) -> None:
         entry = self.entry

@@ -1,10 +1,13 @@
 """The game's modes: the game itself (always at the bottom of the stack), the end of a
-game, a double on offer and the coach's offer to take a play back."""
+game, a double on offer, the coach's offer to take a play back, and its offer to take back
+a bad double or pass before it stands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kiosk.app.dice import digital_throw
-from kiosk.app.modes import Host, Legend, Mode
+from kiosk.app.modes import Card, Host, Legend, Mode
 from kiosk.events import CoachVerdict, Detail, PositionShown
 from kiosk.play import CubeError, TooLate
 from kiosk.rules import Colour, Game, Phase
@@ -54,7 +57,11 @@ class GameEndMode(Mode):
     def legend(self, player: str) -> Legend:
         session = self.app.session
         going_on = session is not None and not session.over
-        return (("done", "next game" if going_on else "new game"), ("menu", "menu"))
+        keys: Legend = (("done", "next game" if going_on else "new game"), ("menu", "menu"))
+        if self.app.detail_player() == player:  # the score's lines, the table's review
+            shown = self.app.view.show_detail.get(player)
+            keys += (("select", "close the explanation" if shown else "explanation"),)
+        return keys
 
     def press(self, button: str, player: str | None) -> None:
         if button == "done":
@@ -62,6 +69,10 @@ class GameEndMode(Mode):
             self.app.new_game(tutor=self.app.tutor)
         elif button == "menu":
             self.app.open_menu(player)
+        elif button == "select":
+            who = self.app.detail_player(player)
+            if who is not None:
+                self.app.bus.publish(Detail(player=who))
 
 
 def cube_words(game: Game, taker: Colour) -> str:
@@ -95,11 +106,91 @@ class DoubleOfferMode(Mode):
             self.app.open_menu(player)
 
     def answer(self, take: bool) -> None:
-        """The adversary takes (the cube changes hands) or passes (the game is over)."""
+        """The adversary takes (the cube changes hands) or passes (the game is over); the
+        coach rates it, and in a teaching game a bad pass may be taken back first."""
+        app = self.app
+        verdict = app.rate_cube("take" if take else "pass", self.taker)
+        if not take and verdict is not None and verdict["take_back"]:
+            rethink = CubeRethinkMode(app, verdict, lambda: self._answer(False), self._again)
+            app.transitions.rethink(rethink)
+            return
+        self._answer(take)
+        if verdict is not None:
+            app.bus.publish(CoachVerdict(data=verdict))
+
+    def _answer(self, take: bool) -> None:
         try:
             self.app.core.cube.answer(take)
         except CubeError as err:
             self.app.say("both", f"{str(err).capitalize()}.")
+
+    def _again(self) -> None:
+        """The pass taken back: the double is on offer again."""
+        self.app.transitions.double_offered(self.taker)
+
+
+class CubeRethinkMode(Mode):
+    """The coach offers to take back a bad double or pass before it stands (a teaching
+    game): Back takes it back; Select (or Done) lets it stand. The verdict shows on the
+    player's line and a card asks him."""
+
+    name = "cube-rethink"
+
+    def __init__(
+        self,
+        app: Host,
+        verdict: dict,
+        stand: Callable[[], None],
+        taken_back: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.app = app
+        self.verdict = verdict
+        self.player = str(verdict["to"])
+        self.decision = str(verdict["cube"])
+        self.stand = stand
+        self.taken_back = taken_back
+
+    def entered(self) -> None:
+        self.app.bus.publish(CoachVerdict(data=self.verdict))
+
+    def legend(self, player: str) -> Legend:
+        if player != self.player:
+            return ()
+        return (
+            ("back", f"take the {self.decision} back"),
+            ("select", f"{self.decision} all the same"),
+        )
+
+    def card(self) -> Card:
+        words = str(self.verdict["text"]).split(" (it costs")[0]
+        return Card(
+            f"The coach: {words}",
+            (
+                f"Back: take the {self.decision} back and think again",
+                f"Select: {self.decision} all the same",
+            ),
+            -1,
+            "Back: take it back   Select: let it stand",
+            self.player,
+        )
+
+    def press(self, button: str, player: str | None) -> None:
+        if player not in (None, self.player) or button not in ("back", "select", "done"):
+            return
+        self.leave()
+        if button == "back":
+            self.app.bus.publish(
+                CoachVerdict(
+                    data={
+                        **self.verdict,
+                        "text": f"{self.decision.capitalize()} taken back: think again.",
+                        "take_back": False,
+                    }
+                )
+            )
+            self.taken_back()
+        else:
+            self.stand()
 
 
 class TakeBackOfferMode(Mode):
@@ -220,10 +311,21 @@ def may_double(app: Host) -> bool:
 
 
 def double(app: Host) -> None:
-    """The player on roll offers a double (from the menu)."""
+    """The player on roll offers a double (from the menu); the coach rates it, and in a
+    teaching game a bad double may be taken back before the adversary is asked."""
     if not may_double(app):
         app.say("both", "A double cannot be offered now.")
         return
+    verdict = app.rate_cube("double", str(app.core.game.turn))
+    if verdict is not None and verdict["take_back"]:
+        app.transitions.rethink(CubeRethinkMode(app, verdict, lambda: _double(app)))
+        return
+    _double(app)
+    if verdict is not None:
+        app.bus.publish(CoachVerdict(data=verdict))
+
+
+def _double(app: Host) -> None:
     try:
         app.core.cube.double()
     except CubeError as err:

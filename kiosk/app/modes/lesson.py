@@ -28,11 +28,13 @@ class LessonMode(Mode):
         keys: list[tuple[str, str]] = []
         if state in NEXT:
             keys.append(("done", "next"))
+        elif state == State.SHOWING:  # a wrong play, the play wanted shown with arrows
+            keys.append(("done", "put the men back and try again"))
         elif state == State.ASKING:
             keys += [("select", "next answer"), ("done", "give this answer")]
         elif state == State.PLAYING:
             keys.append(("done", "finish the play"))
-        if state in (*NEXT, State.PLAYING):
+        if state in (*NEXT, State.PLAYING, State.SHOWING):
             shown = self.app.view.show_detail.get(player)
             keys.append(("select", "close the text" if shown else "read all, and the source"))
         return (*keys, ("back", "leave the lesson"), ("menu", "lessons menu"))
@@ -41,7 +43,7 @@ class LessonMode(Mode):
         engine = self.engine
         if button == "done" and player is not None:
             self._reader = player
-        if button == "select" and engine.state in (*NEXT, State.PLAYING):
+        if button == "select" and engine.state in (*NEXT, State.PLAYING, State.SHOWING):
             self.app.bus.publish(Detail(player=Colour.parse(player or self._reader)))
         elif button == "done" and engine.state == State.PLAYING and engine.referee is not None:
             self.app.core.press_done(None)  # whichever side the learner plays

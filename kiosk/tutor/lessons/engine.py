@@ -43,7 +43,7 @@ from kiosk.rules import (
     shots_by_attacker,
 )
 from kiosk.table import location, point_of
-from kiosk.table.sensing import Sensed, describe
+from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons.model import (
     ChartStep,
     CountStep,
@@ -101,6 +101,7 @@ class State(StrEnum):
     ASKING = "asking"  # a question or a count waits for its answer
     WATCHING = "watching"  # live count: the table is watched for a blot
     ANSWERED = "answered"  # the verdict is on show; a button goes on
+    SHOWING = "showing"  # a wrong play: the play wanted is shown; a button puts the men back
     FINISHED = "finished"
     LEFT = "left"  # the learner left with the menu button
 
@@ -207,12 +208,10 @@ class LessonEngine:
             self._played(event)
         elif kind == "choose" and self.state == State.PLAYING:
             self.choices = tuple(event.get("options", ()))
-        elif kind in ("illegal", "setup") and self.state in (State.PLAYING, State.LAYING):
+        elif kind == "illegal" and self.state in (State.PLAYING, State.LAYING):
             step = self.current_step
             invited = isinstance(step, PlayStep) and step.wrong_first
-            self.mistakes += kind == "illegal" and not invited
-            if kind == "setup" and event.get("corrections"):
-                self._guide(event["corrections"][0], str(event.get("law", "")))
+            self.mistakes += not invited
 
     def on_board(self, board: Sensed) -> None:
         """A settled picture of the table: a live count follows the learner's blot."""
@@ -252,23 +251,8 @@ class LessonEngine:
             elif self._shows(step.board):
                 self._ask_count(step)
             else:
-                self._lay_out(step.board, "First lay out the men as shown. " + step.text)
-
-    def _guide(self, correction: Mapping[str, Any], law: str) -> None:
-        """Say what to put right on the table, in the learner's own numbering for both colours
-        (the learner sits at the white side)."""
-        colour = Colour.parse(str(correction["colour"]))
-        where = str(correction["table"])
-        diff = int(correction["want"]) - int(correction["have"])
-        men = "man" if abs(diff) == 1 else "men"
-        place = describe(where, LEARNER)
-        if colour != LEARNER and not where.startswith(("bar-", "off-")):
-            place += f" ({colour}'s {point_of(colour, where)} point)"
-        if diff > 0:
-            verb = f"Put {diff} more {colour} {men} on"
-        else:
-            verb = f"Take {-diff} {colour} {men} off"
-        self._emit("message", to="both", text=f"{verb} {place}.", detail=law, warning=True)
+                first = "First lay the men out as the pale men show. "
+                self._lay_out(step.board, first + step.text)
 
     def _pips(self) -> dict[str, object]:
         """The pip counts of the board on the table, hidden while a count asks for them."""
@@ -340,7 +324,7 @@ class LessonEngine:
         else:
             self._lay_out(
                 step.start,
-                "Set the men as shown first; then the lesson throws the dice for you.",
+                "Lay the men out as the pale men show; then the lesson throws the dice.",
             )
 
     def _throw(self, step: PlayStep) -> None:
@@ -377,27 +361,42 @@ class LessonEngine:
         best = " or ".join(step.accept)  # every play within 0.03 of GNU Backgammon's best
         books = step.book_names(str(event.get("position", "")))
         by = f" ({'; '.join(books)})" if books else ""
-        if verdict == "accept":
-            self._result(True, f"Right: {move}{by}. {step.explain}", move=move, best=True)
+        sources = f"Played so by {'; '.join(books)}." if books else ""
+        if verdict == "accept":  # the lesson's point first; the books that play it: Select
+            self._result(
+                True, f"Right: {move}. {step.explain}", move=move, best=True, sources=sources
+            )
         elif verdict == "good":
             self._result(
                 True,
-                f"{move} is sound{by}, a little behind {best}. {step.explain}",
+                f"{move} is sound, a little behind {best}. {step.explain}",
                 move=move,
                 best=False,
+                sources=sources,
             )
         else:
             self.mistakes += 1
+            mover = step.start.turn
+            wanted = step.plays[step.accept[0]]
+            arrows = [[location(mover, s.src), location(mover, s.dst)] for s in wanted.steps]
+            also = f" ({' or '.join(step.accept[1:])} as good)" if len(step.accept) > 1 else ""
             self._result(
                 False,
-                f"You played {move}{by}; the play wanted is {best}. {step.explain} "
-                "Put the men back and try again.",
+                f"The play wanted is {step.accept[0]}{also}, shown by the arrows: {step.explain}",
                 move=move,
                 best=False,
+                wanted={"move": str(wanted), "arrows": arrows},
+                sources=f"You played {move}{by}.",
             )
-            self._lay_out(step.start, "Put the men back as they were to try the roll again.")
+            self.state = State.SHOWING  # until a button: then the men go back for another try
             return
         self.state = State.ANSWERED
+
+    def _try_again(self) -> None:
+        """After a wrong play has been shown: the men go back, and the roll is played again."""
+        step = self.current_step
+        assert isinstance(step, PlayStep)
+        self._lay_out(step.start, "Put the men back where they started, then play the roll again.")
 
     def _referee_choice(self, choice: int) -> None:
         assert self.referee is not None
@@ -559,6 +558,8 @@ class LessonEngine:
             "done",
         ):
             self.next()
+        elif self.state == State.SHOWING and name in ("select", "done"):
+            self._try_again()
         elif name == "select" and self._replaying():
             self.skip()
 
