@@ -553,6 +553,7 @@ class TableView:
     def _set_up(self, corrections: tuple[Mapping[str, Any], ...], said: str, law: str) -> None:
         """Men to lay out: drawn as pale men where they go (crosses on men to take away),
         with a count of what is left to do, not a telling-off one man at a time."""
+        corrections = tuple(c for pair in corrections for c in _by_colour(pair))
         self.setup = corrections
         place = sum(max(0, int(c["want"]) - int(c["have"])) for c in corrections)
         away = sum(max(0, int(c["have"]) - int(c["want"])) for c in corrections)
@@ -806,6 +807,25 @@ def _plain(value: Any) -> Any:
 def _men(board: dict[str, tuple[int, int]] | None) -> int:
     """The men the table senses (0 without a board)."""
     return sum(w + b for w, b in board.values()) if board else 0
+
+
+def _by_colour(correction: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+    """A set-up correction as one of each colour's: the ordinary game's already are (its
+    ``colour``, ``have``, ``want``); Russian backgammon's count (white, black) pairs, a tray
+    holding both sides' men.
+
+    >>> _by_colour({"table": "off-white", "have": (3, 0), "want": (15, 0)})
+    ({'table': 'off-white', 'colour': 'white', 'have': 3, 'want': 15},)
+    """
+    have, want = correction["have"], correction["want"]
+    if isinstance(have, int):
+        return (correction,)
+    where = correction["table"]
+    return tuple(
+        {"table": where, "colour": colour, "have": h, "want": w}
+        for colour, h, w in zip(("white", "black"), have, want, strict=True)
+        if h != w
+    )
 
 
 def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:

@@ -129,7 +129,7 @@ def test_the_tables_review_names_the_visitors_cube_errors(harness) -> None:
     # the visitor passes a double he should take (noted as the game's cube decision)
     position = h.app.core.game.position
     h.app.rate_cube("pass", "white")
-    text = side._review([], [(position, h.app.cube_state(), "pass")])
+    text = side._review(side.opponent.review([], [(position, h.app.cube_state(), "pass")]))
     assert text.startswith("Review, your costliest plays and cube decisions: ")
     assert "you passed the double to 2, better to take" in text
 
