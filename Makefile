@@ -59,6 +59,7 @@ run: install
 
 test: install
 	$(BIN)/python -m ruff check kiosk firmware tests benchmarks hardware
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q
 
 bench: install

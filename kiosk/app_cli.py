@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from kiosk.app.controls import Controls
     from kiosk.config import Config
+    from kiosk.events import Event
     from kiosk.rules import Position
     from kiosk.store import StoreWriter
 
@@ -237,10 +238,10 @@ def _open_store(config: Config) -> tuple[StoreWriter | None, str]:
         return None, str(err)
 
 
-def _controls(config: Config) -> Callable[[Callable[[dict], None]], Controls | None]:
+def _controls(config: Config) -> Callable[[Callable[[Event], None]], Controls | None]:
     from kiosk.app.controls import Controls, ControlsUnavailable
 
-    def make(publish: Callable[[dict], None]) -> Controls | None:
+    def make(publish: Callable[[Event], None]) -> Controls | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:

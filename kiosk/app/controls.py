@@ -36,6 +36,7 @@ from kiosk.events import (
     SetupOk,
     TableStatus,
 )
+from kiosk.rules import Colour
 
 Publish = Callable[[Event], None]
 
@@ -54,7 +55,7 @@ class ControlsUnavailable(RuntimeError):
 
 def button_event(name: str, player: str | None = None) -> Button:
     """The event a press of button ``name`` publishes."""
-    return Button(button=name, player=player if player is not None else MISSING)
+    return Button(button=name, player=Colour.parse(player) if player is not None else MISSING)
 
 
 class Controls:

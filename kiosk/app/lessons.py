@@ -55,7 +55,8 @@ class LessonTable:
         """Publish one of the lesson's events (the engine's JSON, or its referee's event)."""
         data = event.to_json() if isinstance(event, Event) else dict(event)
         data = {**data, "lesson": data.get("lesson", self.lesson_id)}
-        inner = event if isinstance(event, Event) else from_json(data).inner
+        found = from_json(data)
+        inner = event if isinstance(event, Event) else getattr(found, "inner", found)
         self._publish(LessonEvent(data=data, inner=inner))
 
     def new_referee(self, game: Game) -> Referee:

@@ -96,7 +96,7 @@ if TYPE_CHECKING:
     from kiosk.app.speech import Speaker
     from kiosk.display import Calibration, Display
     from kiosk.simtable import SimulatedTable
-    from kiosk.store import Store
+    from kiosk.store import Store, StoreWriter
 
 log = logging.getLogger(__name__)
 
@@ -147,12 +147,12 @@ class App:
         link: TableLink,
         listener: QueueListener,
         simulator: SimulatedTable | None = None,
-        store: Store | None = None,
+        store: Store | StoreWriter | None = None,
         store_problem: str = "",
         display: Display | None = None,
         calibration: Calibration | None = None,
         speaker: Speaker | None = None,
-        controls_factory: Callable[[Callable[[dict], None]], Controls | None] | None = None,
+        controls_factory: Callable[[Callable[[Event], None]], Controls | None] | None = None,
         config_file: Path | None = None,
         events_out: TextIO | None = None,
         start_position: Position | None = None,
@@ -954,7 +954,7 @@ class App:
         game, session = self.core.game, self.core.session
         length = session.length if session is not None else 0
         score = (0, 0)
-        if length and isinstance(session.session, Session):
+        if length and session is not None and isinstance(session.session, Session):
             white, black = session.session.score
             score = (white, black) if game.turn == Colour.WHITE else (black, white)
             if max(score) >= length:

@@ -6,7 +6,7 @@ with their progress, games to replay) or when the referee asks (which play, a wr
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from kiosk.app.dice import resolve_source
 from kiosk.app.lessons import lesson_label
@@ -138,7 +138,7 @@ class TableMenus:
         """The sessions the books describe and today's match, each after the players' names."""
         two = ["White", "Black"]
         rules = self.app.config.rules.profile  # money and chouettes: the table's own rules
-        Row = tuple[str, list[str], Callable[[list[str]], Session | Chouette]]
+        Row = tuple[str, list[str], Callable[[Sequence[str]], Session | Chouette]]
 
         def group(title: str, rows: list[Row]) -> Callable[[], Menu]:
             return lambda: Menu(  # the names are asked under the row's name, not its words
@@ -149,14 +149,18 @@ class TableMenus:
                 ],
             )
 
-        matches: list[Row] = [
-            (f"Match to {k} points", two, lambda n, k=k: Session.match(k, players=n))
-            for k in (3, 5, 7)
-        ]
-        money: list[Row] = [
-            (f"Money, {k} a game", two, lambda n, k=k: Session.money(rules, stake=k, players=n))
-            for k in (1, 2, 5)
-        ]
+        def match(k: int) -> Callable[[Sequence[str]], Session | Chouette]:
+            return lambda n: Session.match(k, players=n)
+
+        def stake(k: int) -> Callable[[Sequence[str]], Session | Chouette]:
+            return lambda n: Session.money(rules, stake=k, players=n)
+
+        def stranded_men(o: int, m: bool) -> Callable[[Sequence[str]], Session | Chouette]:
+            scoring = Scoring(f"stranded{o}")
+            return lambda n: Session.money(rules, scoring=scoring, stranded_multiply=m, players=n)
+
+        matches: list[Row] = [(f"Match to {k} points", two, match(k)) for k in (3, 5, 7)]
+        money: list[Row] = [(f"Money, {k} a game", two, stake(k)) for k in (1, 2, 5)]
         money.append(
             (
                 "Money, 1 a game, a backgammon counting 4",
@@ -168,9 +172,7 @@ class TableMenus:
             (
                 f"Stranded men, option {o}{', with games' if m else ''}: {STRANDED_OPTIONS[o]}",
                 two,
-                lambda n, o=o, m=m: Session.money(
-                    rules, scoring=Scoring(f"stranded{o}"), stranded_multiply=m, players=n
-                ),
+                stranded_men(o, m),
             )
             for m in (False, True)
             for o in (1, 2, 3)
@@ -209,7 +211,7 @@ class TableMenus:
         )
 
     def _names(
-        self, title: str, labels: list[str], make: Callable[[list[str]], Session | Chouette]
+        self, title: str, labels: list[str], make: Callable[[Sequence[str]], Session | Chouette]
     ) -> None:
         """Ask the players' names, then start the session ``make`` builds from them."""
         app = self.app
@@ -225,9 +227,9 @@ class TableMenus:
 
         app.transitions.names(NameEntryMode(title, labels, entered))
 
-    def _chouette(self, names: list[str]) -> Chouette:
+    def _chouette(self, names: Sequence[str]) -> Chouette:
         """Parker's chouette: the table throws the throw-off for the players and says it."""
-        throws, said = throw_off(player_names(len(names), names))
+        throws, said = throw_off(player_names(len(names), list(names)))
         self.app.say("both", f"Throw-off: {said}.")
         return Chouette.seated(throws, profile=self.app.config.rules.profile)
 

@@ -132,7 +132,12 @@ class Speaker:
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until every queued sentence has been said; ``False`` on timeout."""
         done = threading.Event()
-        threading.Thread(target=lambda: (self._queue.join(), done.set()), daemon=True).start()
+
+        def said() -> None:
+            self._queue.join()
+            done.set()
+
+        threading.Thread(target=said, daemon=True).start()
         return done.wait(timeout)
 
     def close(self) -> None:

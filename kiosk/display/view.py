@@ -482,8 +482,8 @@ class TableView:
                     self.illegal, self.lifted, self.targets, self.choices = None, None, (), ()
                     self.dice, self.cocked = None, ()
             case Detail(player=player):
-                who = str(player)
-                self.show_detail[who] = not self.show_detail.get(who, False)
+                reader = str(player)
+                self.show_detail[reader] = not self.show_detail.get(reader, False)
             case CubeMoved(action=action, player=player, cube=cube):
                 self._cube(action, str(player), int(cube[0]))
                 self.cube = (int(cube[0]), cube[1])

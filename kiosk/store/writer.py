@@ -191,6 +191,10 @@ class StoreWriter:
         """A game's events as recorded."""
         return self._read("events", game_id)
 
+    def timeline(self, game_id: int) -> list[tuple[str, dict]]:
+        """A game's events as recorded, each with when it was recorded."""
+        return self._read("timeline", game_id)
+
     def turns(self, game_id: int) -> list[TurnRecord]:
         """A game's turns."""
         return self._read("turns", game_id)

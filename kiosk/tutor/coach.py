@@ -30,8 +30,9 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from kiosk.rules import Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
@@ -116,7 +117,7 @@ class Rating:
     best: Play
     best_text: str
     reasons: list[dict]  # {"code", facts..., "text", "cite"?}
-    tactics: list[dict[str, str]]
+    tactics: list[dict[str, object]]
     evaluator: str  # which evaluator judged
     equity: float | None = None  # the play's equity for the player
     best_equity: float | None = None
@@ -158,7 +159,8 @@ class Coach:
     ) -> None:
         check_thresholds(thresholds)
         self.evaluator = evaluator
-        self.thresholds = tuple(thresholds)
+        low, mid, high = thresholds
+        self.thresholds = (low, mid, high)
         self.profile = get_profile(profile)
         if fallback is None and not isinstance(evaluator, BuiltinEvaluator):
             fallback = BuiltinEvaluator()
@@ -248,10 +250,10 @@ class Coach:
             lost = self._gives_up(judge, play, best)
             if lost is not None:
                 reasons.insert(len(reasons) - 1, lost)  # before the race, which comes last
-        texts = [r.as_dict() for r in reasons]
+        texts: list[dict[str, Any]] = [r.as_dict() for r in reasons]
         if play == best:
             texts.insert(0, {"code": "best", "text": "The best play of the roll"})
-        tactics: list[dict[str, str]] = []
+        tactics: list[dict[str, object]] = []
         for r in reasons:
             if r.tactic is not None and r.tactic.as_dict() not in tactics:
                 tactics.append(r.tactic.as_dict())
@@ -364,6 +366,22 @@ def choose_evaluator(config: CoachConfig | Mapping | None = None) -> Evaluator:
     return BuiltinEvaluator()
 
 
+class Rater(Protocol):
+    """What the coach's worker asks of its coach: a play rated, the cube judged."""
+
+    profile: RuleProfile
+
+    def rate(
+        self, position: Position, dice: tuple[int, int], play: Play | str, teaching: bool = False
+    ) -> Rating:
+        """The verdict on ``play`` of ``dice`` in ``position``."""
+        ...
+
+    def decide_cube(self, position: Position, cube: Any) -> Any:
+        """The cube decision of the side on roll in ``position``."""
+        ...
+
+
 class CoachWorker:
     """Rates plays in a background thread and publishes a ``coach`` event for each.
 
@@ -372,7 +390,9 @@ class CoachWorker:
     table carries on.
     """
 
-    def __init__(self, coach: Coach, publish, teaching: bool = False) -> None:
+    def __init__(
+        self, coach: Rater, publish: Callable[[dict], None], teaching: bool = False
+    ) -> None:
         self.coach = coach
         self.publish = publish
         self.teaching = teaching

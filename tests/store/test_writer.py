@@ -113,6 +113,8 @@ def test_reads_see_the_writes_queued_before_them(db_path: Path) -> None:
         writer.save_pin_failures(4)
         assert writer.game(game).match_id == match
         assert writer.events(game)[0]["event"] == "opening"
+        (when, opened), = writer.timeline(game)  # what a restart reads to see a game's age
+        assert opened["event"] == "opening" and when[:4].isdigit()
         assert writer.lesson_progress("guest-1") == {"01-setup": (2, False)}
         assert writer.pin_failures() == 4
         assert writer.unfinished_game() == game and writer.news() == []

@@ -68,7 +68,7 @@ class Card:
             items=self.items,
             cursor=self.cursor,
             footer=self.footer,
-            player=self.player if self.player is not None else MISSING,
+            player=Colour.parse(self.player) if self.player is not None else MISSING,
             numbers=self.numbers or MISSING,
         )
 
@@ -98,7 +98,12 @@ class Host(Protocol):
     dice_source: str  # wells, buttons or digital
     now: int
     modes: ModeStack
-    menus: Menus
+    store_problem: str  # why there is no store, if there is none
+    speaker: Any  # kiosk.app.speech.Speaker, or None
+    companion: Any  # kiosk.app.companion.Companion, once the class companion was started
+
+    @property
+    def menus(self) -> Menus: ...
     transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
 
     @property

@@ -43,7 +43,7 @@ class GameMode(Mode):
         elif button == "select":
             who = app.detail_player(player)
             if who is not None:
-                app.bus.publish(Detail(player=who))
+                app.bus.publish(Detail(player=Colour.parse(who)))
 
 
 class GameEndMode(Mode):
@@ -72,7 +72,7 @@ class GameEndMode(Mode):
         elif button == "select":
             who = self.app.detail_player(player)
             if who is not None:
-                self.app.bus.publish(Detail(player=who))
+                self.app.bus.publish(Detail(player=Colour.parse(who)))
 
 
 def cube_words(game: Game, taker: Colour) -> str:

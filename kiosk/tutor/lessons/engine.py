@@ -484,7 +484,7 @@ class LessonEngine:
         if len(blots) == 1:
             point = blots[0]
             by = shots_by_attacker(position, WHITE, point)
-            seen = ("blot", point, tuple(sorted(by.items())))
+            seen: tuple = ("blot", point, tuple(sorted(by.items())))
             if seen == self._watched:
                 return
             self._watched = seen
@@ -571,7 +571,9 @@ class LessonEngine:
         """Skip the rest of the book's game being replayed: on to the first step after it."""
         if not self._replaying():
             return
-        game = self.current_step.replay
+        step = self.current_step
+        assert isinstance(step, PlayStep)
+        game = step.replay
         index = self.index
         steps = self.lesson.steps
         while index < len(steps) and getattr(steps[index], "replay", 0) == game:
