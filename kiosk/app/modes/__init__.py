@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.events import MISSING, Event, MenuShown
+from kiosk.rules import Colour
 
 if TYPE_CHECKING:
     from kiosk.app.events import EventBus
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from kiosk.display.view import TableView
     from kiosk.link import TableLink
     from kiosk.play import GameCore, PlaySession
-    from kiosk.rules import Colour, Position
+    from kiosk.rules import Position
     from kiosk.tutor.lessons import LessonEngine
 
 Publish = Callable[[Event], None]
