@@ -314,12 +314,18 @@ class ScenarioRunner:
     def _do_lift(self, args: list[str]) -> None:
         where, colour = self._where(args)
         self.sim.lift(where, colour.name.lower())
-        self.wait(STEP_MS)
+        self._hand()
 
     def _do_place(self, args: list[str]) -> None:
         where, colour = self._where(args)
         self.sim.place(where, colour.name.lower())
+        self._hand()
+
+    def _hand(self) -> None:
+        """A hand's movement; a hand that set a reed chattering stays until it settles."""
         self.wait(STEP_MS)
+        while self.sim.chattering:
+            self.wait(STEP_MS)
 
     # -- the table's real-world faults (kiosk.simtable.SimulatedTable) ----------------------
 

@@ -147,6 +147,7 @@ class SimulatedTable:
         self.heartbeat_ms = heartbeat_ms
         self._core = MicroPythonCore() if firmware == "micropython" else load_firmware("core")
         self._dice = load_firmware("dice")
+        self._protocol = load_firmware("protocol")
         self._fw_layout = load_firmware("layout").Layout(
             self.layout.point_slots,
             self.layout.bar_slots,
@@ -158,6 +159,7 @@ class SimulatedTable:
         self._men: dict[str, list[SlotState]] = {location: [] for location in LOCATIONS}
         self._wells = [0, 0]
         self._bounces: list[list[int]] = []
+        self._quiet_scans = 0  # scans since a reed last flipped
         self._stuck: set[int] = set()
         self._dead: set[int] = set()
         self._cells_stuck = [0, 0]  # Hall switches always on, per well
@@ -242,6 +244,7 @@ class SimulatedTable:
         os.symlink(os.ttyname(slave), link)
         os.replace(link, self.port_name)
         self._out.clear()
+        self._reported: str | None = None
         self.firmware = self._core.TableFirmware(
             self._matrix,
             self._clock,
@@ -429,6 +432,19 @@ class SimulatedTable:
             read = self._dice.read_well
             first, second = self._matrix.well_cells
             return DieReading(read(first)), DieReading(read(second))
+
+    @property
+    def chattering(self) -> bool:
+        """Whether a reed is still flipping (a bounce or ``chatter``) or flipped too few
+        scans ago for the firmware's debounce to have settled on it."""
+        with self._lock:
+            return bool(self._bounces) or self._quiet_scans < self.debounce_scans
+
+    def reported(self) -> str | None:
+        """The payload of the last frame the firmware sent (what it reports now, while a
+        chattering reed has not settled yet), or ``None`` before its first."""
+        with self._lock:
+            return self._reported
 
     @staticmethod
     def _well(well: int) -> int:
@@ -655,16 +671,23 @@ class SimulatedTable:
             return
         closed = self._closed_switches
         if self._bounces:
+            self._quiet_scans = 0
             closed = set(closed)
             for job in self._bounces:
                 if job[1] % 2:
                     closed ^= {job[0]}
                 job[1] -= 1
             self._bounces = [job for job in self._bounces if job[1] > 0]
+        else:
+            self._quiet_scans += 1
         self._matrix.set_closed(closed)
         self.firmware.step()
 
     def _emit(self, data: bytes) -> bool:
+        for line in data.split(b"$")[1:]:  # one message, or a MicroPython step's several
+            message = self._protocol.parse_line(line.rstrip(b"\n"))
+            if message is not None and message[0] == "F":
+                self._reported = message[2].decode()
         if self._corrupt:
             data = self._damage(data, self._corrupt.pop(0))
         if len(self._out) + len(data) > MAX_BACKLOG:

@@ -15,10 +15,13 @@ import json
 import os
 import queue
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -128,6 +131,19 @@ def throw(kiosk: Kiosk, sim: SimulatedTable, dice: tuple[int, int], kind: str) -
     return event
 
 
+def recorded(db: Path, kind: str) -> int:
+    """How many events of ``kind`` are in the file, once there is at least one: the store
+    writes on a thread of its own, a few milliseconds after the event is said."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=WAIT)) as file:
+            query = "SELECT count(*) FROM events WHERE kind = ?"
+            (count,) = file.execute(query, (kind,)).fetchone()
+        if count or time.monotonic() > deadline:
+            return count
+        time.sleep(0.02)
+
+
 def first_play(position: Position, dice: tuple[int, int]) -> Play:
     return position.legal_plays(*dice)[0]
 
@@ -167,6 +183,7 @@ def test_kill_9_mid_turn_and_resume_loses_no_turn(table: SimulatedTable, tmp_pat
         # black throws (the dice are recorded), lifts a man to move it, and the power goes
         dice = next(throws)
         assert throw(first, table, dice, "dice")["player"] == "black"
+        assert recorded(db, "dice") == 1
         lifted_from = location(BLACK, first_play(position, dice).steps[0].src)
         table.lift(lifted_from, "black")
         first.expect("destinations", lambda e: e["table"]["from"] == lifted_from)

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(
 SESSION = """\
 setup standard
 opening 3 1
+chatter 4
 lift 8
 place 5
 lift 6
