@@ -10,6 +10,7 @@ from kiosk.app.controls import key_event
 from kiosk.app.menu import MenuMode
 from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.mouse import lift_at, put_down
+from kiosk.display.view import MENU_KEYS
 from kiosk.events import Event
 
 if TYPE_CHECKING:
@@ -48,8 +49,8 @@ class Window:
                 top.type(typed)  # a keyboard at the window types the names
             elif pressed is not None:
                 self.publish(pressed)
-            elif isinstance(top, MenuMode) and pygame.K_1 <= event.key <= pygame.K_9:
-                top.pick(event.key - pygame.K_0)  # the number shown beside the item
+            elif isinstance(top, MenuMode) and len(typed) == 1 and typed in MENU_KEYS:
+                top.pick(MENU_KEYS.index(typed) + 1)  # the key shown beside the item
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.grab(event.pos)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:

@@ -68,7 +68,7 @@ from kiosk.display.palette import (
     WRONG,
 )
 from kiosk.display.text import TextCache
-from kiosk.display.view import PlayerText, TableView, button_label, score_lines
+from kiosk.display.view import MENU_KEYS, PlayerText, TableView, button_label, score_lines
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
 from kiosk.table.sensing import true_counts
@@ -668,7 +668,8 @@ class Renderer:
         items = view.menu
         if view.keys and len(view.menu_numbers) == len(items):  # the number keys pick them
             items = tuple(
-                f"{n}  {t}" if n <= 9 else t for n, t in zip(view.menu_numbers, items, strict=True)
+                f"{MENU_KEYS[n - 1]}  {t}" if n <= len(MENU_KEYS) else t
+                for n, t in zip(view.menu_numbers, items, strict=True)
             )
         state = (view.menu_title, items, view.menu_cursor, view.menu_footer)
         if key is None:
@@ -739,8 +740,11 @@ class Renderer:
 
     def _cube_panel(self, view: TableView, colour: str, key: tuple | None):
         value, owner = view.cube
+        shown = view.mode != "russian"  # Russian backgammon is played without the cube
         if key is None:
-            return (value, owner)
+            return (value, owner, shown)
+        if not shown:
+            return None
         geometry = self.geometry
         column = geometry.board.left - geometry.radius
         size = int(min(geometry.radius * 1.9, max(column * 0.6, geometry.radius * 1.2)))

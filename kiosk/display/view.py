@@ -57,6 +57,7 @@ from kiosk.events import (
 )
 from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
+from kiosk.rules.russian import RussianPosition
 from kiosk.table.sensing import describe, location, point_of
 
 #: The events with which the game goes on: a take-back offer lapses (the coach's verdict is
@@ -89,14 +90,21 @@ def session_banner(session: SessionShown | None, tutor: bool) -> str:
     return " · ".join([*parts, tail])
 
 
+#: The keys that pick a menu's items at a keyboard, the first item's first: the number row.
+MENU_KEYS = "1234567890"
+
+
 def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     """The score band's two lines for ``colour``'s side: the score (a match's length, a
-    chouette's tallies), and the cube or a match's chance to win it.
+    chouette's tallies), and the cube or a match's chance to win it; a Russian game has
+    neither.
 
     >>> view = TableView(score=(2, 1), match_length=5)
     >>> score_lines(view, "white")
     ('Score 2-1  (to 5)', 'Cube in the middle')
     """
+    if view.mode == "russian":  # the waiting game's score and cube are not this game's
+        return "Russian: not scored", "No cube in this game"
     me = 0 if colour == "white" else 1
     session = view.session
     if session is not None and session.order:  # a chouette: the box plays white
@@ -475,9 +483,10 @@ class TableView:
                     elif mode == "game":
                         self.opening = self._waiting_opening
                 self.banner, self.mode = banner, mode
-                self.hide_pips = mode == "russian"  # the standard count means nothing there
-                if mode == "russian":
+                self.hide_pips = False
+                if mode == "russian":  # every man in his tray: the count along the common track
                     self.opening, self.winner, self.turn = False, None, "white"
+                    self._russian_pips(RussianPosition.start())
                 if mode != "game":  # the waiting game's marks and dice are not the lesson's
                     self.illegal, self.lifted, self.targets, self.choices = None, None, (), ()
                     self.dice, self.cocked = None, ()
@@ -708,12 +717,16 @@ class TableView:
         self.last_move, self.last_play = event.move, ()
         self.lifted, self.targets, self.illegal = None, (), None
         self._clear(mover, "turn", "done", "notice", "wrong")
+        self._russian_pips(RussianPosition.from_notation(str(event.position)))
         played = russian_words(event.move) if event.move else "played nothing (no legal move)"
         self.say(mover, f"You {played}.", f"In the books' notation: {event.move}.", kind="said")
         on_roll = "white" if event.position.split(":")[1] == "w" else "black"
         if on_roll != mover:
             self.turn, self.dice = on_roll, None
             self.say(on_roll, "Your turn: throw the dice.")
+
+    def _russian_pips(self, position: RussianPosition) -> None:
+        self.pips = (position.pips(Colour.WHITE), position.pips(Colour.BLACK))
 
     def _played(self, event: Played) -> None:
         """A play: the position after it, and arrows for the play's steps."""

@@ -300,6 +300,19 @@ class RussianPosition:
             self, thrown=put(self.thrown, thrown), doubled=put(self.doubled, doubled)
         )
 
+    def pips(self, colour: Colour) -> int:
+        """``colour``'s pip count along the common track: what its men still have to
+        travel to bear off (a man in hand or on the bar has all 24 points and off ahead).
+
+        >>> RussianPosition.start().pips(WHITE)
+        375
+        >>> p = RussianPosition((((0,) * 5 + (4,) + (0,) * 18), (0,) * 24), (11, 15))
+        >>> p.pips(WHITE), p.pips(BLACK)
+        (351, 375)
+        """
+        on_points = sum((25 - p) * n for p, n in enumerate(self.points[colour], start=1))
+        return on_points + 25 * (self.hand[colour] + self.bar[colour])
+
     def winner(self) -> Colour | None:
         """The side that has borne off all its men, if any."""
         for colour in (WHITE, BLACK):

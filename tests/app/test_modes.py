@@ -247,6 +247,17 @@ def test_number_keys_pick_the_same_item_whatever_is_hidden(harness) -> None:
     assert h.app.view.menu_title == "Lessons"
 
 
+def test_the_keyboards_number_row_picks_a_long_menus_tenth_item(harness) -> None:
+    h = ready(harness)
+    button(h, "menu")
+    assert max(h.app.view.menu_numbers) > 9  # the main menu has more items than digits
+    keys = dict(zip(h.app.view.menu, h.app.view.menu_numbers, strict=True))
+    assert keys["Replay a game"] == 10 and keys["Settings (installer)"] == 11
+    h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_0, unicode="0"))
+    h.wait(40)
+    assert h.app.view.menu_title == "Replay a game"  # 0 is the tenth key of the row
+
+
 def test_the_pin_has_an_attempt_limit_and_a_back_off(harness) -> None:
     h = ready(harness)
     h.app.ask_pin()

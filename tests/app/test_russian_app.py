@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.app.main import simulator_layout
+from kiosk.display.view import score_lines
 from kiosk.rules import Position
 from kiosk.store import Store
 from tests.app.test_modes import button, ready, throw
@@ -39,7 +40,9 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     h.sim.set_position(TRAYS)
     h.wait(500)
     assert h.last("setup-ok")
-    assert h.app.view.hide_pips  # the standard pip count means nothing here
+    # the band counts along the common track, and says the waiting game's score is not this one's
+    assert h.app.view.pips == (375, 375) and not h.app.view.hide_pips
+    assert score_lines(h.app.view, "white") == ("Russian: not scored", "No cube in this game")
     throw(h, 6, 6)  # white's first doublet: no bonus by Cady
     assert h.app.view.messages["white"].text == "Now four 6s."
     for _ in range(4):
@@ -48,6 +51,7 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     assert dict(h.app.view.legend["white"])["done"] == "end this part"
     button(h, "done", "white")
     assert h.last("play")["move"] == "hand/6(4)"
+    assert h.app.view.pips == (375 - 4 * 6, 375)
     assert h.app.view.turn == "black"
     assert h.app.view.messages["black"].text == "Your turn: throw the dice."
     throw(h, 2, 1)  # black's deuce-ace: 2-1 played, then a doublet of his choice
@@ -73,7 +77,8 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     h.sim.set_position(simulator_layout(Position.standard()))
     h.wait(500)
     assert h.last("setup-ok")["restored"] is True
-    assert not h.app.view.hide_pips
+    assert h.app.view.pips == (167, 167)
+    assert score_lines(h.app.view, "white") == ("Score 0-0", "Cube in the middle")
 
 
 def test_a_wrong_man_in_the_russian_game_says_the_rule(harness) -> None:

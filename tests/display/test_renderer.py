@@ -9,6 +9,7 @@ from display_pixels import differing, rgb
 from kiosk.display import Calibration, Display, Renderer, save_screenshot
 from kiosk.display.palette import (
     ARROW,
+    CUBE_FACE,
     CURSOR,
     DETAIL_BG,
     HIT,
@@ -269,6 +270,19 @@ def test_simulated_table_draws_the_men_on_their_slots(renderer: Renderer, view: 
         assert rgb(renderer.surface, cal.slot_xy("19", slot)) == MAN_BLACK
     assert rgb(renderer.surface, cal.slot_xy("6", 5)) not in (MAN_WHITE, MAN_BLACK)
     assert rgb(renderer.surface, cal.slot_xy("24", 1)) == MAN_WHITE
+
+
+def test_the_cube_is_drawn_in_every_game_but_russian_backgammon(
+    renderer: Renderer, view: TableView
+) -> None:
+    view.apply({"event": "mode", "mode": "russian", "banner": "Russian backgammon (Cady)"})
+    renderer.draw(view, 0)
+    _key, cube, (x, y) = renderer._panels["cube"]
+    assert cube.get_width() == 0  # no cube in that game: none drawn
+    view.apply({"event": "mode", "mode": "game", "banner": ""})
+    renderer.draw(view, 0)
+    _key, cube, (x, y) = renderer._panels["cube"]
+    assert count_colour(renderer.surface, CUBE_FACE, cube.get_rect(topleft=(x, y))) > 0
 
 
 def test_lesson_lights_outline_the_locations(renderer: Renderer, view: TableView) -> None:
