@@ -50,7 +50,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from kiosk.app.main import App, table_layout  # noqa: E402
+from kiosk.app.main import App, table_layout, wait_for_frame  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
 from kiosk.events import Illegal, Legal  # noqa: E402
@@ -138,12 +138,7 @@ def loop() -> dict[str, object]:
         app.frame(now)
         loops.append((time.monotonic() - t0) * 1000)
         frames += 1
-        next_frame += period
-        delay = next_frame - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        else:
-            next_frame = time.monotonic()
+        next_frame = wait_for_frame(next_frame, period)
     elapsed = time.monotonic() - start
     stop.set()
     time.sleep(1.0)  # the hand's last move settles
@@ -162,12 +157,7 @@ def loop() -> dict[str, object]:
         now = int(time.monotonic() * 1000)
         app.step(now)
         app.frame(now)
-        next_frame += period
-        delay = next_frame - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        else:
-            next_frame = time.monotonic()
+        next_frame = wait_for_frame(next_frame, period)
     idle_wall = time.monotonic() - idle0
     idle_all = (time.process_time() - cpu0) / idle_wall * 100
     idle_cpu = idle_all - (_thread_cpu_s("simulated-table") - sim0) / idle_wall * 100

@@ -39,7 +39,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from kiosk.app.companion import attach  # noqa: E402
-from kiosk.app.main import App, table_layout  # noqa: E402
+from kiosk.app.main import App, table_layout, wait_for_frame  # noqa: E402
 from kiosk.companion.board import men_key  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
@@ -120,12 +120,7 @@ class Table:
             self.app.step(now)
             self.app.frame(now)
             self.frames.append((time.monotonic() - t0) * 1000)
-            next_frame += period
-            delay = next_frame - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            else:
-                next_frame = time.monotonic()
+            next_frame = wait_for_frame(next_frame, period)
 
     def _move(self) -> None:
         while not self._stop.is_set():

@@ -49,7 +49,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from kiosk.app.controls import button_event  # noqa: E402
-from kiosk.app.main import App, table_layout  # noqa: E402
+from kiosk.app.main import App, table_layout, wait_for_frame  # noqa: E402
 from kiosk.app.modes.attract import IDLE_MS  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
@@ -204,12 +204,7 @@ def soak(minutes: float, folder: Path) -> dict:
                     f"{visitor.turns} turns, rss {samples[-1][1]:.1f} MB",
                     flush=True,
                 )
-        next_frame += period
-        delay = next_frame - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        else:
-            next_frame = time.monotonic()
+        next_frame = wait_for_frame(next_frame, period)
     store.flush()
     app.close()
     sim.close()

@@ -137,6 +137,23 @@ def simulator_layout(position: Position) -> dict[str, tuple[str, int]]:
     }
 
 
+def wait_for_frame(next_frame: float, period: float) -> float:
+    """Sleep until the frame after ``next_frame`` is due (``period`` seconds on, on the
+    ``time.monotonic()`` clock); that frame's time, or now if it is already late (a slow
+    frame is not made up for with a burst).
+
+    >>> late = time.monotonic() - 1.0  # a frame that was due a second ago
+    >>> wait_for_frame(late, 0.01) > late + 0.5  # the next is due from now, not at once
+    True
+    """
+    next_frame += period
+    delay = next_frame - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+        return next_frame
+    return time.monotonic()
+
+
 class App:
     """One table: see the module docstring. ``step`` and ``frame`` are one turn of the loop."""
 
@@ -637,12 +654,7 @@ class App:
                 now = int(time.monotonic() * 1000)
                 self.step(now)
                 self.frame(now)
-                next_frame += period
-                delay = next_frame - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-                else:
-                    next_frame = time.monotonic()
+                next_frame = wait_for_frame(next_frame, period)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
