@@ -30,7 +30,7 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -331,18 +331,39 @@ def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
         text = f"{label} play. Better was {rating.best_text}{cost}."
         if take_back:
             text += TAKE_BACK_QUESTION
+    return verdict_event(
+        player,
+        text,
+        rating.reasons,
+        rating.evaluator,
+        take_back,
+        tactics=list(rating.tactics),
+        rating=rating.rating,
+        equity_loss=rating.equity_loss,
+        move=rating.move,
+        best=rating.best_text,
+    )
+
+
+def verdict_event(
+    player: str,
+    text: str,
+    reasons: Sequence[Mapping[str, Any]],
+    evaluator: str,
+    take_back: bool,
+    **fields: Any,
+) -> dict:
+    """A coach event: the verdict ``text`` for ``player`` with its reasons (their words are
+    the detail shown on Select), what rated it, whether a take-back is offered, and the
+    ``fields`` of the kind of decision rated (a play's, or the cube's)."""
     return {
         "event": "coach",
         "to": player,
         "text": text,
-        "detail": "\n".join(r["text"] for r in rating.reasons),
-        "reasons": [dict(r) for r in rating.reasons],
-        "tactics": list(rating.tactics),
-        "rating": rating.rating,
-        "equity_loss": rating.equity_loss,
-        "move": rating.move,
-        "best": rating.best_text,
-        "evaluator": rating.evaluator,
+        "detail": "\n".join(r["text"] for r in reasons),
+        "reasons": [dict(r) for r in reasons],
+        **fields,
+        "evaluator": evaluator,
         "take_back": take_back,
     }
 

@@ -356,7 +356,7 @@ def cube_event(
     Bad double: better not to double yet (it costs 0.10 points a game on average).
     Take it back and think again?
     """
-    from kiosk.tutor.coach import TAKE_BACK_QUESTION, classify
+    from kiosk.tutor.coach import TAKE_BACK_QUESTION, classify, verdict_event
 
     loss = analysis.loss_of(decision)
     rating = classify(loss, thresholds)
@@ -378,19 +378,17 @@ def cube_event(
         if take_back:
             text += TAKE_BACK_QUESTION
     right = analysis.action if decision == "double" else analysis.response
-    return {
-        "event": "coach",
-        "to": player,
-        "text": text,
-        "detail": "\n".join(r["text"] for r in analysis.reasons),
-        "reasons": [dict(r) for r in analysis.reasons],
-        "rating": rating,
-        "equity_loss": round(loss, 4),
-        "cube": decision,
-        "best": right,
-        "evaluator": analysis.evaluator,
-        "take_back": take_back,
-    }
+    return verdict_event(
+        player,
+        text,
+        analysis.reasons,
+        analysis.evaluator,
+        take_back,
+        rating=rating,
+        equity_loss=round(loss, 4),
+        cube=decision,
+        best=right,
+    )
 
 
 def chances_function(evaluator_name: str = "auto", plies: int = 0) -> tuple[Chances, str]:
