@@ -54,6 +54,9 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     assert h.app.view.pips == (375 - 4 * 6, 375)
     assert h.app.view.turn == "black"
     assert h.app.view.messages["black"].text == "Your turn: throw the dice."
+    assert "done" not in dict(h.app.view.legend["white"])  # black throws next, not white
+    button(h, "done", "white")  # white's Done throws nothing for black
+    assert h.last("dice")["player"] == "white"
     throw(h, 2, 1)  # black's deuce-ace: 2-1 played, then a doublet of his choice
     h.sim.move("off-black", "23")
     h.sim.move("off-black", "24")

@@ -51,6 +51,13 @@ class RussianMode(Mode):
         turn = self.referee.turn
         return turn is not None and turn.needs_choice
 
+    @property
+    def on_roll(self) -> str:
+        """Who plays now, or throws next: whose Done button ends a part or throws."""
+        turn = self.referee.turn
+        playing = turn is not None and not turn.over
+        return str(turn.player if playing and turn else self.referee.position.turn)
+
     def legend(self, player: str) -> Legend:
         if self.choosing:
             return (("menu", "next doublet"), ("select", "choose it"), ("back", "leave"))
@@ -59,7 +66,7 @@ class RussianMode(Mode):
         done = "end this part" if playing else _throw_words(self.app.dice_source)
         if self.referee.over:
             done = "play again"
-        elif self.referee.setting_up:
+        elif self.referee.setting_up or player != self.on_roll:
             done = ""
         keys: Legend = (("done", done),) if done else ()
         return (*keys, ("back", "leave Russian backgammon"))
@@ -87,6 +94,8 @@ class RussianMode(Mode):
             turn = referee.turn
             if referee.over:
                 self.entered()  # a new game: every man back to its tray
+            elif player is not None and player != self.on_roll:
+                return  # not this player's part or throw: the legend shows whose it is
             elif turn is not None and not turn.over:
                 app.core.press_done(None)
             elif app.dice_source == "digital":
