@@ -307,13 +307,4 @@ def _commissioning(app: App) -> list[str]:
         findings = load(commission_path(cal))
     except (OSError, ValueError) as err:
         return [str(err)]
-    out = []
-    for finding in findings:
-        step = finding.step
-        where = (
-            f"{step.location} slot {step.slot + 1}"
-            if step.well is None
-            else f"dice well {step.well + 1} cell {step.cell + 1}"
-        )
-        out.append(f"{where} ({finding.reason})" if finding.reason else where)
-    return out
+    return [f"{f.step.name()} ({f.reason})" if f.reason else f.step.name() for f in findings]

@@ -49,7 +49,7 @@ class Step:
     location: str | None = None
     slot: int = 0  # 0 at the edge
     well: int | None = None  # 0 or 1
-    cell: int = 0  # 0-8, row by row
+    cell: int = 0  # 0 the centre, 1-4 the corners going round
 
     def name(self) -> str:
         """How the screen and the findings name it."""
