@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.app.coaching import coach_config
 from kiosk.companion.control import Candidate, Ranking
+from kiosk.companion.health import COUNTERS
 from kiosk.companion.server import CompanionError, CompanionServer
 from kiosk.display.view import play_arrows
 from kiosk.events import Event, ModeChanged
@@ -153,22 +154,7 @@ class AppTable:
                 "simulated": app.simulator is not None,
                 "port": str(getattr(link, "port", "") or ""),
             },
-            "counters": {
-                name: getattr(counters, name)
-                for name in (
-                    "messages",
-                    "frames",
-                    "corrupt",
-                    "malformed",
-                    "lost",
-                    "garbage_bytes",
-                    "connects",
-                    "disconnects",
-                    "repeats",
-                    "resyncs",
-                    "table_errors",
-                )
-            },
+            "counters": {name: getattr(counters, name) for name in COUNTERS},
             "table_counters": dict(counters.table),
             "commissioning": self._findings,
             "uptime_s": time.monotonic() - self.started,

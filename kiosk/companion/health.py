@@ -34,6 +34,7 @@ COUNTERS: dict[str, str] = {
     "connects": "times the table connected",
     "disconnects": "times the table was lost",
     "repeats": "messages repeated or out of order",
+    "renumbered": "times the table restarted and its numbering was adopted",
     "resyncs": "full dumps asked for after a gap",
     "table_errors": "error messages the table sent",
 }

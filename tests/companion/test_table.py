@@ -284,3 +284,13 @@ def test_the_health_page_names_bad_slots_and_cells_as_commissioning_did(tmp_path
         "point 13, slot 2 from the edge (stuck closed)",
         "dice well 1, cell c (centre) (dead)",
     ]
+
+
+def test_the_health_figures_name_every_counter_of_the_link() -> None:
+    from dataclasses import fields
+
+    from kiosk.companion.health import COUNTERS
+    from kiosk.link.link import LinkCounters
+
+    counted = [f.name for f in fields(LinkCounters) if f.type in ("int", int)]
+    assert sorted(COUNTERS) == sorted(counted)
