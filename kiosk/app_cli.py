@@ -179,14 +179,11 @@ def _table(
         simulator = simulated if isinstance(simulated, SimulatedTable) else None
         print(f"No table attached: playing on a simulated table ({link.port}).")
     store, store_problem = _open_store(config)
-    cal_file = config.display.calibration or calibration_path(config_file)
-    calibration, why = load_or_default(
-        cal_file, config.display.width, config.display.height, layout
-    )
+    calibration, why = load_or_default(cal, config.display.width, config.display.height, layout)
     if why:
         logging.getLogger(__name__).info("%s", why)
         if why.startswith("Calibration not used"):  # a damaged file, not a missing one
-            reason = _said(why, Path(cal_file).expanduser())
+            reason = _said(why, Path(cal).expanduser())
             problems += ["The calibration is damaged; the default is used:", reason]
     display = Display(
         calibration, fullscreen=config.display.fullscreen, layout=layout, settings=config.display

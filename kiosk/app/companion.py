@@ -24,6 +24,7 @@ from kiosk.companion.server import CompanionError, CompanionServer
 from kiosk.display.view import play_arrows
 from kiosk.events import Event, ModeChanged
 from kiosk.rules import Colour, Position
+from kiosk.store.store import log_files
 from kiosk.tutor.coach import Coach, choose_evaluator
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
@@ -172,9 +173,8 @@ class AppTable:
         database: dict[str, Any] = {"ok": store is not None, "problem": app.store_problem}
         if store is not None:
             path = store.path
-            database["bytes"] = sum(
-                p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists()
-            )
+            wal, _index = log_files(path)
+            database["bytes"] = sum(p.stat().st_size for p in (path, wal) if p.exists())
             facts["disk_free_bytes"] = shutil.disk_usage(path.parent).free
             midnight = (
                 datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)

@@ -276,7 +276,7 @@ class Store:
         except StoreError:
             self._db.close()
             raise
-        for kin in _companions(self.path):  # the log SQLite made beside it: private too
+        for kin in log_files(self.path):  # the log SQLite made beside it: private too
             _private_file(kin, create=False)
 
     def _open(self) -> None:
@@ -864,7 +864,7 @@ def _private_file(path: Path, create: bool = True) -> None:
         return  # SQLite says what is wrong with the path, in its own words
 
 
-def _companions(path: Path) -> tuple[Path, Path]:
+def log_files(path: Path) -> tuple[Path, Path]:
     """The write-ahead log and its index beside the records."""
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
 

@@ -42,6 +42,7 @@ from kiosk.store.store import (
     Store,
     StoreError,
     TurnRecord,
+    log_files,
 )
 
 log = logging.getLogger(__name__)
@@ -509,10 +510,9 @@ def _aside(path: Path) -> Path | None:
             os.replace(path, target)
         except OSError:
             return None
-        for suffix in ("-wal", "-shm"):
+        for kin, moved in zip(log_files(path), log_files(target), strict=True):
             try:
-                kin = path.with_name(path.name + suffix)
-                os.replace(kin, target.with_name(target.name + suffix))
+                os.replace(kin, moved)
             except OSError:
                 continue
         return target

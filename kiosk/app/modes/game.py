@@ -10,7 +10,7 @@ from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Card, Host, Legend, Mode
 from kiosk.events import CoachVerdict, Detail, PositionShown
 from kiosk.play import CubeError, TooLate
-from kiosk.rules import Colour, Game, Phase
+from kiosk.rules import Colour, Phase
 
 
 class GameMode(Mode):
@@ -73,15 +73,6 @@ class GameEndMode(Mode):
             who = self.app.detail_player(player)
             if who is not None:
                 self.app.bus.publish(Detail(player=Colour.parse(who)))
-
-
-def cube_words(game: Game, taker: Colour) -> str:
-    """What is said when ``taker`` takes a double: the cube's value, whose throw it is."""
-    doubler = taker.other
-    return (
-        f"{str(taker).capitalize()} takes: the cube is at {game.cube.value}. "
-        f"{str(doubler).capitalize()}, throw the dice."
-    )
 
 
 class DoubleOfferMode(Mode):
