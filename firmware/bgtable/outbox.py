@@ -20,6 +20,7 @@ class Outbox:
         self.chunk = chunk
         self._queue = bytearray()
         self._head = 0  # bytes of the queue already sent
+        self._one = bytearray(1)  # the byte being handed to the line (the loop allocates none)
         self.dropped = 0
         self.stalls = 0
 
@@ -41,17 +42,19 @@ class Outbox:
         """Give ``sink`` up to ``chunk`` bytes, one byte a call, each only when
         ``writable()`` says the line has room for it.
 
-        ``sink(bytes)`` returns how many bytes it took (``None`` means all). ``clock`` (with
+        ``sink(buffer)`` returns how many bytes it took (``None`` means all); the buffer is
+        reused for the next byte, so the sink copies it. ``clock`` (with
         ``ticks_us`` and ``ticks_diff``, as MicroPython's ``time``) times each write: one
         that took ``stall_us`` or longer is counted in ``stalls``. Returns the bytes sent.
         """
         queue = self._queue
         head = self._head
         sent = 0
-        view = memoryview(queue)
+        one = self._one
         while sent < self.chunk and head < len(queue) and writable():
             start = clock.ticks_us() if clock else 0
-            taken = sink(view[head : head + 1])
+            one[0] = queue[head]
+            taken = sink(one)
             if clock and clock.ticks_diff(clock.ticks_us(), start) >= stall_us:
                 self.stalls += 1
             if taken == 0:

@@ -438,6 +438,35 @@ def case_outbox_writes_single_bytes_only_when_the_line_has_room():
     assert len(box) == 30 - 21 and box.stalls == 0
 
 
+def case_outbox_pumps_without_allocating():
+    box = Outbox(limit=100, chunk=16)
+    box.write(b"0123456789")
+    line = bytearray(10)
+    seen = [0, None, True]  # bytes taken, the first buffer, every buffer the same one
+
+    def sink(data):
+        line[seen[0]] = data[0]
+        seen[0] += 1
+        if seen[1] is None:
+            seen[1] = data
+        elif data is not seen[1]:
+            seen[2] = False
+
+    runtime = sys.implementation.name
+    if runtime == "micropython":
+        import gc
+
+        gc.collect()
+        gc.disable()
+        before = gc.mem_alloc()
+    assert box.pump(lambda: True, sink) == 10
+    if runtime == "micropython":
+        grown = gc.mem_alloc() - before
+        gc.enable()
+        assert grown < 64, grown  # not a new object for each byte
+    assert line == b"0123456789" and seen[2]  # one buffer handed on, byte after byte
+
+
 def case_outbox_counts_a_write_that_waited():
     box = Outbox(limit=100, chunk=4)
     box.write(b"abcd")
