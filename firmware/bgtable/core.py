@@ -297,8 +297,9 @@ class TableFirmware:
             # without a man (welded, or a stray magnet); any well cell that is on, a Hall
             # switch that answers nothing there (or a magnet: the well jig on its cell).
             found = [u for u in range(self._slots) if self._unit_value(u)]
-            names = [self._unit_name(u) for u in found] + self._cells_on()
-            found += self._cells_on()
+            cells = self._cells_on()
+            names = [self._unit_name(u) for u in found] + cells
+            found += cells
             text += " closed=" + (",".join(names) or "-")
         elif self._test_mode == b"full":
             # A man on every slot: a slot that reads empty has a dead reed (or a man off

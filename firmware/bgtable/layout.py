@@ -9,7 +9,6 @@ BAR_SLOTS = 4
 TRAY_SLOTS = 15
 MAX_SLOTS = 15
 WELLS = 2
-WELL_CELLS = 5  # Hall switches under a well, read apart from the matrix (bgtable/dice.py)
 # How a slot senses its man: "occupancy" has one reed that closes for any man (colour then
 # follows from where he is and the game), the design in hardware/README.md; "polarity",
 # an option for a table built to sense colour, has two reeds (or a dual-output Hall
