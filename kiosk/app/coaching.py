@@ -62,10 +62,11 @@ class GameCoach:
         self._publish = publish
         self._current_game = current_game
         self._jobs: deque[tuple[int, int]] = deque()
-        self._coach = _CoachOnFirstUse(coach_config(tutor), profile)
+        settings = coach_config(tutor)
+        self._coach = CoachOnFirstUse(settings, profile)
         self._worker = CoachWorker(self._coach, self._tagged)
         self._profile, self._teaching = get_profile(profile), False
-        self._thresholds = coach_config(tutor).thresholds
+        self._thresholds = settings.thresholds
         self._lock = threading.Lock()  # the analyses are written in the worker's thread
         self._analyses: dict[tuple[int, int], CubeDecision | None] = {}
         self._asked: set[tuple[int, int]] = set()
@@ -163,7 +164,7 @@ class GameCoach:
         self._publish(CoachVerdict(data={**event, "turn": turn}))
 
 
-class _CoachOnFirstUse:
+class CoachOnFirstUse:
     """A :class:`~kiosk.tutor.coach.Coach` made the first time it rates a play."""
 
     def __init__(self, settings: CoachConfig, profile: str) -> None:

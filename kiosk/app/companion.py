@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from kiosk.app.coaching import coach_config
+from kiosk.app.coaching import CoachOnFirstUse, coach_config
 from kiosk.companion.control import Candidate, Ranking
 from kiosk.companion.health import COUNTERS
 from kiosk.companion.server import CompanionError, CompanionServer
@@ -25,9 +25,6 @@ from kiosk.display.view import play_arrows
 from kiosk.events import Event, ModeChanged
 from kiosk.rules import Colour, Position
 from kiosk.store.store import log_files
-from kiosk.tutor.coach import Coach, choose_evaluator
-from kiosk.tutor.evaluators import EvaluatorError
-from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
 if TYPE_CHECKING:
     from kiosk.app.modes import Host as App  # kiosk.app.main.App, which holds the companion
@@ -42,7 +39,8 @@ class AppTable:
     def __init__(self, app: App) -> None:
         self.app = app
         self.started = time.monotonic()
-        self._coach: Coach | None = None
+        # the best plays, rated by a coach set up as the table's own (made when first asked)
+        self._coach = CoachOnFirstUse(coach_config(app.config.tutor), app.config.rules.profile)
         self._pending: tuple[Referee, tuple[int, int]] | None = None  # dice after the set-up
         self._findings = _commissioning(app)
 
@@ -114,16 +112,7 @@ class AppTable:
 
     def ranked_plays(self, position: Position, dice: tuple[int, int], count: int) -> Ranking:
         """The best plays of ``dice``, rated by a coach set up as the table's own."""
-        coach = self._coach
-        if coach is None:
-            config = self.app.config
-            settings = coach_config(config.tutor)
-            try:
-                evaluator = choose_evaluator(settings)
-            except (EvaluatorError, OSError) as err:
-                log.warning("companion: %s; ranking with the built-in evaluation", err)
-                evaluator = BuiltinEvaluator()
-            coach = self._coach = Coach(evaluator, settings.thresholds, config.rules.profile)
+        coach = self._coach.made()
         ratings = coach.ranked(position, dice, count)
         d1, d2 = dice
         candidates = []
@@ -196,8 +185,7 @@ class AppTable:
 
     def close(self) -> None:
         """Release the ranking coach's evaluator."""
-        if self._coach is not None:
-            self._coach.close()
+        self._coach.close()
 
 
 class Companion:
