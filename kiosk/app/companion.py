@@ -51,12 +51,7 @@ class AppTable:
         app = self.app
         engine = app.lesson
         if engine is None or engine.lesson.id != lesson_id or engine.slot != learner:
-            tutor = app.config.tutor
-            slot, tutor.player_slot = tutor.player_slot, learner
-            try:
-                app.start_lesson(lesson_id)
-            finally:
-                tutor.player_slot = slot
+            app.start_lesson(lesson_id, learner)
             engine = app.lesson
             if engine is None or engine.lesson.id != lesson_id:
                 return "That lesson could not be started: the table's screen says why."

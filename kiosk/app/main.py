@@ -911,9 +911,10 @@ class App:
 
     # -- replays ---------------------------------------------------------------------------
 
-    def start_lesson(self, lesson_id: str) -> None:
-        """Run a lesson at the table (resumed where this learner left it); the game waits."""
-        start_lesson(self, lesson_id)
+    def start_lesson(self, lesson_id: str, slot: str | None = None) -> None:
+        """Run a lesson at the table (resumed where this learner left it: ``slot``, by
+        default the configured player's); the game waits."""
+        start_lesson(self, lesson_id, slot)
 
     def start_replay(self, replay: Replay) -> None:
         """Show a game turn by turn: Done for the next turn, Select for the one before."""

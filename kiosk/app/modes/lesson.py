@@ -78,8 +78,9 @@ class LessonMode(Mode):
             app.transitions.lesson_over(self, menu)
 
 
-def start_lesson(app: Host, lesson_id: str) -> None:
-    """Run a lesson at the table (resumed where this learner left it); the game waits."""
+def start_lesson(app: Host, lesson_id: str, slot: str | None = None) -> None:
+    """Run a lesson at the table (resumed where this learner left it: ``slot``, by default
+    the configured player's); the game waits."""
     try:
         lesson = load_lesson(lesson_id)
     except LessonError as err:
@@ -87,7 +88,7 @@ def start_lesson(app: Host, lesson_id: str) -> None:
         return
     app.core.pause()  # the game waits: nothing is judged until the lesson asks
     host = LessonTable(lesson.id, app.bus.publish, app.core)
-    engine = LessonEngine(lesson, host, app.progress(), app.config.tutor.player_slot)
+    engine = LessonEngine(lesson, host, app.progress(), slot or app.config.tutor.player_slot)
     app.transitions.lesson(engine)
     app.bus.publish(
         ModeChanged(
