@@ -175,7 +175,7 @@ class Renderer:
         for colour in sides:
             self._blit_panel(f"gap-{colour}", self._gap_panel, view, colour)
         for colour in ("white", "black"):
-            if colour in sides and view.show_detail.get(colour) and view.messages.get(colour):
+            if colour in sides and view.show_detail.get(colour) and view.message(colour):
                 self._blit_panel(f"detail-{colour}", self._detail_panel, view, colour)
             self._blit_panel(f"band-{colour}", self._band_panel, view, colour)
         self._blit_panel("cube", self._cube_panel, view, "white")
@@ -496,7 +496,7 @@ class Renderer:
             self.surface.blit(cached[1], cached[2])
 
     def _band_panel(self, view: TableView, colour: str, key: tuple | None):
-        message = view.messages.get(colour)
+        message = view.message(colour)
         mine = _shows_dice(view, colour)
         state = (
             colour,
@@ -603,7 +603,8 @@ class Renderer:
         return panel, (x, geometry.centre_y - height // 2)
 
     def _detail_panel(self, view: TableView, colour: str, key: tuple | None):
-        message = view.messages[colour]
+        message = view.message(colour)
+        assert message is not None, "an explanation is drawn only under its message"
         if key is None:
             return (message.text, message.detail, message.title)
         rect = self.geometry.halves[colour]

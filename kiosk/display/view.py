@@ -225,10 +225,14 @@ class TableView:
         (:mod:`kiosk.display.prompts`), the coach's verdict beneath it one Select away."""
         shown = {}
         for who in ("white", "black"):
-            top = self.prompts.top(who)
+            top = self.message(who)
             if top is not None:
                 shown[who] = top
         return shown
+
+    def message(self, who: str) -> Text | None:
+        """What ``who``'s line shows now (one player's part of :attr:`messages`)."""
+        return self.prompts.top(who)
 
     @property
     def visitor(self) -> str | None:
