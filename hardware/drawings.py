@@ -197,7 +197,7 @@ def die_dxf() -> str:
     msp = doc.modelspace()
     _rect(msp, 0, 0, g.DIE, g.DIE, ENGRAVE)
     centre = g.DIE / 2
-    spots = [(0.0, 0.0), (-1, -1), (1, -1), (1, 1), (-1, 1)]
+    spots = [(0, 0), *g.DIE_CORNERS]
     for n, (a, b) in enumerate(spots):
         msp.add_circle(
             (centre + a * g.DIE_CORNER, centre + b * g.DIE_CORNER),

@@ -264,7 +264,6 @@ FACE_NORMALS = {
     3: (1, 0, 0),
     4: (-1, 0, 0),
 }
-CORNERS = ((-1, -1), (1, -1), (1, 1), (-1, 1))  # going round the face
 
 
 def _face_axes(normal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -294,7 +293,7 @@ def die_magnets(j: float, faces: dict[int, Sequence[int]] | None = None) -> Magn
     """The 30 magnets of a die in its own frame (centre at the origin): five under each
     face, south out where ``FACE_CORNERS_SOUTH`` says and at every face's centre."""
     faces = faces or g.FACE_CORNERS_SOUTH
-    depth = g.DIE / 2 - g.DIE_SKIN - g.DIE_MAGNET[1] / 2
+    depth = g.DIE_MAGNET_DEPTH
     positions, polarizations = [], []
     for face, normal in FACE_NORMALS.items():
         if face not in faces:
@@ -302,7 +301,7 @@ def die_magnets(j: float, faces: dict[int, Sequence[int]] | None = None) -> Magn
         n = np.array(normal, float)
         u, v = _face_axes(normal)
         south = [1, *faces[face]] if len(faces[face]) == 4 else list(faces[face])
-        spots = [(0, 0), *CORNERS] if len(faces[face]) == 4 else []
+        spots = [(0, 0), *g.DIE_CORNERS] if len(faces[face]) == 4 else []
         for (a, b), is_south in zip(spots, south, strict=True):
             positions.append(n * depth + (u * a + v * b) * g.DIE_CORNER)
             polarizations.append(-n * j if is_south else n * j)
@@ -505,7 +504,7 @@ def jig_magnets(cell: int, j: float) -> tuple[Magnets, Rotation]:
     centre, south out; face S: corner 1, south out; face N: corner 1, north out), placed to
     test ``cell`` (index into ``WELL_CELLS``): that face down, that magnet over the cell."""
     name, (x, y), pole = g.WELL_CELLS[cell]
-    depth = g.DIE / 2 - g.DIE_SKIN - g.DIE_MAGNET[1] / 2
+    depth = g.DIE_MAGNET_DEPTH
     spots = {
         "C": ((0, 0, -1), (0.0, 0.0), True),
         "S": ((0, 0, 1), (-1.0, -1.0), True),
