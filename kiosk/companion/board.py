@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from html import escape
 
 from kiosk.display import palette
+from kiosk.display.calibration import COLUMNS
 from kiosk.display.view import TableView
 from kiosk.rules import Position
 from kiosk.table.sensing import true_counts
@@ -154,19 +155,13 @@ def from_position(
 
 
 def _point_x(point: int) -> float:
-    if point <= 6:
-        column, left = 6 - point, BAR_RIGHT
-    elif point <= 12:
-        column, left = 12 - point, LEFT
-    elif point <= 18:
-        column, left = point - 13, LEFT
-    else:
-        column, left = point - 19, BAR_RIGHT
-    return left + POINT_W * (column + 0.5)
+    column = COLUMNS[str(point)][0]  # 0-11 from the left, as the table's display has it
+    left = LEFT if column < 6 else BAR_RIGHT
+    return left + POINT_W * (column % 6 + 0.5)
 
 
 def _top(point: int) -> bool:
-    return point >= 13
+    return COLUMNS[str(point)][1]
 
 
 def _man_y(top: bool, k: int) -> float:
