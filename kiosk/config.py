@@ -40,6 +40,12 @@ DEFAULT_PATH = Path("~/.config/backgammon-table/config.toml")
 
 
 DEFAULT_PIN = "1234"  # [installer] pin as shipped: the table and kiosk doctor warn of it
+# A PIN's attempt limit, the installer's at the table and the teacher's on the companion
+# alike: after this many wrong in a row it cannot be tried for the first wait, which
+# doubles with each further wrong one up to the longest.
+PIN_FREE_TRIES = 3
+PIN_FIRST_WAIT_S = 30
+PIN_LONGEST_WAIT_S = 15 * 60
 
 
 class ConfigError(ValueError):

@@ -7,9 +7,11 @@ the lifted man and where it may go, a wrong placement, a lesson's lit points) an
 bottom right, 19-24 top right, the bar in the middle, the trays on the right. Points are
 numbered for the side on roll, as GNU Backgammon numbers them.
 
-Colours come from the Okabe-Ito palette, safe for colour-blind eyes, and no mark is told
-by its colour alone: the lifted man's point has a solid outline, the points it may go to a
-dashed one with a dot, a wrong placement a cross, a lesson's points a star.
+Colours are the table's own (:mod:`kiosk.display.palette`, Okabe and Ito's for every
+mark), so a mark on the projector is the colour it is on the table, and no mark is told by
+its colour alone: the men that may move have their point outlined, the lifted man's point a
+pale outline, the points it may go to a dashed one with a dot, a wrong placement a cross, a
+lesson's points a star, the last play solid arrows and a candidate play dashed ones.
 
 >>> from kiosk.rules import Position
 >>> text = svg(from_position(Position.standard(), dice=(3, 1)))
@@ -24,6 +26,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
 
+from kiosk.display import palette
+from kiosk.display.calibration import COLUMNS
 from kiosk.display.view import TableView
 from kiosk.rules import Position
 from kiosk.table.sensing import true_counts
@@ -36,21 +40,25 @@ TRAY_X, TRAY_W = 905.0, 70.0
 R = 29.0  # a man's radius
 STACK = 5  # men drawn on a point before the count is written on the last one
 
-FRAME, FELT, BAR_WOOD = "#5c3c24", "#1d4b3c", "#4a301d"
-POINT_LIGHT, POINT_DARK = "#e2d3b2", "#a4422f"
-NUMBER = "#f1e4c8"
-MAN_WHITE, MAN_WHITE_EDGE = "#faf7ef", "#3a3a3a"
-MAN_BLACK, MAN_BLACK_EDGE = "#1e1e24", "#d8d8d8"
-# Okabe-Ito
-ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
-    "#E69F00",
-    "#56B4E9",
-    "#009E73",
-    "#F0E442",
-    "#0072B2",
-    "#D55E00",
-    "#CC79A7",
-)
+
+def _hex(rgb: palette.RGB) -> str:
+    """An SVG colour from the display's RGB (the palette's colours mean the same here)."""
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+# The board and every mark in the table's own colours (kiosk.display.palette), so that a
+# mark on the projector is the colour it is under the table's clear top.
+FRAME, FELT, BAR_WOOD = _hex(palette.FRAME), _hex(palette.FELT), _hex(palette.BAR_WOOD)
+POINT_LIGHT, POINT_DARK = _hex(palette.POINT_LIGHT), _hex(palette.POINT_DARK)
+NUMBER = _hex(palette.FRAME_NUMBER)
+MAN_WHITE, MAN_BLACK = _hex(palette.MAN_WHITE), _hex(palette.MAN_BLACK)
+MOVABLE, LIFTED, TARGET = _hex(palette.MOVABLE), _hex(palette.LIFTED), _hex(palette.TARGET)
+ILLEGAL, ARROW, LIGHT = _hex(palette.ILLEGAL), _hex(palette.ARROW), _hex(palette.LIGHT)
+EDGE = _hex(palette.EDGE)  # the dark edge round the pale marks and the targets' dots
+ORANGE = _hex(palette.ORANGE)  # the dice's edge
+PREVIEW = _hex(palette.SKY_BLUE)  # a candidate play, dashed: the table's "put a man there"
+# Only the web board's: the men's edges (the table's men are real ones).
+MAN_WHITE_EDGE, MAN_BLACK_EDGE = "#3a3a3a", "#d8d8d8"
 
 
 @dataclass(frozen=True)
@@ -147,19 +155,13 @@ def from_position(
 
 
 def _point_x(point: int) -> float:
-    if point <= 6:
-        column, left = 6 - point, BAR_RIGHT
-    elif point <= 12:
-        column, left = 12 - point, LEFT
-    elif point <= 18:
-        column, left = point - 13, LEFT
-    else:
-        column, left = point - 19, BAR_RIGHT
-    return left + POINT_W * (column + 0.5)
+    column = COLUMNS[str(point)][0]  # 0-11 from the left, as the table's display has it
+    left = LEFT if column < 6 else BAR_RIGHT
+    return left + POINT_W * (column % 6 + 0.5)
 
 
 def _top(point: int) -> bool:
-    return point >= 13
+    return COLUMNS[str(point)][1]
 
 
 def _man_y(top: bool, k: int) -> float:
@@ -218,8 +220,8 @@ def svg(picture: Picture, title: str = "") -> str:
         if black:
             out.extend(_men(where, "black", black))
     out.extend(glyphs)
-    out.extend(_arrows(picture.arrows, PURPLE, dashed=False))
-    out.extend(_arrows(picture.preview, SKY, dashed=True))
+    out.extend(_arrows(picture.arrows, ARROW, dashed=False))
+    out.extend(_arrows(picture.preview, PREVIEW, dashed=True))
     if picture.dice:
         out.extend(_dice(picture.dice, picture.turn))
     out.extend(_cube(picture.cube))
@@ -236,9 +238,9 @@ def _defs() -> str:
     return (
         "<defs>"
         f'<marker id="head-play" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
-        f'markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{PURPLE}"/></marker>'
+        f'markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{ARROW}"/></marker>'
         f'<marker id="head-preview" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
-        f'markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{SKY}"/></marker>'
+        f'markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{PREVIEW}"/></marker>'
         "</defs>"
     )
 
@@ -307,48 +309,52 @@ def _marks(picture: Picture) -> tuple[list[str], list[str]]:
     glyphs: list[str] = []
     for where in picture.movable:
         out.append(
-            f'<polygon class="mark movable" {_outline(where)} fill="none" stroke="{ORANGE}" '
+            f'<polygon class="edge" {_outline(where)} fill="none" stroke="{EDGE}" '
+            f'stroke-width="8"/>'
+            f'<polygon class="mark movable" {_outline(where)} fill="none" stroke="{MOVABLE}" '
             f'stroke-width="4"/>'
         )
     for where in picture.lights:
         x, y = anchor(where)
         out.append(
             f'<polygon class="mark light" data-where="{where}" {_outline(where)} '
-            f'fill="{YELLOW}" fill-opacity="0.35" stroke="{YELLOW}" stroke-width="6"/>'
+            f'fill="{LIGHT}" fill-opacity="0.35" stroke="{LIGHT}" stroke-width="6"/>'
         )
         glyphs.append(
             f'<text x="{x:.1f}" y="{y + 12:.1f}" text-anchor="middle" font-size="56" '
-            f'fill="{YELLOW}" stroke="#000" stroke-width="2">★</text>'
+            f'fill="{LIGHT}" stroke="#000" stroke-width="2">★</text>'
         )
     for where in picture.targets:
         x, y = anchor(where)
         out.append(
             f'<polygon class="mark target" data-where="{where}" {_outline(where)} '
-            f'fill="{GREEN}" fill-opacity="0.3" stroke="{GREEN}" stroke-width="6" '
+            f'fill="{TARGET}" fill-opacity="0.3" stroke="{TARGET}" stroke-width="6" '
             f'stroke-dasharray="14 8"/>'
         )
         glyphs.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{GREEN}" stroke="#fff" '
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{TARGET}" stroke="{EDGE}" '
             f'stroke-width="2"/>'
         )
     if picture.lifted:
         out.append(
+            f'<polygon class="edge" {_outline(picture.lifted)} fill="none" stroke="{EDGE}" '
+            f'stroke-width="12"/>'
             f'<polygon class="mark lifted" data-where="{picture.lifted}" '
-            f'{_outline(picture.lifted)} fill="none" stroke="{SKY}" stroke-width="8"/>'
+            f'{_outline(picture.lifted)} fill="none" stroke="{LIFTED}" stroke-width="6"/>'
         )
     if picture.illegal:
         x, y = anchor(picture.illegal)
         out.append(
             f'<polygon class="mark illegal" data-where="{picture.illegal}" '
-            f'{_outline(picture.illegal)} fill="{VERMILLION}" fill-opacity="0.35" '
-            f'stroke="{VERMILLION}" stroke-width="8"/>'
+            f'{_outline(picture.illegal)} fill="{ILLEGAL}" fill-opacity="0.35" '
+            f'stroke="{ILLEGAL}" stroke-width="8"/>'
         )
         glyphs.append(
             f'<path d="M{x - 22:.1f},{y - 22:.1f} L{x + 22:.1f},{y + 22:.1f} '
             f'M{x + 22:.1f},{y - 22:.1f} L{x - 22:.1f},{y + 22:.1f}" stroke="#fff" '
             f'stroke-width="14" stroke-linecap="round"/>'
             f'<path d="M{x - 22:.1f},{y - 22:.1f} L{x + 22:.1f},{y + 22:.1f} '
-            f'M{x + 22:.1f},{y - 22:.1f} L{x - 22:.1f},{y + 22:.1f}" stroke="{VERMILLION}" '
+            f'M{x + 22:.1f},{y - 22:.1f} L{x - 22:.1f},{y + 22:.1f}" stroke="{ILLEGAL}" '
             f'stroke-width="8" stroke-linecap="round"/>'
         )
     return out, glyphs

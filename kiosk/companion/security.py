@@ -23,11 +23,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from kiosk.companion.validate import JOIN_ALPHABET, JOIN_LENGTH
+from kiosk.config import PIN_FIRST_WAIT_S, PIN_FREE_TRIES, PIN_LONGEST_WAIT_S
 
-FREE_TRIES = 3
-FREE_TRIES_TOTAL = 10
-FIRST_WAIT_S = 30
-LONGEST_WAIT_S = 15 * 60
+FREE_TRIES_TOTAL = 10  # wrong PINs from all addresses together before the wait
 TEACHER_IDLE_S = 3 * 60 * 60  # a teacher's session ends after three hours unused
 VISITOR_IDLE_S = 30 * 60
 MAX_SESSIONS = 400  # the oldest visitors' sessions go first beyond this
@@ -118,7 +116,7 @@ class _Backoff:
         self.failures += 1
         if self.failures < self.free:
             return 0
-        wait = min(FIRST_WAIT_S * 2 ** (self.failures - self.free), LONGEST_WAIT_S)
+        wait = min(PIN_FIRST_WAIT_S * 2 ** (self.failures - self.free), PIN_LONGEST_WAIT_S)
         self.until = now + wait
         return wait
 
@@ -134,7 +132,7 @@ class PinGuard:
     def check(self, attempt: str, address: str, now: float) -> tuple[bool, int]:
         """Whether ``attempt`` is the PIN, and the seconds before another try may be made
         (while a wait runs, no PIN is even compared)."""
-        mine = self._by_address.setdefault(address, _Backoff(FREE_TRIES))
+        mine = self._by_address.setdefault(address, _Backoff(PIN_FREE_TRIES))
         wait = max(mine.wait(now), self._total.wait(now))
         if wait:
             return False, wait

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.companion import validate
-from kiosk.companion.board import from_position, from_view, svg
+from kiosk.companion.board import NUMBER, from_position, from_view, svg
 from kiosk.companion.classroom import Classroom
 from kiosk.companion.control import Candidate, CommandQueue, Ranking
 from kiosk.companion.library import Library
@@ -57,7 +57,7 @@ def test_the_board_draws_the_men_the_table_senses_and_its_marks() -> None:
 
 def test_the_points_are_numbered_for_the_side_on_roll_and_for_a_lessons_learner() -> None:
     def numbers(view: TableView) -> list[str]:
-        return re.findall(r'font-weight="bold" fill="#f1e4c8">(\d+)<', svg(from_view(view)))
+        return re.findall(rf'font-weight="bold" fill="{NUMBER}">(\d+)<', svg(from_view(view)))
 
     view = TableView()
     assert numbers(view)[:3] == ["1", "2", "3"]

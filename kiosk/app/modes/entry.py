@@ -18,10 +18,7 @@ from collections.abc import Callable
 
 from kiosk.app.dice import DiceEntry
 from kiosk.app.modes import Card, Legend, Mode
-
-FREE_TRIES = 3
-FIRST_WAIT_S = 30
-LONGEST_WAIT_S = 15 * 60
+from kiosk.config import PIN_FIRST_WAIT_S, PIN_FREE_TRIES, PIN_LONGEST_WAIT_S
 
 
 class PinEntry:
@@ -79,7 +76,7 @@ class PinLock:
         self.failures = failures
         self.until = 0
         self._keep = keep
-        self._carried = failures >= FREE_TRIES  # a wait owed from before a restart
+        self._carried = failures >= PIN_FREE_TRIES  # a wait owed from before a restart
 
     def wait_s(self, now: int) -> int:
         """Seconds before the PIN may be tried again (0: now)."""
@@ -93,7 +90,7 @@ class PinLock:
         self._carried = False
         self.failures += 1
         self._kept()
-        if self.failures < FREE_TRIES:
+        if self.failures < PIN_FREE_TRIES:
             return 0
         wait = self._wait()
         self.until = now + wait * 1000
@@ -106,8 +103,8 @@ class PinLock:
         self._kept()
 
     def _wait(self) -> int:
-        doublings = min(max(0, self.failures - FREE_TRIES), 10)  # 30 s x 2^10 > the longest
-        return min(FIRST_WAIT_S * 2**doublings, LONGEST_WAIT_S)
+        doublings = min(max(0, self.failures - PIN_FREE_TRIES), 10)  # 30 s x 2^10 > the longest
+        return min(PIN_FIRST_WAIT_S * 2**doublings, PIN_LONGEST_WAIT_S)
 
     def _kept(self) -> None:
         if self._keep is not None:
