@@ -32,6 +32,7 @@ from kiosk.files import (
     keep_private,
     parse_toml,
     read_text,
+    shorten,
     write_atomically,
 )
 
@@ -61,7 +62,7 @@ def _setting(default: Any, allowed: str, check: Check | None = None) -> Any:
 
 def _choice(*words: str) -> Check:
     def check(value: Any) -> str | None:
-        return None if value in words else f"{_shown(repr(value))} is not allowed"
+        return None if value in words else f"{shorten(repr(value), 60)} is not allowed"
 
     return check
 
@@ -87,7 +88,7 @@ def _profile(value: Any) -> str | None:
 
     if value.strip().lower() in PROFILES:
         return None
-    return f"{_shown(repr(value))} is not a rule profile"
+    return f"{shorten(repr(value), 60)} is not a rule profile"
 
 
 def _profiles() -> str:
@@ -98,7 +99,7 @@ def _profiles() -> str:
 
 def _installer_pin(value: Any) -> str | None:
     if not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
-        return f"{_shown(repr(value))} is not 4 to 8 digits 0-9"
+        return f"{shorten(repr(value), 60)} is not 4 to 8 digits 0-9"
     return None
 
 
@@ -152,7 +153,9 @@ class RulesSection:
 
 def _player_slot(value: Any) -> str | None:
     ok = 1 <= len(value) <= 40 and all(c.isalnum() or c in "-_." for c in value)
-    return None if ok else f"{_shown(repr(value))} is not 1 to 40 letters, digits, '-', '_' or '.'"
+    if ok:
+        return None
+    return f"{shorten(repr(value), 60)} is not 1 to 40 letters, digits, '-', '_' or '.'"
 
 
 @dataclass
@@ -318,7 +321,7 @@ def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> An
         value, ok = float(value), True
     if not ok:
         raise ConfigError(
-            f"[{section}] {name}: {_shown(_toml_value(value))} is not {_TYPE_WORDS[want]}; "
+            f"[{section}] {name}: {shorten(_toml_value(value), 60)} is not {_TYPE_WORDS[want]}; "
             f"allowed: {allowed}"
         )
     bad = control_character(value, "") if want is str else None
@@ -422,11 +425,6 @@ def dumps(config: Config) -> str:
             lines.append(f"{name} = {_toml_value(value)}")
         lines.append("")
     return "\n".join(lines)
-
-
-def _shown(text: str, limit: int = 60) -> str:
-    """Text as an error quotes it, cut to ``limit`` characters."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _toml_value(value: Any) -> str:

@@ -49,6 +49,17 @@ def control_character(text: str, allowed: str = _ALLOWED_CONTROLS) -> str | None
     return None
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text`` as an error quotes it: cut to ``limit`` characters, the last three ``...``.
+
+    >>> shorten("short", 10), shorten("just fits!", 10)
+    ('short', 'just fits!')
+    >>> shorten("a rather long line", 10) == "a rathe" + "." * 3  # the dots count in the limit
+    True
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def read_text(path: str | os.PathLike[str], name: str | None = None) -> str:
     """The file's UTF-8 text; :class:`FileProblem` for anything that is not such a file.
 

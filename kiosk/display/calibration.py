@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from kiosk.files import read_toml, write_atomically
+from kiosk.files import read_toml, shorten, write_atomically
 from kiosk.link import LOCATIONS, TableLayout
 
 Point = tuple[int, int]
@@ -212,9 +212,8 @@ class Calibration:
                     or len(pair) != 2
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
                 ):
-                    raise ValueError(
-                        f"calibration {name!r} must be [x, y] in pixels, not {_short(pair)}"
-                    )
+                    shown = shorten(repr(pair), 40)
+                    raise ValueError(f"calibration {name!r} must be [x, y] in pixels, not {shown}")
                 x, y = pair
                 if not (0 <= x < width and 0 <= y < height):
                     raise ValueError(
@@ -246,15 +245,10 @@ def _positive(data: Mapping, key: str) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_PIXELS:
         raise ValueError(
-            f"calibration key {key!r} must be a whole number 1-{MAX_PIXELS}, not {_short(value)}"
+            f"calibration key {key!r} must be a whole number 1-{MAX_PIXELS}, "
+            f"not {shorten(repr(value), 40)}"
         )
     return value
-
-
-def _short(value: object, limit: int = 40) -> str:
-    """``repr(value)``, cut to ``limit`` characters."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def calibration_path(config: str | os.PathLike | None = None) -> Path:

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from kiosk.files import shorten
 from kiosk.rules.moves import generate
 from kiosk.rules.position import Position
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
@@ -66,11 +67,7 @@ def _dice(words: list[str]) -> tuple[int, int]:
 
 def _error(line: str, err: Exception, limit: int = 60) -> str:
     """The error for a line, both cut short: a long bad line is not echoed in full."""
-    shown = line.strip()
-    shown = shown if len(shown) <= limit else shown[: limit - 3] + "..."
-    why = str(err)
-    why = why if len(why) <= 2 * limit else why[: 2 * limit - 3] + "..."
-    return f"{shown!r}: {why}"
+    return f"{shorten(line.strip(), limit)!r}: {shorten(str(err), 2 * limit)}"
 
 
 def batch_line(line: str, profile: RuleProfile) -> dict:

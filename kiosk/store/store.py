@@ -34,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, cast
 
+from kiosk.files import shorten
 from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
 from kiosk.store.restore import restore_game, turn_to
 
@@ -920,8 +921,7 @@ def _summary(row: tuple) -> GameSummary:
 
 
 def _damaged(where: str, what: str, value: object) -> StoreError:
-    shown = repr(value)
-    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    shown = shorten(repr(value), 40)
     return StoreError(f"the records of {where} are damaged: its {what} is {shown}")
 
 

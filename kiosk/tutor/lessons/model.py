@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE
-from kiosk.files import FileProblem, read_toml
+from kiosk.files import FileProblem, read_toml, shorten
 from kiosk.link import LOCATIONS
 from kiosk.rules import (
     BAR,
@@ -280,11 +280,7 @@ def read_lesson(path: Path) -> Lesson:
         raise
     except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
         # A value of a shape no check foresaw: the file is damaged all the same.
-        raise LessonError(f"{path.name}: cannot be used ({_short(str(err))})") from None
-
-
-def _short(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+        raise LessonError(f"{path.name}: cannot be used ({shorten(str(err), 120)})") from None
 
 
 def parse_lesson(data: Mapping[str, Any], path: Path) -> Lesson:
@@ -320,7 +316,7 @@ class _Where:
 
     def error(self, key: str, message: str) -> LessonError:
         at = f"step {self.step}: " if self.step is not None else ""
-        return LessonError(f"{self.file}: {at}{key}: {_short(message, 200)}")
+        return LessonError(f"{self.file}: {at}{key}: {shorten(message, 200)}")
 
     def unknown(self, data: Mapping[str, Any], known: set[str]) -> None:
         for key in data:
