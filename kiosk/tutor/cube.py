@@ -416,5 +416,7 @@ def cube_coach(evaluator_name: str = "auto") -> CubeCoach:
     from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
     net = BuiltinEvaluator()
-    backend = cubeful.PositionBackend(net.chances_for, "builtin")
-    return CubeCoach(net.chances_on_roll, "builtin", backend, PLIES["builtin"])
+    backend = cubeful.PositionBackend(net.chances_for, net.best_plays, "builtin")
+    # The chances before throwing come from the backend: the look-ahead that follows them
+    # reuses their throws' best plays rather than rating every play again.
+    return CubeCoach(backend.chances_on_roll, "builtin", backend, PLIES["builtin"])
