@@ -296,18 +296,14 @@ def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, 
     """The five chances (win, win a gammon, win a backgammon, lose a gammon, lose a
     backgammon) of the side that just moved to ``after``, from ``evaluator`` at its depth;
     None for an evaluator that gives none."""
-    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, fibs_board
+    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator
     from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator
 
     if isinstance(evaluator, BuiltinEvaluator):
         return tuple(evaluator.chances(after))
-    if isinstance(evaluator, GnubgNNEvaluator):
-        on_roll = evaluator.chances(after)
-    elif isinstance(evaluator, GnubgExternalEvaluator):
-        line = f"evaluation fibsboard {fibs_board(after)} plies {evaluator.plies} cubeless"
-        on_roll = tuple(float(x) for x in evaluator.request(line).split()[:5])
-    else:
+    if not isinstance(evaluator, GnubgNNEvaluator | GnubgExternalEvaluator):
         return None
+    on_roll = evaluator.chances(after)  # GNU Backgammon's: the side on roll's
     win, win_g, win_bg, lose_g, lose_bg = on_roll
     return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
 
