@@ -459,34 +459,38 @@ class CoachWorker:
             analysis = None
         return {"event": "cube-analysis", "to": player, "analysis": analysis}
 
+    def _rate(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        play: Play | str,
+        player: str,
+        teaching: bool | None,
+        profile: RuleProfile | None,
+    ) -> dict:
+        teaching = self.teaching if teaching is None else teaching
+        try:
+            if profile is not None:
+                self.coach.profile = profile  # only this thread rates: set for this job
+            rating = self.coach.rate(position, dice, play, teaching=teaching)
+            return coach_event(rating, player, teaching)
+        except Exception as err:  # the table must carry on whatever the evaluator does
+            log.exception("the coach could not rate %s", play)
+            return {
+                "event": "coach",
+                "to": player,
+                "text": "The coach could not rate this play.",
+                "detail": str(err),
+                "rating": None,
+                "take_back": False,
+            }
+
     def _run(self) -> None:
         while True:
             job = self._jobs.get()
             if job is None:
                 return
-            if job[0] == "cube":
-                self.publish(self._cube(*job[1:]))
-                with self._idle:
-                    self._pending -= 1
-                    self._idle.notify_all()
-                continue
-            position, dice, play, player, teaching, profile = job
-            teaching = self.teaching if teaching is None else teaching
-            try:
-                if profile is not None:
-                    self.coach.profile = profile  # only this thread rates: set for this job
-                rating = self.coach.rate(position, dice, play, teaching=teaching)
-                event = coach_event(rating, player, teaching)
-            except Exception as err:  # the table must carry on whatever the evaluator does
-                log.exception("the coach could not rate %s", play)
-                event = {
-                    "event": "coach",
-                    "to": player,
-                    "text": "The coach could not rate this play.",
-                    "detail": str(err),
-                    "rating": None,
-                    "take_back": False,
-                }
+            event = self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job)
             self.publish(event)
             with self._idle:
                 self._pending -= 1
