@@ -296,18 +296,14 @@ def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, 
     """The five chances (win, win a gammon, win a backgammon, lose a gammon, lose a
     backgammon) of the side that just moved to ``after``, from ``evaluator`` at its depth;
     None for an evaluator that gives none."""
-    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, fibs_board
+    from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator
     from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator
 
     if isinstance(evaluator, BuiltinEvaluator):
         return tuple(evaluator.chances(after))
-    if isinstance(evaluator, GnubgNNEvaluator):
-        on_roll = evaluator.chances(after)
-    elif isinstance(evaluator, GnubgExternalEvaluator):
-        line = f"evaluation fibsboard {fibs_board(after)} plies {evaluator.plies} cubeless"
-        on_roll = tuple(float(x) for x in evaluator.request(line).split()[:5])
-    else:
+    if not isinstance(evaluator, GnubgNNEvaluator | GnubgExternalEvaluator):
         return None
+    on_roll = evaluator.chances(after)  # GNU Backgammon's: the side on roll's
     win, win_g, win_bg, lose_g, lose_bg = on_roll
     return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
 
@@ -463,34 +459,38 @@ class CoachWorker:
             analysis = None
         return {"event": "cube-analysis", "to": player, "analysis": analysis}
 
+    def _rate(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        play: Play | str,
+        player: str,
+        teaching: bool | None,
+        profile: RuleProfile | None,
+    ) -> dict:
+        teaching = self.teaching if teaching is None else teaching
+        try:
+            if profile is not None:
+                self.coach.profile = profile  # only this thread rates: set for this job
+            rating = self.coach.rate(position, dice, play, teaching=teaching)
+            return coach_event(rating, player, teaching)
+        except Exception as err:  # the table must carry on whatever the evaluator does
+            log.exception("the coach could not rate %s", play)
+            return {
+                "event": "coach",
+                "to": player,
+                "text": "The coach could not rate this play.",
+                "detail": str(err),
+                "rating": None,
+                "take_back": False,
+            }
+
     def _run(self) -> None:
         while True:
             job = self._jobs.get()
             if job is None:
                 return
-            if job[0] == "cube":
-                self.publish(self._cube(*job[1:]))
-                with self._idle:
-                    self._pending -= 1
-                    self._idle.notify_all()
-                continue
-            position, dice, play, player, teaching, profile = job
-            teaching = self.teaching if teaching is None else teaching
-            try:
-                if profile is not None:
-                    self.coach.profile = profile  # only this thread rates: set for this job
-                rating = self.coach.rate(position, dice, play, teaching=teaching)
-                event = coach_event(rating, player, teaching)
-            except Exception as err:  # the table must carry on whatever the evaluator does
-                log.exception("the coach could not rate %s", play)
-                event = {
-                    "event": "coach",
-                    "to": player,
-                    "text": "The coach could not rate this play.",
-                    "detail": str(err),
-                    "rating": None,
-                    "take_back": False,
-                }
+            event = self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job)
             self.publish(event)
             with self._idle:
                 self._pending -= 1

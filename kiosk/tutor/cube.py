@@ -102,6 +102,16 @@ class CubeDecision:
             raise ValueError(f"a decision is one of {', '.join(DECISIONS)}, not {decision!r}")
         return _loss(decision, self.no_double, self.double_take, self.double_pass, True)
 
+    def right_for(self, decision: str) -> str:
+        """The right decision in place of ``decision``: the action for a double, the
+        response for a take or a pass.
+
+        >>> d = CubeDecision("too-good", "pass", 1.2, 1.5, 1.0, (0.9, 0.5, 0, 0, 0))
+        >>> d.right_for("double"), d.right_for("take")
+        ('too-good', 'pass')
+        """
+        return self.action if decision == "double" else self.response
+
     def as_dict(self) -> dict:
         """JSON-ready: the ``kiosk coach-cube`` contract."""
         return {
@@ -377,7 +387,6 @@ def cube_event(
         )
         if take_back:
             text += TAKE_BACK_QUESTION
-    right = analysis.action if decision == "double" else analysis.response
     return verdict_event(
         player,
         text,
@@ -387,7 +396,7 @@ def cube_event(
         rating=rating,
         equity_loss=round(loss, 4),
         cube=decision,
-        best=right,
+        best=analysis.right_for(decision),
     )
 
 
@@ -416,5 +425,7 @@ def cube_coach(evaluator_name: str = "auto") -> CubeCoach:
     from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 
     net = BuiltinEvaluator()
-    backend = cubeful.PositionBackend(net.chances_for, "builtin")
-    return CubeCoach(net.chances_on_roll, "builtin", backend, PLIES["builtin"])
+    backend = cubeful.PositionBackend(net.chances_for, net.best_plays, "builtin")
+    # The chances before throwing come from the backend: the look-ahead that follows them
+    # reuses their throws' best plays rather than rating every play again.
+    return CubeCoach(backend.chances_on_roll, "builtin", backend, PLIES["builtin"])

@@ -467,12 +467,17 @@ class GnubgNNBackend:
 
 
 class PositionBackend:
-    """The look-ahead with an evaluator that rates positions (the built-in net): every
-    legal play of each throw is rated in one batch and the best kept."""
+    """The look-ahead with an evaluator that rates positions (the built-in net):
+    ``best_plays`` rates every legal play of the 21 throws in one batch and keeps each
+    throw's best (:meth:`kiosk.tutor.evaluators.builtin.BuiltinEvaluator.best_plays`).
+    The last position's throws are kept, so the chances before throwing
+    (:meth:`chances_on_roll`) and the look-ahead from that position rate its plays once."""
 
-    def __init__(self, chances_after: Callable, name: str) -> None:
+    def __init__(self, chances_after: Callable, best_plays: Callable, name: str) -> None:
         self.chances_after = chances_after  # list[Position] -> rows of chances for the mover
+        self.best_plays = best_plays  # Position -> [(ways, after, chances for the mover)]
         self.name = name
+        self._last: tuple[Board, list] | None = None  # a board and its throws' best plays
 
     @staticmethod
     def _position(board: Board):
@@ -486,6 +491,22 @@ class PositionBackend:
         on_roll = position.turn
         return (tuple(position.men[on_roll.other]), tuple(position.men[on_roll]))
 
+    def _throws(self, board: Board, position=None) -> list:
+        """The best play of each throw from ``board`` (``position``, if given, is that
+        board's position): those of the last board asked about, or worked out now."""
+        last = self._last
+        if last is None or last[0] != board:
+            found = self.best_plays(position if position is not None else self._position(board))
+            last = self._last = (board, found)
+        return last[1]
+
+    def chances_on_roll(self, position) -> list[float]:
+        """The side on roll's chances before it throws, as
+        :meth:`~kiosk.tutor.evaluators.builtin.BuiltinEvaluator.chances_on_roll` gives them."""
+        from kiosk.tutor.evaluators.builtin import mean_chances
+
+        return mean_chances(self._throws(self._board(position), position))
+
     def probabilities(self, board: Board) -> Chances:
         """The side on roll's chances: the other side's, as the side that just moved,
         turned round."""
@@ -494,13 +515,4 @@ class PositionBackend:
 
     def after_rolls(self, board: Board) -> list[tuple[int, Board]]:
         """Each throw played as the evaluator likes best."""
-        from kiosk.rules import all_rolls
-
-        position = self._position(board)
-        out = []
-        for d1, d2, ways in all_rolls():
-            plays = position.legal_plays(d1, d2)
-            rows = self.chances_after([p.result for p in plays])
-            best = max(range(len(plays)), key=lambda i: cubeless(rows[i]))
-            out.append((ways, self._board(plays[best].result)))
-        return out
+        return [(ways, self._board(after)) for ways, after, _ in self._throws(board)]

@@ -637,7 +637,7 @@ def cube_review(
         analysis = judge.decide(before, cube)
         loss = analysis.loss_of(decision)
         if loss > 1e-6:
-            right = analysis.action if decision == "double" else analysis.response
+            right = analysis.right_for(decision)
             items.append(
                 CubeReviewItem(before, cube.value, decision, right, loss, analysis.evaluator)
             )

@@ -297,3 +297,24 @@ def test_a_short_bear_off_is_valued_exactly() -> None:
     # doubling makes the taker exactly indifferent.
     board = ((1, 0, 0, 0, 0, 0) + (0,) * 19, (0, 0, 0, 0, 0, 1) + (0,) * 19)
     assert cubeful.exact_bearoff(board) == {"centre": 1.0, "me": 1.0, "him": 0.5}
+
+
+def test_the_builtin_cube_coach_rates_the_plays_of_a_decision_once() -> None:
+    """The chances before throwing and the one-throw look-ahead share one rating of every
+    play: the same chances as the evaluator's own, the look-ahead asks for none again."""
+    from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+
+    net = BuiltinEvaluator()
+    asked = []
+
+    def best_plays(position):
+        asked.append(position)
+        return net.best_plays(position)
+
+    backend = cubeful.PositionBackend(net.chances_for, best_plays, "builtin")
+    position = Position.standard().swap_turn()  # black on roll
+    assert backend.chances_on_roll(position) == net.chances_on_roll(position)
+    board = (tuple(position.men[WHITE]), tuple(position.men[BLACK]))
+    children = backend.after_rolls(board)
+    assert len(asked) == 1 and len(children) == 21
+    assert sum(ways for ways, _ in children) == 36

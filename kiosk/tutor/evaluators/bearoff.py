@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kiosk.rules import Position
+from kiosk.rules import Colour, Position
 
 MEN = 10  # the most men a side may have left for the count to be used
 THROWS = 20  # the most throws any such home needs (ten men on the six point, 2-1 each time)
@@ -60,6 +60,15 @@ def home_counts(counts: Sequence[int]) -> Home:
     """Six counts as a home board, points 1 to 6."""
     a, b, c, d, e, f = counts
     return (a, b, c, d, e, f)
+
+
+def home_of(position: Position, colour: Colour) -> Home:
+    """``colour``'s men on its points 1 to 6 in ``position``, as a home board.
+
+    >>> home_of(Position.standard(), Colour.parse("white"))
+    (0, 0, 0, 0, 0, 5)
+    """
+    return home_counts(position.men[colour][:6])
 
 
 def _plays(home: Home, dice: tuple[int, ...]) -> set[Home]:
@@ -176,7 +185,7 @@ def homes(position: Position) -> tuple[Home, Home] | None:
     for colour in (position.turn, position.turn.other):
         if position.bar(colour) or not position.off[colour]:
             return None
-        home = home_counts([position.count(colour, p) for p in range(1, 7)])
+        home = home_of(position, colour)
         if sum(home) + position.off[colour] != 15 or sum(home) > MEN:
             return None
         out.append(home)

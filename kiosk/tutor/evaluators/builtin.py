@@ -74,10 +74,11 @@ class BuiltinEvaluator:
         counted exactly (:mod:`kiosk.tutor.evaluators.bearoff`)."""
         return self._chances([after])[0].tolist()
 
-    def chances_on_roll(self, position: Position) -> list[float]:
-        """The five chances of the side on roll in ``position``, before it throws: over its
-        21 throws, the chances after the play the net likes best, weighed by how often each
-        throw comes (a look one throw ahead, as GNU Backgammon's 1-ply)."""
+    def best_plays(self, position: Position) -> list[tuple[int, Position, np.ndarray]]:
+        """For each of the 21 throws of the side on roll in ``position``: how many of the
+        36 it stands for, the position after the play the net likes best, and that
+        position's five chances for the side that played it (every play of every throw
+        rated in one batch)."""
         throws = []
         results: list[Position] = []
         for d1, d2, ways in all_rolls():
@@ -86,10 +87,17 @@ class BuiltinEvaluator:
             results += [p.result for p in plays]
         chances = self._chances(results)
         equities = chances @ EQUITY_WEIGHTS
-        total = np.zeros(5)
+        best = []
         for ways, start, count in throws:
-            total += ways * chances[start + int(np.argmax(equities[start : start + count]))]
-        return (total / 36.0).tolist()
+            i = start + int(np.argmax(equities[start : start + count]))
+            best.append((ways, results[i], chances[i]))
+        return best
+
+    def chances_on_roll(self, position: Position) -> list[float]:
+        """The five chances of the side on roll in ``position``, before it throws: over its
+        21 throws, the chances after the play the net likes best, weighed by how often each
+        throw comes (a look one throw ahead, as GNU Backgammon's 1-ply)."""
+        return mean_chances(self.best_plays(position))
 
     def equity(self, after: Position) -> float:
         """The estimated equity of ``after`` for the side that just moved."""
@@ -110,3 +118,12 @@ class BuiltinEvaluator:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def mean_chances(throws: list[tuple[int, Position, np.ndarray]]) -> list[float]:
+    """The chances before throwing from :meth:`BuiltinEvaluator.best_plays`: each throw's
+    chances after its best play, weighed by how often the throw comes."""
+    total = np.zeros(5)
+    for ways, _after, chances in throws:
+        total += ways * chances
+    return (total / 36.0).tolist()

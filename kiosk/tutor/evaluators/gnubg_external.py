@@ -71,6 +71,12 @@ def fibs_board(position: Position, dice: tuple[int, int] = (0, 0)) -> str:
     return ":".join(fields)
 
 
+def evaluation_request(position: Position, plies: int) -> str:
+    """The line that asks gnubg for the cubeless outputs of ``position`` (side on roll) at
+    ``plies``: it answers the five chances and the equity."""
+    return f"evaluation fibsboard {fibs_board(position)} plies {plies} cubeless"
+
+
 class _ConnectionLost(EvaluatorError):
     """The socket to gnubg closed or broke (gnubg has probably died)."""
 
@@ -238,11 +244,16 @@ class GnubgExternalEvaluator(PlyEvaluator):
     # -- evaluation --------------------------------------------------------------------
 
     def _equity(self, after: Position, plies: int) -> float:
-        answer = self.request(f"evaluation fibsboard {fibs_board(after)} plies {plies} cubeless")
+        answer = self.request(evaluation_request(after, plies))
         try:
             return -float(answer.split()[5])
         except (IndexError, ValueError):
             raise EvaluatorError(f"GNU Backgammon answered {answer!r} to an evaluation") from None
+
+    def chances(self, position: Position) -> tuple[float, ...]:
+        """The five chances of the side on roll in ``position`` at ``plies``."""
+        answer = self.request(evaluation_request(position, self.plies))
+        return tuple(float(x) for x in answer.split()[:5])
 
     def best_move(self, position: Position, d1: int, d2: int) -> str:
         """GNU Backgammon's own choice for the roll, in its notation (its global settings)."""

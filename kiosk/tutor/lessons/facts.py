@@ -486,12 +486,12 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
         return "a fact is written 'WHAT = VALUE'"
     kind = words[0]
     if kind == "throws":
-        from kiosk.tutor.evaluators.bearoff import expected_throws, home_counts
+        from kiosk.tutor.evaluators.bearoff import expected_throws, home_of
 
         colour = Colour.parse(words[1])
-        if any(position.count(colour, p) for p in range(7, 26)):
+        if not position.all_home(colour):
             return f"{colour} has men outside its home table: no bear-off count"
-        value = expected_throws(home_counts([position.count(colour, p) for p in range(1, 7)]))
+        value = expected_throws(home_of(position, colour))
         places = len(want.partition(".")[2])
         return None if f"{value:.{places}f}" == want else f"the bear-off count gives {value:.3f}"
     if kind in ("shots", "hitters", "men", "pips", "keith"):

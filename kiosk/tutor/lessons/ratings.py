@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from kiosk.rules import Play, Position, RuleProfile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
-from kiosk.tutor.evaluators.bearoff import expected_throws, home_counts
+from kiosk.tutor.evaluators.bearoff import expected_throws, home_of
 from kiosk.tutor.features import has_contact
 from kiosk.tutor.lessons.model import PlayStep
 
@@ -41,8 +41,7 @@ PLIES = 2
 def is_bearoff(position: Position) -> bool:
     """Whether the side on roll has every man home and no contact is left."""
     me = position.turn
-    home = sum(position.count(me, p) for p in range(1, 7))
-    return not has_contact(position) and home + position.off[me] == 15
+    return not has_contact(position) and sum(home_of(position, me)) + position.off[me] == 15
 
 
 @dataclass(frozen=True)
@@ -120,12 +119,7 @@ class Judge:
         if is_bearoff(start):
             legal = start.legal_plays(*dice, profile)
             me = start.turn
-            throws = {
-                p.result.position_id(): expected_throws(
-                    home_counts([p.result.count(me, q) for q in range(1, 7)])
-                )
-                for p in legal
-            }
+            throws = {p.result.position_id(): expected_throws(home_of(p.result, me)) for p in legal}
             best = min(legal, key=lambda p: throws[p.result.position_id()])
             low = throws[best.result.position_id()]
             losses = {pid: t - low for pid, t in throws.items()}
