@@ -5,6 +5,7 @@ unfinished game after a restart; ``kiosk.store.export`` writes games as Jellyfis
 files that GNU Backgammon imports.
 """
 
+from kiosk.store.errors import StoreBusyError, StoreDamagedError, StoreTroubleError
 from kiosk.store.store import (
     DEFAULT_PATH,
     ENV_VAR,
@@ -27,7 +28,10 @@ __all__ = [
     "LessonRecord",
     "MatchSummary",
     "Store",
+    "StoreBusyError",
+    "StoreDamagedError",
     "StoreError",
+    "StoreTroubleError",
     "StoreWriter",
     "TurnRecord",
     "default_path",

@@ -36,6 +36,14 @@ from typing import Any, cast
 
 from kiosk.files import shorten
 from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
+from kiosk.store.errors import (
+    StoreDamagedError,
+    StoreError,
+    StoreTroubleError,
+    from_os,
+    from_sqlite,
+    os_words,
+)
 from kiosk.store.restore import restore_game, turn_to
 
 SCHEMA_VERSION = 1
@@ -141,10 +149,6 @@ CREATE TABLE IF NOT EXISTS class_answers (
 """
 
 
-class StoreError(ValueError):
-    """The records cannot be read or written as asked (the message says why, in words)."""
-
-
 @dataclass(frozen=True)
 class TurnRecord:
     """One turn as recorded: who, the dice, the move, and the Position IDs around it.
@@ -247,33 +251,37 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise StoreError(
-                f"cannot create the folder {self.path.parent} for the records: {err.strerror}"
+            raise from_os(
+                err, f"cannot create the folder {self.path.parent} for the records"
             ) from None
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a record file")
         if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
-            raise StoreError(f"{self.path} cannot be read and written by this user")
+            raise StoreTroubleError(f"{self.path} cannot be used: {_not_writable(self.path)}")
         _private_file(self.path)
         try:
             self._db = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=busy_ms / 1000
             )
         except sqlite3.Error as err:
-            raise StoreError(f"cannot open the records {self.path}: {err}") from None
+            raise from_sqlite(err, f"cannot open the records {self.path}", self.path) from None
         try:
             self._open()
         except sqlite3.DatabaseError as err:
             self._db.close()
-            if "readonly" in str(err):
-                raise StoreError(
-                    f"{self.path} cannot be written ({err}): check its owner, its mode and its "
-                    f"attributes (lsattr {self.path})"
+            found = from_sqlite(err, f"{self.path} cannot be opened", self.path)
+            if isinstance(found, StoreDamagedError):
+                raise StoreDamagedError(
+                    f"{self.path} cannot be read as the table's records ({err}); move it aside "
+                    "and a new one is made at the next start",
+                    code=found.code,
                 ) from None
-            raise StoreError(
-                f"{self.path} cannot be read as the table's records ({err}); move it aside "
-                "and a new one is made at the next start"
-            ) from None
+            if "readonly" in str(err):
+                raise StoreTroubleError(
+                    f"{self.path} cannot be written ({_not_writable(self.path)})",
+                    code=found.code,
+                ) from None
+            raise found from None
         except StoreError:
             self._db.close()
             raise
@@ -346,7 +354,7 @@ class Store:
         ]
         first = lines[0][:200] if lines else "no answer"
         more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
-        raise StoreError(f"{self.path} is damaged: {first}{more}")
+        raise StoreDamagedError(f"{self.path} is damaged: {first}{more}")
 
     def check(self) -> None:
         """Check the whole file (SQLite's ``quick_check``) on a connection of its own, so
@@ -358,7 +366,7 @@ class Store:
             finally:
                 probe.close()
         except sqlite3.Error as err:
-            raise StoreError(f"{self.path} cannot be checked: {err}") from None
+            raise from_sqlite(err, f"{self.path} cannot be checked", self.path) from None
         self._verdict(rows)
 
     def copy_to(self, target: str | os.PathLike) -> bool:
@@ -402,7 +410,7 @@ class Store:
     # -- writing ---------------------------------------------------------------------------
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db, self._lock)
+        return _Transaction(self._db, self._lock, self.path)
 
     def new_match(self, length: int, profile: str, *, match_id: int | None = None) -> int:
         """Start a match to ``length`` points (0: games without a match length); its id
@@ -693,7 +701,7 @@ class Store:
             try:
                 return self._db.execute(sql, args).fetchall()
             except sqlite3.Error as err:
-                raise StoreError(f"cannot read {self.path}: {err}") from None
+                raise from_sqlite(err, f"cannot read {self.path}", self.path) from None
 
     def unfinished_game(self) -> int | None:
         """The most recent game that has not ended, if any."""
@@ -865,6 +873,19 @@ def _private_file(path: Path, create: bool = True) -> None:
         return  # SQLite says what is wrong with the path, in its own words
 
 
+def _not_writable(path: Path) -> str:
+    """Why this user cannot read and write ``path``, in words."""
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "the file system it is on is mounted read-only"
+    except OSError as err:
+        return os_words(err)
+    return (
+        "this user may not read and write it: check its owner, its mode and its attributes "
+        f"(lsattr {path})"
+    )
+
+
 def log_files(path: Path) -> tuple[Path, Path]:
     """The write-ahead log and its index beside the records."""
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
@@ -877,9 +898,9 @@ def _header_size(path: Path) -> int:
             head = f.read(len(HEADER))
             size = os.fstat(f.fileno()).st_size
     except OSError as err:
-        raise StoreError(f"cannot read {path}: {err.strerror or err}") from None
+        raise from_os(err, f"cannot read {path}") from None
     if size and head != HEADER:
-        raise StoreError(
+        raise StoreDamagedError(
             f"{path} cannot be read as the table's records (it is not an SQLite file); move "
             "it aside and a new one is made at the next start"
         )
@@ -1002,9 +1023,12 @@ def _turn(
 class _Transaction:
     """``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store's lock; rolled back on any error."""
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
+    def __init__(
+        self, db: sqlite3.Connection, lock: threading.Lock, path: Path | None = None
+    ) -> None:
         self.db = db
         self.lock = lock
+        self.path = path
 
     def __enter__(self) -> sqlite3.Connection:
         self.lock.acquire()
@@ -1012,7 +1036,7 @@ class _Transaction:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
             self.lock.release()
-            raise StoreError(f"cannot write the records: {err}") from None
+            raise from_sqlite(err, "cannot write the records", self.path) from None
         except BaseException:
             self.lock.release()
             raise
@@ -1032,11 +1056,11 @@ class _Transaction:
         except sqlite3.Error as err:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            raise StoreError(f"cannot write the records: {err}") from None
+            raise from_sqlite(err, "cannot write the records", self.path) from None
         finally:
             self.lock.release()
         if isinstance(value, sqlite3.Error):
-            raise StoreError(f"cannot write the records: {value}") from value
+            raise from_sqlite(value, "cannot write the records", self.path) from value
 
 
 def _profile_name(profile: str) -> str:

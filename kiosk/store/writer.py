@@ -35,6 +35,14 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules import Game
+from kiosk.store.errors import (
+    OS_WORDS,
+    StoreDamagedError,
+    StoreTroubleError,
+    from_os,
+    from_sqlite,
+    os_words,
+)
 from kiosk.store.store import (
     HEADER,
     GameSummary,
@@ -55,6 +63,7 @@ READ_BUSY_MS = 200  # how long a read waits for another program
 MAX_WAITING = 20_000  # writes kept while the file cannot be written (then the oldest go)
 FULL_CHECK_S = 24 * 3600  # how often the whole file is checked, when idle
 FIRST_CHECK_S = 600.0  # the first whole check, this long after the start
+RECHECK_S = 60.0  # a whole check that could not be made is tried again this long after
 
 Write = tuple[str, tuple, dict]
 
@@ -83,6 +92,7 @@ class StoreWriter:
         self._next_game, self._next_match = store.next_ids()
         self._next_check = time.monotonic() + FIRST_CHECK_S
         self._prune = True
+        self._watch_trouble = False  # the watch could not look at the file
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
         self._thread.start()
 
@@ -309,35 +319,29 @@ class StoreWriter:
                     next_watch = 0.0
 
     def _write(self, write: Write) -> bool:
-        """Make one write; ``False`` if it must be tried again (the file is held or full)."""
+        """Make one write; ``False`` if it must be tried again (the file is damaged and being
+        recovered, or in trouble that may pass: held, full, out of descriptors)."""
         name, args, kwargs = write
         try:
-            getattr(self._store, name)(*args, **kwargs)
+            try:
+                getattr(self._store, name)(*args, **kwargs)
+            except sqlite3.Error as err:  # the connection itself is gone
+                raise from_sqlite(err, "cannot write the records", self.path) from None
+        except StoreDamagedError:
+            with self._cond:
+                self._trouble_at("the records file is damaged", time.monotonic(), True)
+            self._recover("found damaged")
+            return False
+        except StoreTroubleError as err:
+            with self._cond:
+                self._trouble_at(_transient(str(err)), time.monotonic())
+            log.warning("store: %s", err)
+            return False
         except StoreError as err:
-            if _damaged(str(err)):
-                with self._cond:
-                    self._trouble_at("the records file is damaged", time.monotonic(), True)
-                self._recover("found damaged")
-                return False
-            trouble = _transient(str(err))
-            if trouble is not None:
-                with self._cond:
-                    self._trouble_at(trouble, time.monotonic())
-                log.warning("store: %s (%s)", trouble, err)
-                return False
             with self._cond:
                 self.dropped += 1
             log.error("store: a record was refused: %s", err)
             return True
-        except sqlite3.Error as err:  # the connection itself is gone
-            if _damaged(str(err)):
-                with self._cond:
-                    self._trouble_at("the records file is damaged", time.monotonic(), True)
-                self._recover("found damaged")
-                return False
-            with self._cond:
-                self._trouble_at(f"the records cannot be written ({err})", time.monotonic())
-            return False
         self._size = max(self._size, _size(self.path))
         if name == "record" and args[1].get("event") == "game-over":
             self._prune = True
@@ -375,15 +379,32 @@ class StoreWriter:
             self._next_check = time.monotonic() + FULL_CHECK_S
             try:
                 self._store.check()
+            except StoreTroubleError as err:  # not damage: the check is made again soon
+                self._next_check = time.monotonic() + RECHECK_S
+                log.warning("store: the whole-file check waits: %s", err)
             except StoreError as err:
                 with self._cond:
                     self._trouble_at(f"the records file is damaged ({err})", 0.0, at_once=True)
+                self._recover("found damaged by the whole-file check")
 
     # -- watching the file -----------------------------------------------------------------------
 
     def _watch(self) -> None:
-        """Is the file still ours, and whole? If not, say so and recover what can be."""
-        problem = self._file_problem()
+        """Is the file still ours, and whole? If not, say so and recover what can be; if it
+        cannot be looked at now (no descriptor left, permission), say that and look again."""
+        try:
+            problem = self._file_problem()
+        except StoreTroubleError as err:
+            with self._cond:
+                self._trouble_at(_transient(str(err)), time.monotonic())
+                self._watch_trouble = True
+            log.warning("store: %s", err)
+            return
+        if self._watch_trouble and problem is None:
+            with self._cond:
+                self._watch_trouble = False
+                if self._trouble is not None and not self._queue:
+                    self._saved_again("Games are being saved again.")
         if problem is None:
             return
         with self._cond:
@@ -396,7 +417,7 @@ class StoreWriter:
         except FileNotFoundError:
             return "deleted"
         except OSError as err:
-            return f"made unreadable ({err.strerror})"
+            raise from_os(err, "the records file cannot be looked at") from None
         if (info.st_dev, info.st_ino) != self._identity:
             return "replaced by another file"
         if info.st_size < self._size:
@@ -405,8 +426,10 @@ class StoreWriter:
             try:
                 with open(self.path, "rb") as f:
                     head = f.read(len(HEADER))
+            except FileNotFoundError:
+                return "deleted"
             except OSError as err:
-                return f"made unreadable ({err.strerror})"
+                raise from_os(err, "the records file cannot be read") from None
             if head != HEADER:
                 return "overwritten"
         return None
@@ -419,6 +442,14 @@ class StoreWriter:
         copy = self.path.with_name(f".{self.path.name}.{os.getpid()}-recover")
         copy.unlink(missing_ok=True)
         whole = not replaced and self._store.copy_to(copy)
+        if not whole and not replaced:
+            trouble = _cannot_check(self.path)
+            if trouble is not None:  # the file cannot be judged now: left as it is
+                copy.unlink(missing_ok=True)
+                with self._cond:
+                    self._trouble_at(_transient(str(trouble)), time.monotonic())
+                log.warning("store: the records file is not moved aside: %s", trouble)
+                return
         self._close_files()
         kept = None
         try:
@@ -519,21 +550,37 @@ def _aside(path: Path) -> Path | None:
     return None
 
 
-def _transient(text: str) -> str | None:
-    """Words for an error that may pass by itself (a lock, a full disk), else ``None``."""
+def _transient(text: str) -> str:
+    """Words for trouble that may pass (a lock, a full disk, no descriptor left)."""
     lowered = text.lower()
-    if "locked" in lowered or "busy" in lowered:
+    if "held by another program" in lowered or "locked" in lowered or "busy" in lowered:
         return "the records file is held by another program"
+    for words in OS_WORDS.values():
+        if words in text:
+            return words
     if "full" in lowered:
         return "the disk is full"
     if "readonly" in lowered or "read-only" in lowered:
         return "the records file cannot be written (read-only)"
     if "i/o error" in lowered:
         return "the disk cannot be written (an input/output error)"
+    return f"the records cannot be written now ({text})"
+
+
+def _cannot_check(path: Path) -> StoreTroubleError | None:
+    """Trouble that keeps the file at ``path`` from being judged now (descriptors, a lock,
+    permission), else ``None``: the file can be opened, so what was found is its own."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return StoreTroubleError(f"the records file cannot be opened: {os_words(err)}")
+    os.close(fd)
+    try:
+        probe = sqlite3.connect(path, timeout=0.2)
+    except sqlite3.Error as err:
+        found = from_sqlite(err, "the records file cannot be opened", path)
+        return found if isinstance(found, StoreTroubleError) else None
+    probe.close()
     return None
-
-
-def _damaged(text: str) -> bool:
-    """Whether an error says the file is damaged."""
-    lowered = text.lower()
-    return "malformed" in lowered or "not a database" in lowered or "is damaged" in lowered
