@@ -41,6 +41,15 @@ from kiosk.companion.classroom import TOP, Classroom, Problem
 from kiosk.companion.control import CommandQueue, TableControl
 from kiosk.companion.health import metrics_text, rows
 from kiosk.companion.library import Library
+from kiosk.companion.limits import (
+    IDLE_S,
+    REQUEST_S,
+    Gate,
+    QuietLoopErrors,
+    connection_cap,
+    keep_to,
+    within,
+)
 from kiosk.companion.security import (
     COOKIE,
     AllowList,
@@ -172,6 +181,8 @@ class CompanionServer:
         self._tasks: set[asyncio.Task] = set()
         self._last_push = 0.0
         self._auto_key: tuple | None = None  # the class's roll whose vote is being prepared
+        self.gate = Gate(connection_cap())  # connections at once, overall and per address
+        self.loop_errors = QuietLoopErrors()
 
     # -- the table's side ------------------------------------------------------------------
 
@@ -225,12 +236,16 @@ class CompanionServer:
 
     async def _open(self, host: str) -> None:
         self._loop = asyncio.get_running_loop()
+        self._loop.set_exception_handler(self.loop_errors)
         self._wake = asyncio.Event()  # anything for the pages
         self._table = asyncio.Event()  # an event from the table
         app = web.Application(middlewares=[self._guard], client_max_size=16 * 1024)
         self._routes(app)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_S
+        )
         await self._runner.setup()
+        keep_to(self._runner.server, self.gate)
         site = web.TCPSite(self._runner, host, self.settings.port, reuse_address=True)
         await site.start()
         bound = self._runner.addresses[0]
@@ -449,7 +464,10 @@ class CompanionServer:
     async def _guard(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         """Security headers on every answer; a bad request gets one line, never a trace."""
         try:
-            response = await handler(request)
+            if request.path == "/ws":
+                response = await handler(request)
+            else:  # a request's body sent slowly holds its connection this long at most
+                response = await within(REQUEST_S, request, handler)
         except InputError as err:
             if request.path.startswith("/api/"):
                 response = _error(400, str(err))
