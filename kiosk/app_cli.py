@@ -223,13 +223,12 @@ def _open_store(config: Config) -> tuple[StoreWriter | None, str]:
     """The store behind its writer thread (the loop never waits on the disk), or None and
     why (said on the screen too)."""
     from kiosk.app.doctor import store_path
-    from kiosk.store import Store, StoreWriter
-    from kiosk.store.writer import WRITE_BUSY_MS
+    from kiosk.store import StoreWriter
 
     path = store_path(config)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return StoreWriter(Store(path, busy_ms=WRITE_BUSY_MS)), ""
+        return StoreWriter.open(path), ""  # a file found damaged: kept aside, a new one made
     except Exception as err:  # the store says what is wrong in words
         print(f"kiosk run: games will not be saved: {err} (run 'kiosk doctor')", file=sys.stderr)
         return None, str(err)

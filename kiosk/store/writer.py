@@ -43,6 +43,7 @@ from kiosk.store.errors import (
     from_sqlite,
     os_words,
 )
+from kiosk.store.salvage import salvage
 from kiosk.store.store import (
     HEADER,
     GameSummary,
@@ -95,6 +96,46 @@ class StoreWriter:
         self._watch_trouble = False  # the watch could not look at the file
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
         self._thread.start()
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike[str], *, busy_ms: int = WRITE_BUSY_MS, watch_s: float = WATCH_S
+    ) -> StoreWriter:
+        """The records at ``path`` behind a writer. A file SQLite finds damaged at the start
+        is kept aside and a new one made with what can still be read of it (the game under
+        way, its session, the lessons' progress); the table is told as when damage is found
+        while running. Trouble that is not damage is raised, the file left as it is."""
+        path = Path(path).expanduser()
+        try:
+            return cls(Store(path, busy_ms=busy_ms), watch_s=watch_s)
+        except StoreDamagedError as err:
+            damage = err
+        kept = _aside(path)
+        if kept is None:
+            raise damage
+        log.error("store: %s; kept as %s, a new file made", damage, kept.name)
+        store = Store(path, busy_ms=busy_ms)
+        found = salvage(kept)
+        written = found.write_into(store)
+        writer = cls(store, watch_s=watch_s)
+        if found.game is not None and written:
+            how = (
+                f"a new one was started with the game under way ({written} of its events read back)"
+            )
+        elif found.game is not None:
+            how = "a new one was started; the game under way could not be read back"
+        else:
+            how = "a new one was started"
+        with writer._cond:
+            writer._news += [
+                (False, "the records file was found damaged at the start"),
+                (
+                    True,
+                    f"The records file was found damaged at the start: {how}; the old one "
+                    f"is kept as {kept.name}.",
+                ),
+            ]
+        return writer
 
     # -- writes: queued, they return at once ---------------------------------------------------
 
