@@ -61,6 +61,21 @@ def resume_session(store: Store) -> tuple[int, Session | Chouette] | None:
         return None
     match_id = last[0]
     session = load_session(store, match_id)
+    if isinstance(session, Session):
+        counted_once(store, match_id, session)
     if session is None or (isinstance(session, Session) and session.over):
         return None
     return match_id, session
+
+
+def counted_once(store: Store, match_id: int, session: Session) -> None:
+    """Make ``session`` count only the games the store saw end. The session's state is
+    written before its game's ``game-over``: after a power cut between the two, the game is
+    resumed unfinished and will be counted when it ends, so the count made for it is
+    dropped here."""
+    games = store.games(match_id)
+    if not games or games[-1].finished is not None:
+        return  # no game of the match under way: nothing can be counted ahead of the store
+    ended = sum(1 for game in games if game.winner is not None)
+    if len(session.games) > ended:
+        del session.games[ended:]
