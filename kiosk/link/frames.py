@@ -76,7 +76,8 @@ class BoardFrame:
         """The frame as the kiosk reads it from a table sensing ``sensing``: the men at
         every location, their colours only where the table tells them apart."""
         colours = self.sensed() if sensing == "polarity" else None
-        return TableReading(self.occupancy(), colours, self.dice)
+        slots = {where: tuple(int(s) for s in states) for where, states in self.slots.items()}
+        return TableReading(self.occupancy(), colours, self.dice, slots)
 
     def mixed(self) -> tuple[str, ...]:
         """The locations where both colours are sensed."""

@@ -68,7 +68,7 @@ from kiosk.events import (
     SetupOk,
     WrongMove,
 )
-from kiosk.referee import diagnosis, laws, wording
+from kiosk.referee import diagnosis, faults, laws, wording
 from kiosk.referee.index import PlayIndex, side_part
 from kiosk.referee.reasons import law
 from kiosk.referee.wording import name
@@ -193,6 +193,7 @@ class Referee:
         self._expected: Play | None = None  # the table's own play, shown to be moved for it
         self._check_table = False  # after a reconnect: restore the table if it was disturbed
         self._last_guidance: list[dict] | None = None
+        self._reeds = faults.ReedWatch()  # reeds that chatter, stick or never close
 
     # -- inputs ------------------------------------------
 
@@ -212,6 +213,9 @@ class Referee:
         """A settled reading of the table (the one way a board comes in): judged by its
         colours where the table senses them, else by its counts, the men given their
         colours from location and the game's history."""
+        reading, said = faults.repaired(self._reeds, reading, now)  # faulty reeds put right
+        for words in said:
+            self._publish(Notice(about="reed-fault", message=words))
         if reading.colours is not None:
             self._look(dict(reading.colours), now)
         else:

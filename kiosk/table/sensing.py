@@ -15,7 +15,7 @@ see :mod:`kiosk.link`).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kiosk.rules import BAR, BLACK, OFF, WHITE, Colour, Position
 from kiosk.table.layout import LOCATIONS, DieReading, TableLayout
@@ -178,6 +178,9 @@ class TableReading:
     counts: Mapping[str, int]
     colours: Mapping[str, tuple[int, int]] | None = None
     dice: tuple[DieReading, DieReading] = NO_DICE
+    #: each location's slots from the edge (0: empty), where the reading came from a frame:
+    #: what the referee's reed watch (kiosk.referee.faults) reads; not part of equality
+    slots: Mapping[str, tuple[int, ...]] | None = field(default=None, compare=False)
 
     @classmethod
     def of(
