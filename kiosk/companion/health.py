@@ -37,6 +37,8 @@ COUNTERS: dict[str, str] = {
     "renumbered": "times the table restarted and its numbering was adopted",
     "resyncs": "full dumps asked for after a gap",
     "table_errors": "error messages the table sent",
+    "frames_dropped": "frames beyond the firmware's rate, each replaced by a later one",
+    "reports_dropped": "self-test reports and restarts beyond one a second",
 }
 
 

@@ -62,6 +62,10 @@ DUMP_INTERVAL = 0.05  # seconds between two dumps asked for because of gaps
 REPEAT_WINDOW = 8  # a number further back than this is no repeat: the table restarted
 REPEAT_RUN = 3  # so many repeats in a row: the table restarted
 RENUMBER_INTERVAL = 0.5  # seconds between two identify requests while renumbering
+FRAME_RATE = 400  # twice the firmware's top rate (a frame a scan, 200 scans a second)
+FRAME_BURST = 256  # frames taken at once beyond that rate (a simulated table's bursts)
+REPORT_INTERVAL = 1.0  # seconds between two self-test reports, or two restarts, taken in
+WRITE_TIMEOUT = 2.0  # seconds a message to the table may wait for it to read
 
 
 class LinkStatus(Enum):
@@ -85,8 +89,11 @@ class LinkCounters:
     ``repeats`` counts messages whose sequence number was repeated or went backwards
     (dropped); ``renumbered`` the times the table's numbering went back further than a
     repeat and the link adopted its new numbering; ``resyncs`` the full dumps asked for
-    after a gap; ``table_errors`` the table's ``E`` messages. ``table`` holds the error
-    counters from the table's latest heartbeat.
+    after a gap; ``table_errors`` the table's ``E`` messages; ``frames_dropped`` frames that
+    came faster than the firmware sends them, each replaced by the next (the latest is
+    always delivered); ``reports_dropped`` self-test reports and restarts beyond one a
+    ``REPORT_INTERVAL`` (the latest of each is taken in when due). ``table`` holds the
+    error counters from the table's latest heartbeat.
     """
 
     messages: int = 0
@@ -101,6 +108,8 @@ class LinkCounters:
     renumbered: int = 0
     resyncs: int = 0
     table_errors: int = 0
+    frames_dropped: int = 0
+    reports_dropped: int = 0
     table: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
@@ -182,7 +191,9 @@ class _Throttle:
 
 def open_serial(port: str) -> serial.Serial:
     """Open ``port`` (a device path or pyserial URL) for the table."""
-    return serial.serial_for_url(port, baudrate=BAUD, timeout=None, exclusive=True)
+    return serial.serial_for_url(
+        port, baudrate=BAUD, timeout=None, write_timeout=WRITE_TIMEOUT, exclusive=True
+    )
 
 
 class _Reader(ReaderThread):
@@ -274,7 +285,14 @@ class TableLink:
             "renumbered": 0,
             "resyncs": 0,
             "table_errors": 0,
+            "frames_dropped": 0,
+            "reports_dropped": 0,
         }
+        self._frame_at = 0.0  # when the frame allowance was last topped up
+        self._allowance = float(FRAME_BURST)  # frames that may be delivered now
+        self._held_frame: BoardFrame | None = None  # a frame that came too soon after it
+        self._report_at: dict[str, float] = {}  # when the last self-test / restart was taken
+        self._held_reports: dict[str, object] = {}  # the latest that came too soon after it
         self._throttle = _Throttle()
         self._errors_shown: float | None = None  # when the table's errors were last reported
         self._errors_held = 0  # E messages since then, not yet reported
@@ -335,6 +353,8 @@ class TableLink:
                 renumbered=self._counts["renumbered"],
                 resyncs=self._counts["resyncs"],
                 table_errors=self._counts["table_errors"],
+                frames_dropped=self._counts["frames_dropped"],
+                reports_dropped=self._counts["reports_dropped"],
                 table=self._table_counters,
             )
 
@@ -411,6 +431,10 @@ class TableLink:
             self._last_rx = time.monotonic()
             self._repeat_run = 0
             self._renumbering = 0.0
+            self._held_frame = None
+            self._allowance = float(FRAME_BURST)
+            self._held_reports = {}
+            self._report_at = {}
         try:
             port.reset_input_buffer()
         except (serial.SerialException, OSError) as exc:
@@ -471,6 +495,7 @@ class TableLink:
                     break
                 self._next_look = time.monotonic() + self._look_every
             self._report_errors()
+            self._take_held()
             quiet = time.monotonic() - self._last_rx
             if self._silence_timeout is not None:
                 if quiet > self._silence_timeout:
@@ -481,7 +506,7 @@ class TableLink:
                         pinged = self._send(CMD_HEARTBEAT)
                 else:
                     pinged = False
-            self._wake.wait(0.05)
+            self._wake.wait(0.05 if self._held_frame is None else 1 / FRAME_RATE)
             self._wake.clear()
         with self._lock:
             self._counts["disconnects"] += 1
@@ -516,6 +541,12 @@ class TableLink:
             return False
         try:
             reader.write(encode(command, 0, payload))
+        except serial.SerialTimeoutException:
+            self._set_lost(
+                f"the table stopped reading what the kiosk sends (a message waited more than "
+                f"{WRITE_TIMEOUT:.0f} s)"
+            )
+            return False
         except (serial.SerialException, OSError) as exc:
             self._lost(exc)
             return False
@@ -676,7 +707,7 @@ class TableLink:
                     frame = decode_frame(message.seq, message.payload, layout)
                     with self._lock:
                         self._counts["frames"] += 1
-                    self._deliver(frame)
+                    self._frame(frame)
             elif message.kind == MSG_HEARTBEAT:
                 beat = decode_heartbeat(message.seq, message.payload)
                 with self._lock:
@@ -685,8 +716,8 @@ class TableLink:
                 self._identified(decode_identify(message.payload), restarted=restarted)
             elif message.kind == MSG_SELF_TEST:
                 report = decode_self_test(message.payload)
-                verdict = "passed" if report.ok else "found faults"
-                self._emit(LinkStatus.SELF_TEST, f"table self-test {verdict}", self_test=report)
+                if self._due("self-test", report):
+                    self._self_test(report)
             elif message.kind == MSG_ERROR:
                 self._table_error(message)
         except ValueError as exc:
@@ -704,6 +735,12 @@ class TableLink:
             with self._lock:
                 self._info = info
             return
+        if self.connected and not self._due("restart", info):
+            return  # restarts beyond one a REPORT_INTERVAL: the latest is taken in when due
+        self._restarted(info)
+
+    def _restarted(self, info: TableInfo) -> None:
+        """The table restarted (or first answered): take in who it says it is."""
         if self.connected:
             problem = self._incompatibility(info)
             if problem:
@@ -723,6 +760,74 @@ class TableLink:
             with self._lock:
                 self._info = info
             self._wake.set()
+
+    def _self_test(self, report: SelfTestReport) -> None:
+        verdict = "passed" if report.ok else "found faults"
+        self._emit(LinkStatus.SELF_TEST, f"table self-test {verdict}", self_test=report)
+
+    def _due(self, kind: str, item: object) -> bool:
+        """Whether a self-test report or a restart may be taken in now (one a
+        ``REPORT_INTERVAL``); if not, it is held, replacing (and counting) any held before."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._report_at.get(kind, -REPORT_INTERVAL) >= REPORT_INTERVAL:
+                self._report_at[kind] = now
+                self._held_reports.pop(kind, None)
+                return True
+            if kind in self._held_reports:
+                self._counts["reports_dropped"] += 1
+            self._held_reports[kind] = item
+        return False
+
+    def _frame(self, frame: BoardFrame) -> None:
+        """Deliver a frame, unless frames come faster than ``FRAME_RATE`` beyond a burst of
+        ``FRAME_BURST``: then it is held (the next replaces it, counted) until due."""
+        with self._lock:
+            if not self._allowed():
+                if self._held_frame is not None:
+                    self._counts["frames_dropped"] += 1
+                self._held_frame = frame
+                self._wake.set()  # the session's loop delivers it when due
+                return
+            self._held_frame = None
+        self._deliver(frame)
+
+    def _allowed(self) -> bool:
+        """Whether a frame may be delivered now (one taken from the allowance if so); the
+        caller holds the lock."""
+        now = time.monotonic()
+        self._allowance = min(
+            float(FRAME_BURST), self._allowance + (now - self._frame_at) * FRAME_RATE
+        )
+        self._frame_at = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    def _take_held(self) -> None:
+        """Deliver the frame, the self-test report and the restart held back, once due."""
+        now = time.monotonic()
+        with self._lock:
+            frame = self._held_frame
+            if frame is not None and self._allowed():
+                self._held_frame = None
+            else:
+                frame = None
+            due = [
+                (kind, self._held_reports.pop(kind))
+                for kind in list(self._held_reports)
+                if now - self._report_at.get(kind, 0.0) >= REPORT_INTERVAL
+            ]
+            for kind, _ in due:
+                self._report_at[kind] = now
+        if frame is not None:
+            self._deliver(frame)
+        for kind, item in due:
+            if kind == "self-test" and isinstance(item, SelfTestReport):
+                self._self_test(item)
+            elif isinstance(item, TableInfo):
+                self._restarted(item)
 
     def _deliver(self, frame: BoardFrame) -> None:
         try:
