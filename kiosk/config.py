@@ -248,7 +248,11 @@ def _address(value: Any) -> str | None:
 
 
 def _teacher_pin(value: Any) -> str | None:
-    return None if value == "" else _installer_pin(value)
+    if value == "":
+        return None
+    if not (value.isascii() and value.isdigit() and 6 <= len(value) <= 8):
+        return f"{shorten(repr(value), 60)} is not 6 to 8 digits 0-9"
+    return None
 
 
 def _networks(value: Any) -> str | None:
@@ -276,7 +280,7 @@ class CompanionSection:
     )
     port: int = _setting(8080, "an integer 1024-65535", _between(1024, 65535))
     teacher_pin: str = _setting(
-        "", "4 to 8 digits (the teacher's page needs it when enabled)", _teacher_pin
+        "", "6 to 8 digits (the teacher's page needs it when enabled)", _teacher_pin
     )
     join_minutes: int = _setting(
         90, "an integer 5-600 (minutes a class's join code is good for)", _between(5, 600)
@@ -361,7 +365,7 @@ def from_dict(data: dict[str, Any]) -> Config:
     if config.companion.enabled and not config.companion.teacher_pin:
         raise ConfigError(
             "[companion] teacher_pin: must be set when the companion is enabled; "
-            "allowed: 4 to 8 digits"
+            "allowed: 6 to 8 digits"
         )
     used: dict[int, str] = {}
     for name, pin in dataclasses.asdict(config.pins).items():

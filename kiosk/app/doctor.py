@@ -448,6 +448,18 @@ def check_installer_pin(pin: str) -> Check:
     return Check(name, True, "changed from the default")
 
 
+def check_teacher_pin(config: Config) -> list[Check]:
+    """The teacher's PIN, when the companion is on, is not the installer's (issue 36)."""
+    from kiosk.companion.security import pin_problem
+
+    if not config.companion.enabled:
+        return []
+    problem = pin_problem(config.companion.teacher_pin, config.installer.pin)
+    if problem:
+        return [Check("teacher PIN", False, problem[:1].upper() + problem[1:] + ".")]
+    return [Check("teacher PIN", True, "set, and not the installer's")]
+
+
 def check_commissioning(path: Path) -> Check:
     """The slots ``kiosk commission`` found reading wrong (the kiosk leaves them out)."""
     from kiosk.link.commission import load, well_findings
@@ -492,6 +504,7 @@ def run_checks(config_file: str | None = None, port: str | None = None) -> list[
         check_disk(store),
         check_database(store),
         check_installer_pin(config.installer.pin),
+        *check_teacher_pin(config),
         check_commissioning(_commission_file(config, config_file)),
     ]
 

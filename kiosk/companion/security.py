@@ -3,7 +3,10 @@ and the address list for the health page. Every clock here is the caller's (seco
 
 A wrong PIN is counted per address and in total: three wrong from one address (ten from
 all together) and no PIN is tried for 30 seconds, doubling with each further wrong one up
-to 15 minutes, as for the installer's PIN at the table.
+to 15 minutes, as for the installer's PIN at the table. Each count forgets one wrong PIN an
+hour (``FORGIVE_S``), so a month of a student's occasional typos never locks the teacher
+out; the total and the wait it runs are kept in the records, so a restart does not undo
+them.
 
 >>> guard = PinGuard("2468")
 >>> [guard.check("1111", "10.0.0.5", now=0) for _ in range(3)]
@@ -18,14 +21,24 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import secrets
+import time
 from collections import OrderedDict
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.companion.validate import JOIN_ALPHABET, JOIN_LENGTH
 from kiosk.config import PIN_FIRST_WAIT_S, PIN_FREE_TRIES, PIN_LONGEST_WAIT_S
 
+log = logging.getLogger(__name__)
+
 FREE_TRIES_TOTAL = 10  # wrong PINs from all addresses together before the wait
+FORGIVE_S = 3600.0  # each count of wrong PINs forgets one this often
+MAX_STUDENTS = 150  # students of one class at once: beyond, the one unseen longest goes
+KEPT_FAILURES = "teacher_pin_failures"  # the records' keys for the total of wrong PINs
+KEPT_UNTIL = "teacher_pin_wait_until"  # and for when its wait ends (seconds since 1970)
 TEACHER_IDLE_S = 3 * 60 * 60  # a teacher's session ends after three hours unused
 VISITOR_IDLE_S = 30 * 60
 MAX_SESSIONS = 400  # the oldest visitors' sessions go first beyond this
@@ -51,19 +64,39 @@ class Sessions:
     def __init__(self) -> None:
         self._by_id: OrderedDict[str, Session] = OrderedDict()
 
-    def new(self, role: str, now: float, **fields: str) -> Session:
-        """A fresh session (a new id: a login or a join never keeps the visitor's)."""
+    def new(
+        self, role: str, now: float, *, busy: Collection[str] = (), **fields: str
+    ) -> Session:
+        """A fresh session (a new id: a login or a join never keeps the visitor's). Beyond
+        ``MAX_SESSIONS`` (or ``MAX_STUDENTS`` in one class) the visitor, else the student,
+        unseen longest goes; never the teacher, nor a session in ``busy`` (ids with a page
+        open), so joins cannot evict the teacher or keep new students out."""
         session = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(32), role, now)
         for key, value in fields.items():
             setattr(session, key, value)
+        if role == "student":
+            classmates = [
+                k
+                for k, s in self._by_id.items()
+                if s.role == "student" and s.class_id == session.class_id
+            ]
+            if len(classmates) >= MAX_STUDENTS:
+                self._evict("student", busy, among=classmates)
         self._by_id[session.id] = session
         while len(self._by_id) > MAX_SESSIONS:
-            oldest = next(
-                (k for k, s in self._by_id.items() if s.role == "visitor"),
-                next(iter(self._by_id)),
-            )
-            del self._by_id[oldest]
+            if not (self._evict("visitor", busy) or self._evict("student", busy)):
+                break  # only the teacher and pages in use: kept, over the count
         return session
+
+    def _evict(self, role: str, busy: Collection[str], among: list[str] | None = None) -> bool:
+        """End the session of ``role`` unseen longest (not one in ``busy``); whether one did."""
+        candidates = among if among is not None else list(self._by_id)
+        for key in candidates:  # oldest first: every use moves a session to the end
+            found = self._by_id.get(key)
+            if found is not None and found.role == role and key not in busy:
+                del self._by_id[key]
+                return True
+        return False
 
     def get(self, cookie: str | None, now: float) -> Session | None:
         """The live session of a cookie, if any (an idle one has ended)."""
@@ -108,12 +141,25 @@ class _Backoff:
         self.free = free
         self.failures = 0
         self.until = 0.0
+        self.since: float | None = None  # when the count last forgot one (or grew)
 
     def wait(self, now: float) -> int:
         return max(0, int(-(-(self.until - now) // 1)))
 
+    def forgive(self, now: float) -> None:
+        """Forget one wrong PIN for each ``FORGIVE_S`` since the count last changed."""
+        if self.since is None or not self.failures:
+            self.since = now
+            return
+        hours = int((now - self.since) // FORGIVE_S)
+        if hours > 0:
+            self.failures = max(0, self.failures - hours)
+            self.since += hours * FORGIVE_S
+
     def wrong(self, now: float) -> int:
+        self.forgive(now)
         self.failures += 1
+        self.since = now
         if self.failures < self.free:
             return 0
         wait = min(PIN_FIRST_WAIT_S * 2 ** (self.failures - self.free), PIN_LONGEST_WAIT_S)
@@ -122,12 +168,26 @@ class _Backoff:
 
 
 class PinGuard:
-    """The teacher's PIN with an attempt limit and a growing wait (see the module)."""
+    """The teacher's PIN with an attempt limit and a growing wait (see the module).
 
-    def __init__(self, pin: str) -> None:
+    ``kept`` is the total of wrong PINs and the seconds left of its wait as the records
+    kept them; ``keep(total, seconds_left)`` is called whenever they change."""
+
+    def __init__(
+        self,
+        pin: str,
+        *,
+        kept: tuple[int, float] = (0, 0.0),
+        keep: Callable[[int, float], None] | None = None,
+        now: float = 0.0,
+    ) -> None:
         self._pin = pin
         self._by_address: dict[str, _Backoff] = {}
         self._total = _Backoff(FREE_TRIES_TOTAL)
+        self._total.failures = max(0, int(kept[0]))
+        self._total.until = now + min(max(0.0, kept[1]), float(PIN_LONGEST_WAIT_S))
+        self._total.since = now
+        self._keep = keep
 
     def check(self, attempt: str, address: str, now: float) -> tuple[bool, int]:
         """Whether ``attempt`` is the PIN, and the seconds before another try may be made
@@ -141,7 +201,54 @@ class PinGuard:
             return True, 0
         if len(self._by_address) > 1000:  # an address sweep: keep the total's count only
             self._by_address.clear()
-        return False, max(mine.wrong(now), self._total.wrong(now))
+        wait = max(mine.wrong(now), self._total.wrong(now))
+        if self._keep is not None:
+            self._keep(self._total.failures, float(self._total.wait(now)))
+        return False, wait
+
+    @property
+    def total(self) -> int:
+        """Wrong PINs counted from all addresses together (as forgiven so far)."""
+        return self._total.failures
+
+
+def kept_pin(store: Any) -> tuple[int, float]:
+    """The teacher's PIN's total of wrong tries and the seconds left of its wait, as the
+    records keep them (none if they cannot be read)."""
+    if store is None:
+        return 0, 0.0
+    try:
+        failures = int(store.pin_failures(KEPT_FAILURES))
+        until = int(store.pin_failures(KEPT_UNTIL))
+    except Exception as err:  # the records say what is wrong in words
+        log.error("companion: the teacher's PIN's wrong tries cannot be read: %s", err)
+        return 0, 0.0
+    return failures, max(0.0, until - time.time())
+
+
+def keep_pin(store: Any) -> Callable[[int, float], None] | None:
+    """What keeps the teacher's PIN's total and wait in the records (None without them)."""
+    if store is None:
+        return None
+
+    def keep(failures: int, wait: float) -> None:
+        try:
+            store.save_pin_failures(failures, KEPT_FAILURES)
+            store.save_pin_failures(int(time.time() + wait) if wait else 0, KEPT_UNTIL)
+        except Exception as err:  # the records say what is wrong in words
+            log.error("companion: the teacher's PIN's wrong tries cannot be kept: %s", err)
+
+    return keep
+
+
+def pin_problem(teacher_pin: str, installer_pin: str) -> str | None:
+    """What is wrong with the teacher's PIN beside the installer's, in words, if anything."""
+    if teacher_pin and teacher_pin == installer_pin:
+        return (
+            "the teacher's PIN ([companion] teacher_pin) is the installer's PIN: whoever "
+            "teaches could then change the table's settings; give it 6 to 8 digits of its own"
+        )
+    return None
 
 
 class JoinCodes:

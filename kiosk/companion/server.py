@@ -58,6 +58,8 @@ from kiosk.companion.security import (
     Session,
     Sessions,
     csrf_ok,
+    keep_pin,
+    kept_pin,
 )
 from kiosk.companion.validate import InputError
 from kiosk.config import CompanionSection
@@ -161,7 +163,9 @@ class CompanionServer:
         self.library = Library(())
         self.room = Classroom(self.library, settings.join_minutes)
         self.sessions = Sessions()
-        self.pin = PinGuard(settings.teacher_pin)
+        self.pin = PinGuard(
+            settings.teacher_pin, kept=kept_pin(store), keep=keep_pin(store), now=clock()
+        )
         self.votes = RateLimit(burst=4, every=2.0)
         self.joins = RateLimit(burst=40, every=2.0)  # a class joins at once from one NAT
         self.allow = AllowList(settings.allow)
@@ -496,6 +500,10 @@ class CompanionServer:
                 response.headers.setdefault(key, value)
         return response
 
+    def _busy(self) -> set[str]:
+        """The sessions with a page open (never ended to make room for new ones)."""
+        return {page.session.id for page in self.pages if page.session is not None}
+
     def _session(self, request: web.Request) -> Session | None:
         return self.sessions.get(request.cookies.get(COOKIE), self.clock())
 
@@ -680,7 +688,7 @@ class CompanionServer:
                 return _error(429, f"Too many wrong PINs: wait {wait} seconds, then try again.")
             return _error(403, "That PIN is not right.")
         self.sessions.end(session)
-        teacher = self.sessions.new("teacher", self.clock())
+        teacher = self.sessions.new("teacher", self.clock(), busy=self._busy())
         response = web.json_response({"ok": True})
         _set_cookie(response, teacher)
         return response
@@ -701,7 +709,9 @@ class CompanionServer:
         if not self.room.join.valid(code, self.clock()):
             return _error(403, "That code does not open a class now: check the projector.")
         self.sessions.end(session)
-        student = self.sessions.new("student", self.clock(), class_id=self.room.join.class_id)
+        student = self.sessions.new(
+            "student", self.clock(), busy=self._busy(), class_id=self.room.join.class_id
+        )
         joined = self.room.add_student(student.device, name)
         student.name = joined.name
         self.changed()

@@ -649,15 +649,16 @@ class Store:
                 (str(player_slot), str(lesson_id), step, int(bool(done)), _now()),
             )
 
-    def save_pin_failures(self, failures: int) -> None:
-        """Keep how many wrong PINs were entered in a row (0 after the right one)."""
+    def save_pin_failures(self, failures: int, key: str = "pin_failures") -> None:
+        """Keep how many wrong PINs were entered in a row (0 after the right one); ``key``
+        names another PIN's count (the teacher's)."""
         if not isinstance(failures, int) or failures < 0:
             raise StoreError(f"wrong PINs are counted from 0, not {failures!r}")
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO installer (key, value) VALUES ('pin_failures', ?) "
+                "INSERT INTO installer (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (failures,),
+                (str(key), failures),
             )
 
     def prune(self, keep: int = KEEP_WHOLE_GAMES, batch: int = 20) -> int:
@@ -691,9 +692,9 @@ class Store:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def pin_failures(self) -> int:
-        """How many wrong PINs were entered in a row, as last kept."""
-        rows = self._read("SELECT value FROM installer WHERE key = 'pin_failures'")
+    def pin_failures(self, key: str = "pin_failures") -> int:
+        """How many wrong PINs were entered in a row, as last kept (``key``: whose)."""
+        rows = self._read("SELECT value FROM installer WHERE key = ?", (str(key),))
         return int(rows[0][0]) if rows else 0
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:

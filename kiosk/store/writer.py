@@ -173,9 +173,9 @@ class StoreWriter:
         """Queue a learner's step in a lesson."""
         self._put("save_lesson_step", (player_slot, lesson_id, step, done), {})
 
-    def save_pin_failures(self, failures: int) -> None:
-        """Queue the count of wrong PINs in a row."""
-        self._put("save_pin_failures", (failures,), {})
+    def save_pin_failures(self, failures: int, key: str = "pin_failures") -> None:
+        """Queue the count of wrong PINs in a row (``key``: whose)."""
+        self._put("save_pin_failures", (failures, key), {})
 
     def _put(self, name: str, args: tuple, kwargs: dict) -> None:
         write = (name, args, kwargs)
@@ -267,9 +267,9 @@ class StoreWriter:
         """How far ``player_slot`` has come in each lesson."""
         return self._read("lesson_progress", player_slot)
 
-    def pin_failures(self) -> int:
-        """How many wrong PINs were entered in a row, as last kept."""
-        return self._read("pin_failures")
+    def pin_failures(self, key: str = "pin_failures") -> int:
+        """How many wrong PINs were entered in a row, as last kept (``key``: whose)."""
+        return self._read("pin_failures", key)
 
     # -- what the loop polls -------------------------------------------------------------------
 

@@ -338,12 +338,12 @@ def test_the_companion_section_is_off_by_default_and_checked() -> None:
     assert config.companion.enabled is False and config.companion.port == 8080
     with pytest.raises(ConfigError, match=r"\[companion\] teacher_pin: must be set"):
         load_config_text("[companion]\nenabled = true\n")
-    with pytest.raises(ConfigError, match=r"\[companion\] teacher_pin: 'abcd' is not 4 to 8"):
+    with pytest.raises(ConfigError, match=r"\[companion\] teacher_pin: 'abcd' is not 6 to 8"):
         load_config_text('[companion]\nteacher_pin = "abcd"\n')
     with pytest.raises(ConfigError, match=r"\[companion\] allow: '10\.0\.0\.300'"):
         load_config_text('[companion]\nallow = "10.0.0.300"\n')
     on = load_config_text(
-        '[companion]\nenabled = true\nteacher_pin = "4321"\naddress = "wlan0"\n'
+        '[companion]\nenabled = true\nteacher_pin = "654321"\naddress = "wlan0"\n'
         'allow = "127.0.0.1, 192.168.1.0/24"\n'
     )
     assert on.companion.address == "wlan0"

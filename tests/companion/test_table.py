@@ -219,7 +219,7 @@ def test_the_table_is_the_same_with_the_companion_on_or_off(live) -> None:
                 from kiosk.app.companion import attach
 
                 config.companion.enabled = True
-                config.companion.teacher_pin = "2468"
+                config.companion.teacher_pin = "246813"
                 config.companion.address = "127.0.0.1"
                 config.companion.port = 0
                 companion = attach(h.app)
@@ -252,7 +252,7 @@ def test_the_installers_settings_switch_the_companion() -> None:
         h.press("select")
         said = h.last("message")["text"]
         assert said == "Set [companion] teacher_pin in the configuration file first."
-        config.companion.teacher_pin = "2468"
+        config.companion.teacher_pin = "246813"
         config.companion.address = "127.0.0.1"
         config.companion.port = 0
         h.press("select")
