@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -58,6 +58,23 @@ def _colour(optional: bool = False) -> Any:
     if optional:
         return field(default=MISSING, metadata={"colour": True})
     return field(metadata={"colour": True})
+
+
+class Kind(StrEnum):
+    """What has the table: the game, a lesson, a replay or a game of Russian backgammon.
+
+    The one vocabulary of the activities (:class:`ModeChanged`'s ``mode``, the view, the
+    renderer, the companion); its values are the strings the JSON has always carried, and
+    a kind equals its string.
+
+    >>> Kind("lesson") is Kind.LESSON, Kind.GAME == "game"
+    (True, True)
+    """
+
+    GAME = "game"
+    LESSON = "lesson"
+    REPLAY = "replay"
+    RUSSIAN = "russian"
 
 
 def _freeze(value: Any) -> Any:
@@ -93,6 +110,8 @@ class Event:
                 continue
             if f.metadata.get("colour") and isinstance(value, str):
                 value = Colour.parse(value)
+            if f.metadata.get("kind") and isinstance(value, str):
+                value = Kind(value)
             object.__setattr__(self, f.name, _freeze(value))
 
     def to_json(self) -> dict:
@@ -395,10 +414,11 @@ class CubeMoved(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class ModeChanged(Event):
-    """The table is now in a game, a lesson, a replay or the demo."""
+    """The table is now in a game, a lesson, a replay or a Russian game (published by the
+    mode stack when the activity on top changes, or its banner does)."""
 
     name: ClassVar[str] = "mode"
-    mode: str
+    mode: Kind = field(metadata={"kind": True})
     lesson: str = _opt()
     banner: str
 

@@ -16,7 +16,6 @@ from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
-from kiosk.events import ModeChanged
 from kiosk.play import CubeError, throw_off
 from kiosk.rules import WHITE, Colour, Phase
 from kiosk.rules.chouette import Chouette, ChouetteError, player_names
@@ -336,7 +335,7 @@ class TableMenus:
     def _toggle_tutor(self) -> None:
         app = self.app
         app.config.tutor.enabled = app.tutor = not app.config.tutor.enabled
-        app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
+        app.modes.announce()  # the banner says whether the tutor is on
 
     def _next_dice(self) -> None:
         d = self.app.config.dice

@@ -7,6 +7,21 @@ entry, an offer (a double, a take-back), the end of a game or the attract screen
 top of it and are taken off when left. Back leaves the mode on top and never reaches
 through it to undo something elsewhere.
 
+Some modes have the table (:class:`Activity`): the game at the bottom, and above it at
+most one lesson, replay or game of another variant. The topmost one is *the activity*;
+it says once what follows from having the table (whether its events are recorded, the
+coach rates, the cube may be offered, "press Done" is said) and everything else reads
+it there. When the activity changes the stack publishes its ``mode`` event and lets it
+take the table from the game core (:meth:`Activity.take`); the game takes it back when
+it is uncovered.
+
+A new activity touches at most three files under ``kiosk/``: its module under
+``kiosk/app/modes/`` (an :class:`Activity` subclass: ``kind``, what it allows, its
+``banner``, ``take`` and its buttons), the place that starts it (an item in
+``kiosk/app/menus.py`` pushing it with ``modes.push(..., replacing=ACTIVITIES)``), and a new
+:class:`~kiosk.events.Kind` in ``kiosk/events.py`` if the view must tell it apart.
+``tests/app/test_activities.py`` defines one in a few lines.
+
 >>> shown = []
 >>> class Quiet(Mode):
 ...     name = "quiet"
@@ -24,6 +39,22 @@ through it to undo something elsewhere.
 >>> stack.press("back", None)
 >>> stack.names()
 ['quiet']
+
+An activity above the game, published when it takes the table and when it gives it back:
+
+>>> class Game(Activity):
+...     name = "game"
+>>> class Demo(Activity):
+...     name, kind = "demo", Kind.REPLAY
+...     def banner(self):
+...         return "A demonstration"
+>>> stack = ModeStack(shown.append, Game())
+>>> stack.push(Demo())
+>>> stack.activity.name, shown[-1].mode, shown[-1].banner
+('demo', <Kind.REPLAY: 'replay'>, 'A demonstration')
+>>> stack.pop(stack.top)
+>>> stack.activity.name, shown[-1].to_json()
+('game', {'event': 'mode', 'mode': 'game', 'banner': ''})
 """
 
 from __future__ import annotations
@@ -31,9 +62,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from kiosk.events import MISSING, Event, MenuShown
+from kiosk.events import MISSING, Event, Kind, MenuShown, ModeChanged
 from kiosk.rules import Colour
 
 if TYPE_CHECKING:
@@ -105,12 +136,11 @@ class Host(Protocol):
 
     @property
     def menus(self) -> Menus: ...
+
     transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
 
     @property
     def lesson(self) -> LessonEngine | None: ...
-    @property
-    def replay(self) -> Replay | None: ...
     @property
     def russian(self) -> bool: ...
     @property
@@ -125,7 +155,6 @@ class Host(Protocol):
     def play_friends(self, tutor: bool) -> None: ...
     def start_session(self, session: Any) -> None: ...
     def play_russian(self, variant: str) -> None: ...
-    def restore_game(self) -> None: ...
     def start_lesson(self, lesson_id: str, slot: str | None = None) -> None: ...
     def start_replay(self, replay: Replay) -> None: ...
     def report_store(self, err: Exception) -> None: ...
@@ -174,14 +203,62 @@ class Mode:
         self.stack.push(mode)
 
 
+class Activity(Mode):
+    """A mode that has the table (see the module docstring). The game allows everything;
+    the others allow what they say."""
+
+    kind: ClassVar[Kind] = Kind.GAME  # the ``mode`` event's
+    recorded: ClassVar[bool] = False  # its events go into the game's record
+    coached: ClassVar[bool] = False  # the coach rates its plays and cube decisions
+    cube: ClassVar[bool] = False  # a double may be offered
+    says_done: ClassVar[bool] = False  # "press Done" is said when the men show a whole play
+
+    def banner(self) -> str:
+        """The line both players see while this activity has the table."""
+        return ""
+
+    def lesson_id(self) -> str | None:
+        """The lesson on the table, if this is one."""
+        return None
+
+    def changed(self) -> ModeChanged:
+        """The ``mode`` event that says this activity has the table."""
+        lesson = self.lesson_id()
+        return ModeChanged(
+            mode=self.kind, banner=self.banner(), lesson=MISSING if lesson is None else lesson
+        )
+
+    def take(self) -> None:
+        """The table is this activity's now (it was pushed, or uncovered): take it from the
+        game core."""
+
+
+ACTIVITIES = (Activity,)  # ``replacing=`` for an activity pushed over the game: one at a time
+
+
 class ModeStack:
     """The modes, the game at the bottom; the only place modes are put on and taken off."""
 
-    def __init__(self, publish: Publish, base: Mode) -> None:
+    def __init__(self, publish: Publish, base: Activity) -> None:
         self._publish = publish
         self._modes: list[Mode] = []
         self._shown: MenuShown = CLOSED  # nothing over the board at the start
+        self._activity = base  # the game has the table from the start: nothing to say
         self.push(base)
+
+    @property
+    def activity(self) -> Activity:
+        """The topmost mode that has the table (the game at the bottom, if no other)."""
+        return next(m for m in reversed(self._modes) if isinstance(m, Activity))
+
+    @property
+    def base(self) -> Mode:
+        """The mode at the bottom: the game."""
+        return self._modes[0]
+
+    def announce(self) -> None:
+        """Say again what has the table (its banner changed: the tutor switched on...)."""
+        self._publish(self.activity.changed())
 
     @property
     def top(self) -> Mode:
@@ -201,9 +278,12 @@ class ModeStack:
         index = self._modes.index(mode)
         return self._modes[index - 1] if index > 0 else None
 
-    def push(self, mode: Mode) -> None:
-        """Put ``mode`` on top."""
+    def push(self, mode: Mode, replacing: tuple[type, ...] = ()) -> None:
+        """Put ``mode`` on top, taking every mode of the kinds ``replacing`` off first (the
+        bottom stays): one change, so an activity replaced by another never hands the
+        table back to the game in between."""
         mode.stack = self
+        self._modes[1:] = [m for m in self._modes[1:] if not isinstance(m, replacing)]
         self._modes.append(mode)
         mode.entered()
         self.refresh()
@@ -249,7 +329,13 @@ class ModeStack:
         return self.top.legend(player)
 
     def refresh(self) -> None:
-        """Show the top mode's card (or none), if that changed."""
+        """Hand the table over if the activity changed (its ``mode`` event, then it takes
+        the table); show the top mode's card (or none), if that changed."""
+        activity = self.activity
+        if activity is not self._activity:
+            self._activity = activity
+            self._publish(activity.changed())
+            activity.take()
         card = self.top.card()
         shown = card.event() if card is not None else CLOSED
         if shown != self._shown:

@@ -7,20 +7,39 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.app.dice import digital_throw
-from kiosk.app.modes import Card, Host, Legend, Mode
-from kiosk.events import CoachVerdict, Detail, PositionShown
+from kiosk.app.modes import Activity, Card, Host, Legend, Mode
+from kiosk.events import CoachVerdict, Detail, Kind, PositionShown
 from kiosk.play import CubeError, TooLate
 from kiosk.rules import Colour, Phase
 
 
-class GameMode(Mode):
+class GameMode(Activity):
     """Play: Done throws or ends the play of the player on roll, Menu opens the menu,
-    Select opens (or closes) the full explanation of the latest message that has one."""
+    Select opens (or closes) the full explanation of the latest message that has one.
+    The game is recorded, coached, has the cube and is told to press Done."""
 
     name = "game"
+    recorded = coached = cube = says_done = True
 
     def __init__(self, app: Host) -> None:
         self.app = app
+
+    def banner(self) -> str:
+        return self.app.banner()
+
+    def take(self) -> None:
+        """The game takes the table back (after a lesson, a replay or another variant):
+        shown where it stands, its men laid out again. A new game has it already."""
+        core = self.app.core
+        if core.owner.kind is Kind.GAME:
+            return
+        game = core.game
+        self.app.bus.publish(
+            PositionShown(
+                position=game.position.position_id(), turn=game.turn, dice=game.dice or None
+            )
+        )
+        core.resume_game()
 
     def legend(self, player: str) -> Legend:
         app = self.app
@@ -284,8 +303,8 @@ def press_done(app: Host, player: str | None) -> None:
 def _throws_for_the_table(app: Host, player: str | None) -> bool:
     """Whether ``player`` is the visitor, throwing for the table on its turn."""
     side = app.core.side
-    return side is not None and app.core.game.turn == side.colour and player == str(
-        side.colour.other
+    return (
+        side is not None and app.core.game.turn == side.colour and player == str(side.colour.other)
     )
 
 
@@ -293,9 +312,7 @@ def may_double(app: Host) -> bool:
     """Whether the player on roll may offer a double now."""
     side = app.core.side
     return (
-        app.lesson is None
-        and app.replay is None
-        and not app.russian
+        app.modes.activity.cube
         and app.core.cube.may_double
         and (side is None or app.core.game.turn != side.colour)
     )
