@@ -53,6 +53,7 @@ from kiosk.app.modes.russian import RussianMode
 from kiosk.app.record import GameRecord
 from kiosk.app.replay import Replay
 from kiosk.app.transitions import Transitions
+from kiosk.app.tutoring import TableTutor
 from kiosk.app.window import Window
 from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView, play_arrows, session_banner
@@ -68,7 +69,6 @@ from kiosk.events import (
     Message,
     NewGame,
     OpponentPlayShown,
-    Played,
     Resume,
     SetupOk,
     TableStatus,
@@ -83,7 +83,6 @@ from kiosk.rules.session import Session
 from kiosk.store.store import StoreError
 from kiosk.table import TableReading
 from kiosk.table.sensing import Sensed, true_counts
-from kiosk.tutor.cube import CubeState
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.lessons import LessonEngine
 from kiosk.tutor.opponent import Opponent
@@ -205,7 +204,9 @@ class App:
         self.record = GameRecord(
             store, lambda: self.modes.activity, self.report_store, (LinkMessage,)
         )
-        self.coach: GameCoach | None = None
+        self.tutoring = TableTutor(
+            config, self.core, self.bus.publish, lambda: self.tutor, lambda: self.modes.activity
+        )
         self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
         self.installer_notes: list[str] = []  # what is missing, for the installer's eyes
@@ -486,7 +487,7 @@ class App:
         lines = core.new_game(position)  # the game has the table: what else had it lapses
         self.transitions.new_game()
         game = core.game
-        self._game_started(game)
+        self.tutoring.game_started(game)
         session = core.session
         if session is not None:
             players = session.players()
@@ -543,7 +544,7 @@ class App:
         self.core.restore(game)
         game = self.core.game
         self.record.resumed(game_id)
-        self._game_started(game)
+        self.tutoring.game_started(game)
         self.bus.publish(
             Resume(
                 game=game_id,
@@ -561,28 +562,6 @@ class App:
         if game.phase == Phase.DOUBLE_OFFERED:
             self._double_offered()
 
-    def _game_started(self, game: Game) -> None:
-        """A game is on (new or resumed): the coach follows it, old offers lapse."""
-        if self.tutor:
-            self._coach()
-        if self.coach is not None:
-            self.coach.start_game(game.profile.name, self.config.referee.mode == "teaching")
-
-    def _coach(self) -> GameCoach:
-        """The coach, started the first time a tutored game needs it."""
-        if self.coach is None:
-            self.coach = GameCoach(
-                self.config.tutor,
-                self.config.rules.profile,
-                self.bus.publish,
-                lambda: self.game_serial,
-            )
-            if self.coach.problem:
-                log.warning("coach: %s", self.coach.problem)
-            teaching = self.config.referee.mode == "teaching"
-            self.coach.start_game(self.core.game.profile.name, teaching)
-        return self.coach
-
     def close(self) -> None:
         """Stop the link, the simulated table, the speech, the lights and the store."""
         self.running = False
@@ -596,8 +575,7 @@ class App:
             self.speaker.close()
         if self.controls is not None:
             self.controls.close()
-        if self.coach is not None:
-            self.coach.close()
+        self.tutoring.close()
         if self.store is not None:
             close = getattr(self.store, "close", None)
             if close is not None:
@@ -760,6 +738,11 @@ class App:
         return prompts.get(who, kind) if kind is not None else None
 
     @property
+    def coach(self) -> GameCoach | None:
+        """The coach, once a tutored game started it."""
+        return self.tutoring.coach
+
+    @property
     def game_id(self) -> int | None:
         """The stored game being played, if it is kept."""
         return self.record.game_id
@@ -806,7 +789,7 @@ class App:
     def _react(self, event: Event) -> None:
         """What the application does about an event (the modes' changes: ``transitions``)."""
         self.transitions.on_event(event)
-        self._consider_cube()
+        self.tutoring.follow(event)  # a play to rate, a cube decision to work out
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
@@ -814,10 +797,6 @@ class App:
                 activity = self.modes.activity
                 if isinstance(activity, LessonMode):
                     activity.on_event(event)
-            case Played(accepted=accepted, player=player) if self.tutor and not accepted:
-                side = self.core.side
-                if side is None or player != side.colour:  # the visitor's plays only
-                    self._rate(event)
             case SetupOk(restored=restored):
                 notes, self._session_notes = self._session_notes, []
                 if notes and not restored:
@@ -876,69 +855,6 @@ class App:
     def start_replay(self, replay: Replay) -> None:
         """Show a game turn by turn: Done for the next turn, Select for the one before."""
         self.transitions.replay(replay)
-
-    # -- the coach -------------------------------------------------------------------------
-
-    def _person_decides_cube(self) -> bool:
-        """Whether a person (not the table) has a cube decision now: may double at the start
-        of his turn, or must answer a double."""
-        if not self.modes.activity.coached:
-            return False
-        core, side = self.core, self.core.side
-        game = core.game
-        if game.phase == Phase.ROLL and not core.setting_up and core.cube.may_double:
-            return side is None or game.turn != side.colour
-        if game.phase == Phase.DOUBLE_OFFERED:
-            return side is None or game.turn.other != side.colour
-        return False
-
-    def _consider_cube(self) -> None:
-        """A cube decision for a person at the table: worked out by the coach now, in its
-        thread, so the double, take or pass made is rated at once."""
-        if not self.tutor or not self._person_decides_cube():
-            return
-        game = self.core.game
-        decider = game.turn if game.phase == Phase.ROLL else game.turn.other
-        self._coach().analyse_cube(
-            self.game_serial, len(game.turns), game.position, self.cube_state(), str(decider)
-        )
-
-    def cube_state(self) -> CubeState:
-        """The cube as the side on roll sees it: its value and owner before any double on
-        offer, and a match's length, score and Crawford game."""
-        game, session = self.core.game, self.core.session
-        length = session.length if session is not None else 0
-        score = (0, 0)
-        if length and session is not None and isinstance(session.session, Session):
-            white, black = session.session.score
-            score = (white, black) if game.turn == Colour.WHITE else (black, white)
-            if max(score) >= length:
-                length, score = 0, (0, 0)
-        crawford = bool(session is not None and session.crawford)
-        return CubeState(game.cube.value, game.cube.owner, length, score, crawford)
-
-    def rate_cube(self, decision: str, player: str) -> dict | None:
-        """The coach's verdict on ``player``'s cube ``decision`` now (``double``, ``take``,
-        ``pass``), if it was worked out in time (else it comes when it is); with the tutor
-        off, None. The table's review is told of it too."""
-        side = self.core.side
-        if side is not None and player == str(side.colour.other):
-            side.note_cube(self.core.game.position, self.cube_state(), decision)
-        if not self.tutor or self.coach is None:
-            return None
-        return self.coach.rate_cube(self.game_serial, len(self.core.game.turns), decision, player)
-
-    def _rate(self, event: Played) -> None:
-        """Hand the play just made to the coach (it answers with a ``coach`` event)."""
-        game = self.core.game
-        if not game.turns:
-            return
-        turn = game.turns[-1]
-        if turn.colour != event.player or turn.play != event.play:
-            return
-        self._coach().submit(
-            self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
-        )
 
 
 def _ago(seconds: float) -> str:

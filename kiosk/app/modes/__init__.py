@@ -23,7 +23,7 @@ A new activity touches at most three files under ``kiosk/``: its module under
 ``tests/app/test_activities.py`` defines one in a few lines.
 
 >>> shown = []
->>> class Quiet(Mode):
+>>> class Quiet(Activity):
 ...     name = "quiet"
 >>> class Asking(Mode):
 ...     name = "asking"
@@ -62,20 +62,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from kiosk.events import MISSING, Event, Kind, MenuShown, ModeChanged
 from kiosk.rules import Colour
 
 if TYPE_CHECKING:
+    from kiosk.app.companion import Companion
     from kiosk.app.events import EventBus
     from kiosk.app.lessons import GuardedProgress
+    from kiosk.app.menu import Menu
     from kiosk.app.replay import Replay
+    from kiosk.app.speech import Speaker
+    from kiosk.app.transitions import Transitions
+    from kiosk.app.tutoring import TableTutor
     from kiosk.config import Config
     from kiosk.display.view import TableView
     from kiosk.link import TableLink
     from kiosk.play import GameCore, PlaySession
     from kiosk.rules import Position
+    from kiosk.rules.chouette import Chouette
+    from kiosk.rules.session import Session
+    from kiosk.simtable import SimulatedTable
+    from kiosk.store import Store, StoreWriter
     from kiosk.tutor.lessons import LessonEngine
 
 Publish = Callable[[Event], None]
@@ -108,10 +117,10 @@ class Card:
 class Menus(Protocol):
     """The table's menus as the modes ask for them (:class:`kiosk.app.menus.TableMenus`)."""
 
-    def lessons(self) -> Any: ...
-    def welcome(self) -> Any: ...
-    def choose(self, options: list[str], choose: Callable[[int], None]) -> Any: ...
-    def wrong_move(self, title: str, accept: Callable[[], None]) -> Any: ...
+    def lessons(self) -> Menu: ...
+    def welcome(self) -> Menu: ...
+    def choose(self, options: list[str], choose: Callable[[int], None]) -> Menu: ...
+    def wrong_move(self, title: str, accept: Callable[[], None]) -> Menu: ...
 
 
 class Host(Protocol):
@@ -123,26 +132,25 @@ class Host(Protocol):
     view: TableView
     link: TableLink
     core: GameCore  # the game, its referee, the cube, the table's side, the session
-    store: Any  # kiosk.store.Store, or None
-    simulator: Any  # kiosk.simtable.SimulatedTable, or None
+    store: Store | StoreWriter | None
+    simulator: SimulatedTable | None
     tutor: bool
     installer_notes: list[str]  # what is missing, for the installer's eyes (Settings)
     dice_source: str  # wells, buttons or digital
     now: int
     modes: ModeStack
     store_problem: str  # why there is no store, if there is none
-    speaker: Any  # kiosk.app.speech.Speaker, or None
-    companion: Any  # kiosk.app.companion.Companion, once the class companion was started
+    speaker: Speaker | None
+    companion: Companion | None  # once the class companion was started
+    tutoring: TableTutor  # the coach on the game
 
     @property
     def menus(self) -> Menus: ...
 
-    transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
+    transitions: Transitions
 
     @property
     def lesson(self) -> LessonEngine | None: ...
-    @property
-    def russian(self) -> bool: ...
     @property
     def session(self) -> PlaySession | None: ...
 
@@ -153,7 +161,7 @@ class Host(Protocol):
         self, colour: Colour, level: str, position: Position | None = None
     ) -> None: ...
     def play_friends(self, tutor: bool) -> None: ...
-    def start_session(self, session: Any) -> None: ...
+    def start_session(self, session: Session | Chouette) -> None: ...
     def play_russian(self, variant: str) -> None: ...
     def start_lesson(self, lesson_id: str, slot: str | None = None) -> None: ...
     def start_replay(self, replay: Replay) -> None: ...
@@ -161,7 +169,6 @@ class Host(Protocol):
     def progress(self) -> GuardedProgress | None: ...
     def ask_pin(self) -> None: ...
     def worth_keeping(self) -> bool: ...
-    def rate_cube(self, decision: str, player: str) -> dict | None: ...
     def put_away_game(self) -> None: ...
     def quit(self) -> None: ...
     def banner(self) -> str: ...

@@ -119,7 +119,7 @@ class DoubleOfferMode(Mode):
         """The adversary takes (the cube changes hands) or passes (the game is over); the
         coach rates it, and in a teaching game a bad pass may be taken back first."""
         app = self.app
-        verdict = app.rate_cube("take" if take else "pass", self.taker)
+        verdict = app.tutoring.rate_cube("take" if take else "pass", self.taker)
         if not take and verdict is not None and verdict["take_back"]:
             rethink = CubeRethinkMode(app, verdict, lambda: self._answer(False), self._again)
             app.transitions.rethink(rethink)
@@ -324,7 +324,7 @@ def double(app: Host) -> None:
     if not may_double(app):
         app.say("both", "A double cannot be offered now.")
         return
-    verdict = app.rate_cube("double", str(app.core.game.turn))
+    verdict = app.tutoring.rate_cube("double", str(app.core.game.turn))
     if verdict is not None and verdict["take_back"]:
         app.transitions.rethink(CubeRethinkMode(app, verdict, lambda: _double(app)))
         return
