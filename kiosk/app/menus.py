@@ -21,6 +21,7 @@ from kiosk.rules import WHITE, Colour, Phase
 from kiosk.rules.chouette import Chouette, ChouetteError, player_names
 from kiosk.rules.profiles import PROFILES
 from kiosk.rules.session import Scoring, Session, SessionError
+from kiosk.store.store import StoreError
 from kiosk.tutor.lessons import survey
 
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
@@ -291,7 +292,7 @@ class TableMenus:
             return []
         try:
             games = [g for g in app.store.games() if g.finished and g.winner]
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             app.report_store(err)
             return []
         return [
@@ -304,7 +305,7 @@ class TableMenus:
         assert app.store is not None
         try:
             game = app.store.load_game(game_id)
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             app.say("both", f"That game cannot be read back: {err}", warning=True)
             return
         app.start_replay(recorded_replay(title, game))
