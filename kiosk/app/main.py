@@ -205,7 +205,11 @@ class App:
             store, lambda: self.modes.activity, self.report_store, (LinkMessage,)
         )
         self.tutoring = TableTutor(
-            config, self.core, self.bus.publish, lambda: self.tutor, lambda: self.modes.activity
+            config,
+            self.core,
+            self.bus.publish,
+            lambda: self.tutor,
+            lambda: self.modes.activity.coached,
         )
         self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game

@@ -23,7 +23,6 @@ from kiosk.rules.session import Session
 from kiosk.tutor.cube import CubeState
 
 if TYPE_CHECKING:
-    from kiosk.app.modes import Activity
     from kiosk.config import Config
 
 log = logging.getLogger(__name__)
@@ -31,7 +30,8 @@ log = logging.getLogger(__name__)
 
 class TableTutor:
     """The coach on ``core``'s game, publishing to ``publish``; ``on`` says whether the
-    tutor is on now, ``activity`` what has the table."""
+    tutor is on now, ``coached`` whether the activity on the table is coached (the game's
+    :attr:`~kiosk.app.modes.Activity.coached`)."""
 
     def __init__(
         self,
@@ -39,14 +39,14 @@ class TableTutor:
         core: GameCore,
         publish: Callable[[Event], None],
         on: Callable[[], bool],
-        activity: Callable[[], Activity],
+        coached: Callable[[], bool],
     ) -> None:
         self.config = config
         self.core = core
         self.coach: GameCoach | None = None
         self._publish = publish
         self._on = on
-        self._activity = activity
+        self._coached = coached
 
     @property
     def _teaching(self) -> bool:
@@ -75,7 +75,7 @@ class TableTutor:
 
     def follow(self, event: Event) -> None:
         """An event of the stream: a visitor's play to rate; a cube decision to work out."""
-        if not self._on() or not self._activity().coached:
+        if not self._on() or not self._coached():
             return
         self._consider_cube()
         if isinstance(event, Played) and not event.accepted:

@@ -18,8 +18,9 @@ it is uncovered.
 A new activity touches at most three files under ``kiosk/``: its module under
 ``kiosk/app/modes/`` (an :class:`Activity` subclass: ``kind``, what it allows, its
 ``banner``, ``take`` and its buttons), the place that starts it (an item in
-``kiosk/app/menus.py`` pushing it with ``modes.push(..., replacing=ACTIVITIES)``), and a new
-:class:`~kiosk.events.Kind` in ``kiosk/events.py`` if the view must tell it apart.
+``kiosk/app/menus.py`` calling ``app.transitions.activity(TheMode(app))``, which replaces
+any other activity), and a new :class:`~kiosk.events.Kind` in ``kiosk/events.py`` if the
+view must draw it differently.
 ``tests/app/test_activities.py`` defines one in a few lines.
 
 >>> shown = []
@@ -62,19 +63,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kiosk.events import MISSING, Event, Kind, MenuShown, ModeChanged
 from kiosk.rules import Colour
 
 if TYPE_CHECKING:
-    from kiosk.app.companion import Companion
     from kiosk.app.events import EventBus
     from kiosk.app.lessons import GuardedProgress
-    from kiosk.app.menu import Menu
     from kiosk.app.replay import Replay
     from kiosk.app.speech import Speaker
-    from kiosk.app.transitions import Transitions
     from kiosk.app.tutoring import TableTutor
     from kiosk.config import Config
     from kiosk.display.view import TableView
@@ -117,10 +115,10 @@ class Card:
 class Menus(Protocol):
     """The table's menus as the modes ask for them (:class:`kiosk.app.menus.TableMenus`)."""
 
-    def lessons(self) -> Menu: ...
-    def welcome(self) -> Menu: ...
-    def choose(self, options: list[str], choose: Callable[[int], None]) -> Menu: ...
-    def wrong_move(self, title: str, accept: Callable[[], None]) -> Menu: ...
+    def lessons(self) -> Any: ...  # kiosk.app.menu.Menu (which imports the modes)
+    def welcome(self) -> Any: ...
+    def choose(self, options: list[str], choose: Callable[[int], None]) -> Any: ...
+    def wrong_move(self, title: str, accept: Callable[[], None]) -> Any: ...
 
 
 class Host(Protocol):
@@ -141,13 +139,13 @@ class Host(Protocol):
     modes: ModeStack
     store_problem: str  # why there is no store, if there is none
     speaker: Speaker | None
-    companion: Companion | None  # once the class companion was started
+    companion: Any  # kiosk.app.companion.Companion, once started (it imports the modes)
     tutoring: TableTutor  # the coach on the game
 
     @property
     def menus(self) -> Menus: ...
 
-    transitions: Transitions
+    transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
 
     @property
     def lesson(self) -> LessonEngine | None: ...

@@ -4,7 +4,8 @@ a bad double or pass before it stands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Activity, Card, Host, Legend, Mode
@@ -149,7 +150,7 @@ class CubeRethinkMode(Mode):
     def __init__(
         self,
         app: Host,
-        verdict: dict,
+        verdict: Mapping[str, Any],
         stand: Callable[[], None],
         taken_back: Callable[[], None] = lambda: None,
     ) -> None:
