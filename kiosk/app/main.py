@@ -18,10 +18,14 @@ With the tutor on, every play is rated by the coach in a background thread; in t
 mode a bad play may be taken back with Back while the offer is on screen (a
 ``take-back`` event), and the same player plays the same dice again. The Menu offers a
 double when the rules and the cube allow it; the adversary takes with Select or passes
-with Back (``cube`` events). A lesson picked from the Lessons menu takes the table over:
-its events carry a ``"lesson"`` key, go to the lesson engine and never into the game's
-records, the dice wells are ignored (the lesson throws its own dice), and leaving or
-finishing the lesson returns to the Lessons menu; Back from there restores the game.
+with Back (``cube`` events). What has the table — the game, a lesson, a replay or a
+Russian game — is the activity on top of the mode stack (:class:`~kiosk.app.modes.Activity`):
+it says whether its events are recorded (:class:`~kiosk.app.record.GameRecord`), whether
+the coach rates (:class:`~kiosk.app.tutoring.TableTutor`), whether the cube may be offered
+and whether "press Done" is said. A lesson picked from the Lessons menu takes the table
+over: its events carry a ``"lesson"`` key and go to the lesson engine, the dice wells are
+ignored (the lesson throws its own dice), and leaving or finishing the lesson returns to
+the Lessons menu; Back from there gives the table back to the game.
 """
 
 from __future__ import annotations

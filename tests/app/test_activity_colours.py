@@ -87,3 +87,18 @@ def test_a_replay_and_russian_backgammon_and_back_colour_the_men_on_the_table(
     assert _men(h.app.view.board) == (15, 15)
     throw(h, 6, 5)
     assert _men(h.app.view.board) == (15, 15)
+
+
+def test_a_new_game_started_during_a_lesson_is_shown_as_the_game(harness, tmp_path: Path) -> None:
+    """The stack says the game has the table again when a new game drops a lesson (the
+    view drew the new game as the lesson's, the turn label hidden)."""
+    h, _ = _app(harness, tmp_path)
+    h.app.start_lesson("the-board")
+    h.wait(400)
+    assert h.app.view.mode == "lesson" and h.app.lesson is not None
+    h.sim.set_position(STARTING_POSITION)
+    h.app.play_friends(tutor=False)
+    h.wait(600)
+    assert h.app.lesson is None and h.app.modes.names() == ["game"]
+    assert h.app.view.mode == "game" and h.last("mode")["mode"] == "game"
+    assert h.app.core.judge is h.app.core.referee
