@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -58,6 +58,23 @@ def _colour(optional: bool = False) -> Any:
     if optional:
         return field(default=MISSING, metadata={"colour": True})
     return field(metadata={"colour": True})
+
+
+class Kind(StrEnum):
+    """What has the table: the game, a lesson, a replay or a game of Russian backgammon.
+
+    The one vocabulary of the activities (:class:`ModeChanged`'s ``mode``, the view, the
+    renderer, the companion); its values are the strings the JSON has always carried, and
+    a kind equals its string.
+
+    >>> Kind("lesson") is Kind.LESSON, Kind.GAME == "game"
+    (True, True)
+    """
+
+    GAME = "game"
+    LESSON = "lesson"
+    REPLAY = "replay"
+    RUSSIAN = "russian"
 
 
 def _freeze(value: Any) -> Any:
@@ -93,9 +110,11 @@ class Event:
                 continue
             if f.metadata.get("colour") and isinstance(value, str):
                 value = Colour.parse(value)
+            if f.metadata.get("kind") and isinstance(value, str):
+                value = Kind(value)
             object.__setattr__(self, f.name, _freeze(value))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The event as JSON has always carried it."""
         out: dict[str, Any] = {"event": self.name}
         for f in dataclasses.fields(self):
@@ -123,8 +142,9 @@ class _Carried(Event):
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", _freeze(dict(self.data)))
 
-    def to_json(self) -> dict:
-        return _thaw(self.data)
+    def to_json(self) -> dict[str, Any]:
+        thawed: dict[str, Any] = _thaw(self.data)
+        return thawed
 
 
 # -- the referee's events ------------------------------------------------------------------
@@ -162,7 +182,7 @@ class Setup(Event):
     """How to lay the men out: the corrections still needed."""
 
     name: ClassVar[str] = "setup"
-    corrections: tuple
+    corrections: tuple[Mapping[str, Any], ...]
     message: str
     law: str = _opt()
 
@@ -173,7 +193,7 @@ class Opening(Event):
 
     name: ClassVar[str] = "opening"
     starter: Colour | None = _colour()
-    dice: tuple = _opt()
+    dice: tuple[Any, ...] = _opt()
     option: bool = _opt()
     message: str
     plays: bool = field(default=False, metadata={"json": False}, compare=False)  # the
@@ -337,7 +357,7 @@ class NewGame(Event):
     profile: str
     tutor: bool
     dice_source: str
-    cube: tuple
+    cube: tuple[Any, ...]  # (value, owner or None)
     table: Colour = _colour(optional=True)  # the table's own side, in a game against it
 
 
@@ -353,7 +373,7 @@ class Resume(Event):
     phase: str
     dice: tuple[int, int] | None
     tutor: bool
-    cube: tuple
+    cube: tuple[Any, ...]  # (value, owner or None)
     table: Colour = _colour(optional=True)  # the table's own side, in a game against it
 
 
@@ -366,7 +386,7 @@ class PositionShown(Event):
     turn: Colour = _colour()
     dice: tuple[int, int] | None
     move: str = _opt()
-    arrows: tuple = _opt()
+    arrows: tuple[tuple[str, str], ...] = _opt()
     text: str = _opt()
     detail: str = _opt()
 
@@ -390,15 +410,16 @@ class CubeMoved(Event):
     name: ClassVar[str] = "cube"
     action: str
     player: Colour = _colour()
-    cube: tuple
+    cube: tuple[Any, ...]  # (value, owner or None)
 
 
 @dataclass(frozen=True, kw_only=True)
 class ModeChanged(Event):
-    """The table is now in a game, a lesson, a replay or the demo."""
+    """The table is now in a game, a lesson, a replay or a Russian game (published by the
+    mode stack when the activity on top changes, or its banner does)."""
 
     name: ClassVar[str] = "mode"
-    mode: str
+    mode: Kind = field(metadata={"kind": True})
     lesson: str = _opt()
     banner: str
 
@@ -494,7 +515,7 @@ class OpponentPlayShown(Event):
     dice: tuple[int, int]
     move: str
     position: str
-    arrows: tuple = _opt()
+    arrows: tuple[tuple[str, str], ...] = _opt()
     text: str = _opt()
     play: Play | None = field(default=None, metadata={"json": False}, compare=False)
 

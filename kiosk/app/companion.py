@@ -22,7 +22,7 @@ from kiosk.companion.control import Candidate, Ranking
 from kiosk.companion.health import COUNTERS
 from kiosk.companion.server import CompanionError, CompanionServer
 from kiosk.display.view import play_arrows
-from kiosk.events import Event, ModeChanged
+from kiosk.events import Event
 from kiosk.rules import Colour, Position
 from kiosk.store.store import log_files
 
@@ -74,8 +74,6 @@ class AppTable:
         """A new game from ``position`` with the coach on; ``dice`` are thrown for the side on
         roll once the men are laid out."""
         app = self.app
-        if app.lesson is not None or app.russian:
-            app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
         app.core.no_side()
         app.core.keep_session(None)
         app.new_game(position, tutor=True)
@@ -86,8 +84,6 @@ class AppTable:
     def class_game(self, class_side: Colour) -> str | None:
         """A new game with the coach on (the companion knows which side the class plays)."""
         app = self.app
-        if app.lesson is not None or app.russian:
-            app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
         app.play_friends(tutor=True)
         return None
 

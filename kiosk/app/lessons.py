@@ -22,6 +22,7 @@ from kiosk.events import Event, LessonEvent, from_json
 from kiosk.play import GameCore
 from kiosk.referee import Referee
 from kiosk.rules import Game, Position
+from kiosk.store.store import StoreError
 from kiosk.table.sensing import Sensed, project
 from kiosk.tutor.lessons import LessonInfo, ProgressStore
 
@@ -84,13 +85,13 @@ class GuardedProgress:
         """Remember how far ``slot`` has come (a failure is reported, the lesson goes on)."""
         try:
             self._store.save_lesson_step(slot, lesson_id, step, done)
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             self._problem(err)
 
     def lesson_progress(self, slot: str) -> Mapping[str, tuple[int, bool]]:
         """Each lesson's progress for ``slot`` (none, if it cannot be read)."""
         try:
             return self._store.lesson_progress(slot)
-        except Exception as err:
+        except StoreError as err:
             self._problem(err)
             return {}

@@ -18,10 +18,14 @@ With the tutor on, every play is rated by the coach in a background thread; in t
 mode a bad play may be taken back with Back while the offer is on screen (a
 ``take-back`` event), and the same player plays the same dice again. The Menu offers a
 double when the rules and the cube allow it; the adversary takes with Select or passes
-with Back (``cube`` events). A lesson picked from the Lessons menu takes the table over:
-its events carry a ``"lesson"`` key, go to the lesson engine and never into the game's
-records, the dice wells are ignored (the lesson throws its own dice), and leaving or
-finishing the lesson returns to the Lessons menu; Back from there restores the game.
+with Back (``cube`` events). What has the table — the game, a lesson, a replay or a
+Russian game — is the activity on top of the mode stack (:class:`~kiosk.app.modes.Activity`):
+it says whether its events are recorded (:class:`~kiosk.app.record.GameRecord`), whether
+the coach rates (:class:`~kiosk.app.tutoring.TableTutor`), whether the cube may be offered
+and whether "press Done" is said. A lesson picked from the Lessons menu takes the table
+over: its events carry a ``"lesson"`` key and go to the lesson engine, the dice wells are
+ignored (the lesson throws its own dice), and leaving or finishing the lesson returns to
+the Lessons menu; Back from there gives the table back to the game.
 """
 
 from __future__ import annotations
@@ -49,10 +53,11 @@ from kiosk.app.modes.attract import ABANDON_MS
 from kiosk.app.modes.entry import PinEntryMode, PinLock
 from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
-from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.modes.russian import RussianMode
+from kiosk.app.record import GameRecord
 from kiosk.app.replay import Replay
 from kiosk.app.transitions import Transitions
+from kiosk.app.tutoring import TableTutor
 from kiosk.app.window import Window
 from kiosk.config import DEFAULT_PIN, Config
 from kiosk.display.view import TableView, play_arrows, session_banner
@@ -63,14 +68,11 @@ from kiosk.events import (
     CubeMoved,
     Event,
     GameOver,
+    Kind,
     LessonEvent,
-    MenuShown,
     Message,
-    ModeChanged,
     NewGame,
     OpponentPlayShown,
-    Played,
-    PositionShown,
     Resume,
     SetupOk,
     TableStatus,
@@ -85,7 +87,6 @@ from kiosk.rules.session import Session
 from kiosk.store.store import StoreError
 from kiosk.table import TableReading
 from kiosk.table.sensing import Sensed, true_counts
-from kiosk.tutor.cube import CubeState
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.lessons import LessonEngine
 from kiosk.tutor.opponent import Opponent
@@ -204,8 +205,16 @@ class App:
         self.menus = TableMenus(self)
         self.pin_lock = self._pin_lock()
         self.tutor = config.tutor.enabled
-        self.game_id: int | None = None
-        self.coach: GameCoach | None = None
+        self.record = GameRecord(
+            store, lambda: self.modes.activity, self.report_store, (LinkMessage,)
+        )
+        self.tutoring = TableTutor(
+            config,
+            self.core,
+            self.bus.publish,
+            lambda: self.tutor,
+            lambda: self.modes.activity.coached,
+        )
         self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
         self.installer_notes: list[str] = []  # what is missing, for the installer's eyes
@@ -228,7 +237,7 @@ class App:
         self._drawn = -1  # the view's changes when it was last drawn
         self.changes = 0  # counts the events folded into the view
         self.bus.subscribe(self._show)
-        self.bus.subscribe(self._record)
+        self.bus.subscribe(self.record.follow)
         if speaker is not None:
             self.bus.subscribe(speaker.follow)
         self.controls = controls_factory(self.bus.publish) if controls_factory else None
@@ -312,23 +321,17 @@ class App:
     @property
     def lesson(self) -> LessonEngine | None:
         """The lesson on the table, if one is."""
-        mode = self.modes.find(LessonMode)
-        return mode.engine if isinstance(mode, LessonMode) else None
+        activity = self.modes.activity
+        return activity.engine if isinstance(activity, LessonMode) else None
 
     @property
     def russian(self) -> bool:
         """Whether a game of Russian backgammon has the table (the game waits)."""
-        return self.modes.find(RussianMode) is not None
+        return self.modes.activity.kind is Kind.RUSSIAN
 
     def play_russian(self, variant: str) -> None:
         """A game of Russian backgammon by ``variant``'s rules; the game waits."""
-        self.transitions.russian(RussianMode(self, variant))
-
-    @property
-    def replay(self) -> Replay | None:
-        """The game being replayed, if one is."""
-        mode = self.modes.find(ReplayMode)
-        return mode.replay if isinstance(mode, ReplayMode) else None
+        self.transitions.activity(RussianMode(self, variant))
 
     def detail_player(self, player: str | None = None) -> str | None:
         """Whose full explanation Select opens: ``player``'s, else the latest one given."""
@@ -362,14 +365,14 @@ class App:
         if self.store is not None:
             try:
                 game_id = self.store.unfinished_game()
-            except Exception as err:  # the store says what is wrong in words
+            except StoreError as err:  # the store says what is wrong in words
                 self.report_store(err)
                 game_id = None
             self.core.keep_session(self._kept_session())
             if game_id is not None:
                 try:
                     game = self.store.load_game(game_id)
-                except Exception as err:
+                except StoreError as err:
                     self.say("both", f"The unfinished game could not be read back: {err}")
                 else:
                     self._resume(game_id, game)
@@ -387,7 +390,7 @@ class App:
             last = self.store.last_game()
             match_id = self.store.game(last).match_id if last is not None else None
             return PlaySession.resume(self.store, match_id) if match_id is not None else None
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             self.report_store(err)
             return None
 
@@ -398,7 +401,7 @@ class App:
         try:
             timeline = self.store.timeline(game_id)
             last = datetime.fromisoformat(timeline[-1][0]) if timeline else None
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             self.report_store(err)
             return
         if last is None:
@@ -476,7 +479,7 @@ class App:
         self.core.no_side()
         try:
             self.core.start_session(session)
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             self.report_store(err)
             self.core.keep_session(PlaySession(None, session))
         self.new_game(tutor=self.tutor)
@@ -485,39 +488,22 @@ class App:
         """Start a game from ``position`` (the standard one by default): set up, then throw."""
         if tutor is not None:
             self.tutor = tutor
-        if self.store is not None and self.game_id is not None:
-            if self.core.game.phase != Phase.OVER:
-                try:
-                    self.store.abandon_game(self.game_id)  # left on purpose: not resumed
-                except Exception as err:
-                    self.report_store(err)
         core = self.core
+        self.record.leave(core.game)
         core.settings = self._settings(self.dice_source)
         core.profile = get_profile(self.config.rules.profile)
-        self.game_id = None
+        lines = core.new_game(position)  # the game has the table: what else had it lapses
         self.transitions.new_game()
-        lines = core.new_game(position)
         game = core.game
-        self._game_started(game)
+        self.tutoring.game_started(game)
         session = core.session
-        if self.store is not None:
-            try:
-                if session is not None:
-                    players = session.players()
-                elif core.side is not None:
-                    players = core.side.players
-                else:
-                    players = ("white", "black")
-                self.game_id = self.store.start_game(
-                    game.profile.name,
-                    game.position.position_id(),
-                    str(game.position.turn),
-                    players=players,
-                    match_id=session.match_id if session is not None else None,
-                    mode=self.config.referee.mode,
-                )
-            except Exception as err:
-                self.report_store(err)
+        if session is not None:
+            players = session.players()
+        elif core.side is not None:
+            players = core.side.players
+        else:
+            players = ("white", "black")
+        self.record.start(game, players, session, self.config.referee.mode)
         self.bus.publish(
             NewGame(
                 game=self.game_id,
@@ -565,8 +551,8 @@ class App:
                     self._table_side(colour, level)
         self.core.restore(game)
         game = self.core.game
-        self.game_id = game_id
-        self._game_started(game)
+        self.record.resumed(game_id)
+        self.tutoring.game_started(game)
         self.bus.publish(
             Resume(
                 game=game_id,
@@ -584,38 +570,6 @@ class App:
         if game.phase == Phase.DOUBLE_OFFERED:
             self._double_offered()
 
-    def _game_started(self, game: Game) -> None:
-        """A game is on (new or resumed): the coach follows it, old offers lapse."""
-        if self.tutor:
-            self._coach()
-        if self.coach is not None:
-            self.coach.start_game(game.profile.name, self.config.referee.mode == "teaching")
-
-    def _coach(self) -> GameCoach:
-        """The coach, started the first time a tutored game needs it."""
-        if self.coach is None:
-            self.coach = GameCoach(
-                self.config.tutor,
-                self.config.rules.profile,
-                self.bus.publish,
-                lambda: self.game_serial,
-            )
-            if self.coach.problem:
-                log.warning("coach: %s", self.coach.problem)
-            teaching = self.config.referee.mode == "teaching"
-            self.coach.start_game(self.core.game.profile.name, teaching)
-        return self.coach
-
-    def host_referee(self, game: Game, emit: Callable[[Event], None]) -> Referee:
-        """A referee for ``game`` (a lesson's) judging the table from now on, reporting to
-        ``emit``; :meth:`restore_game` gives the table back to the game."""
-        return self.core.host(game, emit)
-
-    def set_up(self, position: Position, restoring: bool, in_play: bool = False) -> None:
-        """Have the players lay ``position`` out (the referee guides them); ``in_play``: a
-        game resumed in the middle of a turn, whose men moved so far may stay."""
-        self.core.set_up(position, restoring=restoring, in_play=in_play)
-
     def close(self) -> None:
         """Stop the link, the simulated table, the speech, the lights and the store."""
         self.running = False
@@ -629,8 +583,7 @@ class App:
             self.speaker.close()
         if self.controls is not None:
             self.controls.close()
-        if self.coach is not None:
-            self.coach.close()
+        self.tutoring.close()
         if self.store is not None:
             close = getattr(self.store, "close", None)
             if close is not None:
@@ -722,20 +675,21 @@ class App:
     def worth_keeping(self) -> bool:
         """Whether something under way would be lost by a new game: a game with turns
         played or dice thrown, a session, a lesson, a replay or a Russian game."""
-        if self.lesson is not None or self.replay is not None or self.russian:
+        if self.modes.activity.kind is not Kind.GAME:
             return True
         game = self.core.game
         if game.phase == Phase.OVER:
             return False
-        return bool(game.turns) or game.phase in (Phase.PLAY, Phase.DOUBLE_OFFERED) or (
-            self.session is not None and bool(self.session.said)
+        return (
+            bool(game.turns)
+            or game.phase in (Phase.PLAY, Phase.DOUBLE_OFFERED)
+            or (self.session is not None and bool(self.session.said))
         )
 
     def put_away_game(self) -> None:
         """A game left a long while is put away (kept in the store as abandoned) and a new
         one laid out for the next visitor, with the installer's tutor setting."""
         log.info("a game left %d minutes is put away", (self.now - self.idle_since) // 60_000)
-        self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
         self.play_friends(tutor=self.config.tutor.enabled)
 
     def _say_when_complete(self) -> None:
@@ -746,7 +700,7 @@ class App:
         side = self.core.side
         if side is not None and self.core.game.turn == side.colour:
             return  # the table's play ends by itself once its men stand as shown
-        if self.lesson is None and self.replay is None and not self.russian:
+        if self.modes.activity.says_done:
             self.complete.check(self.core.game, board)
 
     def frame(self, now: int) -> None:
@@ -791,21 +745,15 @@ class App:
         kind = prompts.kind(who)
         return prompts.get(who, kind) if kind is not None else None
 
-    def _record(self, event: Event) -> None:
-        if self.store is None or self.game_id is None:
-            return
-        if isinstance(event, Board | MenuShown | Button | LessonEvent | TableStatus | LinkMessage):
-            return  # what the view shows now, a lesson's events, the link's: not the record
-        if isinstance(event, ModeChanged) and event.lesson is not MISSING:
-            return
-        if self.replay is not None and isinstance(event, PositionShown | ModeChanged):
-            return
-        if self.russian or isinstance(event, ModeChanged) and event.mode == "russian":
-            return  # a Russian game is not kept
-        try:
-            self.store.record(self.game_id, event.to_json())
-        except Exception as err:
-            self.report_store(err)
+    @property
+    def coach(self) -> GameCoach | None:
+        """The coach, once a tutored game started it."""
+        return self.tutoring.coach
+
+    @property
+    def game_id(self) -> int | None:
+        """The stored game being played, if it is kept."""
+        return self.record.game_id
 
     def _store_news(self) -> None:
         """What the store's writer found since the last turn: a failure, or saving again."""
@@ -825,14 +773,14 @@ class App:
         store = self.store
         try:
             failures = store.pin_failures()
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             log.error("store: the PIN's wrong tries cannot be read: %s", err)
             failures = 0
 
         def keep(count: int) -> None:
             try:
                 store.save_pin_failures(count)
-            except Exception as err:  # the store says what is wrong in words
+            except StoreError as err:  # the store says what is wrong in words
                 self.report_store(err)
 
         return PinLock(failures, keep)
@@ -849,26 +797,22 @@ class App:
     def _react(self, event: Event) -> None:
         """What the application does about an event (the modes' changes: ``transitions``)."""
         self.transitions.on_event(event)
-        self._consider_cube()
+        self.tutoring.follow(event)  # a play to rate, a cube decision to work out
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
             case LessonEvent():
-                mode = self.modes.find(LessonMode)
-                if isinstance(mode, LessonMode):
-                    mode.on_event(event)
-            case Played(accepted=accepted, player=player) if self.tutor and not accepted:
-                side = self.core.side
-                if side is None or player != side.colour:  # the visitor's plays only
-                    self._rate(event)
+                activity = self.modes.activity
+                if isinstance(activity, LessonMode):
+                    activity.on_event(event)
             case SetupOk(restored=restored):
                 notes, self._session_notes = self._session_notes, []
                 if notes and not restored:
                     text = " ".join([*notes[:2], "Throw to start."])
                     self.bus.publish(Message(to="both", text=text, detail="\n".join(notes)))
-            case CubeMoved(action="double") if not self.russian:
+            case CubeMoved(action="double") if self.modes.activity.cube:
                 self._double_offered()
-            case GameOver() if self.session is not None and not self.russian:
+            case GameOver() if self.session is not None and self.modes.activity.recorded:
                 self._session_game_over()
 
     def _double_offered(self) -> None:
@@ -918,87 +862,7 @@ class App:
 
     def start_replay(self, replay: Replay) -> None:
         """Show a game turn by turn: Done for the next turn, Select for the one before."""
-        self.core.pause()
         self.transitions.replay(replay)
-
-    def restore_game(self) -> None:
-        """Back to the game after a replay, a lesson or another variant: the players lay its
-        men out again."""
-        self.bus.publish(ModeChanged(mode="game", banner=self.banner()))
-        game = self.core.game
-        self.bus.publish(
-            PositionShown(
-                position=game.position.position_id(),
-                turn=game.turn,
-                dice=game.dice or None,
-            )
-        )
-        self.core.resume_game()
-
-    # -- the coach -------------------------------------------------------------------------
-
-    def _person_decides_cube(self) -> bool:
-        """Whether a person (not the table) has a cube decision now: may double at the start
-        of his turn, or must answer a double."""
-        if self.lesson is not None or self.replay is not None or self.russian:
-            return False
-        core, side = self.core, self.core.side
-        game = core.game
-        if game.phase == Phase.ROLL and not core.setting_up and core.cube.may_double:
-            return side is None or game.turn != side.colour
-        if game.phase == Phase.DOUBLE_OFFERED:
-            return side is None or game.turn.other != side.colour
-        return False
-
-    def _consider_cube(self) -> None:
-        """A cube decision for a person at the table: worked out by the coach now, in its
-        thread, so the double, take or pass made is rated at once."""
-        if not self.tutor or not self._person_decides_cube():
-            return
-        game = self.core.game
-        decider = game.turn if game.phase == Phase.ROLL else game.turn.other
-        self._coach().analyse_cube(
-            self.game_serial, len(game.turns), game.position, self.cube_state(), str(decider)
-        )
-
-    def cube_state(self) -> CubeState:
-        """The cube as the side on roll sees it: its value and owner before any double on
-        offer, and a match's length, score and Crawford game."""
-        game, session = self.core.game, self.core.session
-        length = session.length if session is not None else 0
-        score = (0, 0)
-        if length and session is not None and isinstance(session.session, Session):
-            white, black = session.session.score
-            score = (white, black) if game.turn == Colour.WHITE else (black, white)
-            if max(score) >= length:
-                length, score = 0, (0, 0)
-        crawford = bool(session is not None and session.crawford)
-        return CubeState(game.cube.value, game.cube.owner, length, score, crawford)
-
-    def rate_cube(self, decision: str, player: str) -> dict | None:
-        """The coach's verdict on ``player``'s cube ``decision`` now (``double``, ``take``,
-        ``pass``), if it was worked out in time (else it comes when it is); with the tutor
-        off, None. The table's review is told of it too."""
-        side = self.core.side
-        if side is not None and player == str(side.colour.other):
-            side.note_cube(self.core.game.position, self.cube_state(), decision)
-        if not self.tutor or self.coach is None:
-            return None
-        return self.coach.rate_cube(
-            self.game_serial, len(self.core.game.turns), decision, player
-        )
-
-    def _rate(self, event: Played) -> None:
-        """Hand the play just made to the coach (it answers with a ``coach`` event)."""
-        game = self.core.game
-        if not game.turns:
-            return
-        turn = game.turns[-1]
-        if turn.colour != event.player or turn.play != event.play:
-            return
-        self._coach().submit(
-            self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
-        )
 
 
 def _ago(seconds: float) -> str:

@@ -5,10 +5,10 @@ A :class:`Menu` is built once and opened as a :class:`MenuMode` on the mode stac
 that change (recorded games, lessons and their progress) are built by their ``submenu``
 function each time they open. An item may be hidden while it does not apply (``shown``).
 
->>> from kiosk.app.modes import Mode, ModeStack
+>>> from kiosk.app.modes import Activity, ModeStack
 >>> shown, picked = [], []
 >>> main = Menu("Main", [Item("Play", lambda: picked.append("play")), Item("Replay")])
->>> stack = ModeStack(shown.append, Mode())
+>>> stack = ModeStack(shown.append, Activity())
 >>> stack.push(MenuMode(main))
 >>> stack.press("menu", None); shown[-1]["cursor"]
 1

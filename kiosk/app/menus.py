@@ -16,12 +16,12 @@ from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
-from kiosk.events import ModeChanged
 from kiosk.play import CubeError, throw_off
 from kiosk.rules import WHITE, Colour, Phase
 from kiosk.rules.chouette import Chouette, ChouetteError, player_names
 from kiosk.rules.profiles import PROFILES
 from kiosk.rules.session import Scoring, Session, SessionError
+from kiosk.store.store import StoreError
 from kiosk.tutor.lessons import survey
 
 DICE_SOURCES = ("auto", "wells", "buttons", "digital")
@@ -292,7 +292,7 @@ class TableMenus:
             return []
         try:
             games = [g for g in app.store.games() if g.finished and g.winner]
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             app.report_store(err)
             return []
         return [
@@ -305,7 +305,7 @@ class TableMenus:
         assert app.store is not None
         try:
             game = app.store.load_game(game_id)
-        except Exception as err:  # the store says what is wrong in words
+        except StoreError as err:  # the store says what is wrong in words
             app.say("both", f"That game cannot be read back: {err}", warning=True)
             return
         app.start_replay(recorded_replay(title, game))
@@ -336,7 +336,7 @@ class TableMenus:
     def _toggle_tutor(self) -> None:
         app = self.app
         app.config.tutor.enabled = app.tutor = not app.config.tutor.enabled
-        app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
+        app.modes.announce()  # the banner says whether the tutor is on
 
     def _next_dice(self) -> None:
         d = self.app.config.dice

@@ -27,11 +27,12 @@ the installer's PIN is asked for            PIN entry, then the settings menu
 a session is chosen from the menu           name entry goes on top, then the session's
                                             first game starts
 Done with button dice                       the dice entry goes on top
-a replay starts                             it replaces any replay or take-back offer
-a lesson starts                             it replaces any lesson, replay or offer
-Russian backgammon is chosen                its game goes on top (replacing a replay or
-                                            an offer); Back leaves it; a new game drops it
-a lesson ends or is left                    the Lessons menu (Back from it: the game)
+a replay, a lesson or Russian backgammon    it replaces any other activity (the game
+starts                                      waits under it) and any take-back offer;
+                                            Back leaves it (the game takes the table
+                                            back); a new game drops it
+a lesson ends or is left                    the Lessons menu, over the men as the lesson
+                                            left them (Back from it: the game)
 nobody at the table for ``IDLE_MS``         the attract screen goes on top
 a button pressed or a man moved             the attract screen goes, and the choice of
                                             what to do opens (the press does nothing else)
@@ -48,7 +49,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kiosk.app.menu import Menu, MenuMode
-from kiosk.app.modes import Mode
+from kiosk.app.modes import ACTIVITIES, Activity, Mode
 from kiosk.app.modes.attract import (
     ABANDON_MS,
     IDLE_MS,
@@ -58,9 +59,7 @@ from kiosk.app.modes.attract import (
 )
 from kiosk.app.modes.entry import DiceEntryMode, NameEntryMode, PinEntryMode
 from kiosk.app.modes.game import DoubleOfferMode, GameEndMode, GameMode, TakeBackOfferMode
-from kiosk.app.modes.lesson import LessonMode
 from kiosk.app.modes.replay import ReplayMode
-from kiosk.app.modes.russian import RussianMode
 from kiosk.display.view import GAME_GOES_ON
 from kiosk.events import (
     Choose,
@@ -74,7 +73,6 @@ from kiosk.rules import Phase
 if TYPE_CHECKING:
     from kiosk.app.modes import Host, ModeStack
     from kiosk.app.replay import Replay
-    from kiosk.tutor.lessons import LessonEngine
 
 NOTICE_MS = 30_000  # how long the start-up notices stay if no button is pressed
 
@@ -100,7 +98,7 @@ class Transitions:
             case WrongMove(player=player):
                 title = f"{str(player).capitalize()} made a wrong move"
                 self.menu(app.menus.wrong_move(title, app.core.accept))
-            case GameOver() if self.modes.find(RussianMode) is None:
+            case GameOver() if self.modes.activity is self.modes.base:  # the game's
                 self.modes.drop(DoubleOfferMode)
                 self.modes.push(GameEndMode(app))
             case CoachVerdict(take_back=True) if "cube" not in event.data:  # a play's
@@ -111,9 +109,7 @@ class Transitions:
 
     def new_game(self) -> None:
         """A game starts (or is resumed): what belonged to the last one lapses."""
-        self.modes.drop(
-            ReplayMode, LessonMode, GameEndMode, DoubleOfferMode, TakeBackOfferMode, RussianMode
-        )
+        self.modes.drop(*ACTIVITIES, GameEndMode, DoubleOfferMode, TakeBackOfferMode)
 
     def rethink(self, mode: Mode) -> None:
         """The coach offers to take back a bad double or pass before it stands."""
@@ -142,24 +138,19 @@ class Transitions:
         """The players' names are asked for before a session."""
         self.modes.push(entry)
 
+    def activity(self, activity: Activity) -> None:
+        """An activity (a lesson, a replay, a Russian game) takes the table, replacing any
+        other and any take-back offer; the game waits under it."""
+        self.modes.push(activity, replacing=(*ACTIVITIES, TakeBackOfferMode))
+
     def replay(self, replay: Replay) -> None:
-        """A stored game is shown turn by turn, replacing any replay before it."""
-        self.modes.drop(ReplayMode, TakeBackOfferMode)
-        self.modes.push(ReplayMode(self.app, replay))
+        """A stored game is shown turn by turn."""
+        self.activity(ReplayMode(self.app, replay))
 
-    def russian(self, mode: RussianMode) -> None:
-        """A game of Russian backgammon takes the table; the game waits under it."""
-        self.modes.drop(ReplayMode, TakeBackOfferMode, RussianMode)
-        self.modes.push(mode)
-
-    def lesson(self, engine: LessonEngine) -> None:
-        """A lesson takes the table over, replacing any lesson, replay or offer."""
-        self.modes.drop(ReplayMode, TakeBackOfferMode, LessonMode)
-        self.modes.push(LessonMode(self.app, engine))
-
-    def lesson_over(self, mode: LessonMode, menu: Menu) -> None:
-        """A lesson ended or was left: the Lessons menu (Back from it restores the game)."""
-        self.modes.pop(mode)
+    def lesson_over(self, between: Activity, menu: Menu) -> None:
+        """A lesson ended or was left: the Lessons menu over the table between lessons (Back
+        from it gives the table back to the game)."""
+        self.activity(between)
         self.menu(menu)
 
     # -- the table's own ---------------------------------------------------------------------
@@ -189,8 +180,8 @@ class Transitions:
 
     def _put_away(self) -> None:
         """Nobody answered the warning: a new game for the next visitor, and the invitation."""
+        self.app.put_away_game()  # the game has the table again
         self.modes.reset()
-        self.app.put_away_game()
         self.modes.push(AttractMode())
 
     def woken(self, player: str | None = None) -> bool:

@@ -29,6 +29,7 @@ from html import escape
 from kiosk.display import palette
 from kiosk.display.calibration import COLUMNS
 from kiosk.display.view import TableView
+from kiosk.events import Kind
 from kiosk.rules import Position
 from kiosk.table.sensing import true_counts
 
@@ -119,7 +120,7 @@ def from_view(view: TableView, preview: tuple[tuple[str, str], ...] = ()) -> Pic
     if not men or not any(w or b for w, b in men.values()):
         men = true_counts(view.position)
     illegal = view.illegal[0] if view.illegal else None
-    lesson = view.mode == "lesson"
+    lesson = view.mode == Kind.LESSON
     return Picture(
         men=dict(men),
         turn="white" if lesson else view.turn,  # a lesson numbers the points for its learner

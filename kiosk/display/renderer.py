@@ -67,8 +67,10 @@ from kiosk.display.palette import (
     WARNING_BG,
     WRONG,
 )
+from kiosk.display.payloads import Correction
 from kiosk.display.text import TextCache
 from kiosk.display.view import MENU_KEYS, PlayerText, TableView, button_label, score_lines
+from kiosk.events import Kind
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
 from kiosk.table.sensing import true_counts
@@ -147,7 +149,7 @@ class Renderer:
     def draw(self, view: TableView, now_ms: int) -> None:
         """Draw one whole frame of ``view`` on the surface (the caller flips)."""
         surface = self.surface
-        self.draw_board(russian=view.mode == "russian")
+        self.draw_board(russian=view.mode == Kind.RUSSIAN)
         counts = self._men(view)
         pulse = (math.sin(now_ms / 1000 * math.tau * 0.8) + 1) / 2
         if view.illegal and view.illegal[0] in self.geometry.strips:
@@ -234,12 +236,14 @@ class Renderer:
                 label = self.text.render(str(count), radius, edge)
                 self.surface.blit(label, label.get_rect(center=strip.slots[shown - 1]))
 
-    def _draw_setup(self, corrections, counts: Mapping[str, tuple[int, int]]) -> None:
+    def _draw_setup(
+        self, corrections: tuple[Correction, ...], counts: Mapping[str, tuple[int, int]]
+    ) -> None:
         """The men still to lay out: a pale man (a disc of his colour, dashed round) in each
         slot a man should fill, a cross on each man to take away."""
         edge_width = max(2, self.geometry.radius // 8)
         for c in corrections:
-            where = str(c["table"])
+            where = c.table
             if where not in self.geometry.strips:
                 continue
             strip = self.geometry.strips[where]
@@ -247,8 +251,8 @@ class Renderer:
             if where in TRAYS:
                 radius = max(3, int(min(self.geometry.radius, strip.pitch * 0.45)))
             total = sum(counts.get(where, (0, 0)))
-            want, have = int(c["want"]), int(c["have"])
-            white = c["colour"] == "white"
+            want, have = c.want, c.have
+            white = c.colour == "white"
             for i in range(total, total + max(0, want - have)):
                 xy = self._slot(where, i)
                 key = ("ghost", white, radius)
@@ -531,7 +535,8 @@ class Renderer:
         return surface, rect.topleft
 
     def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
-        result = view.prompts.get(colour, "result") if view.winner and view.mode == "game" else None
+        over = view.winner and view.mode == Kind.GAME
+        result = view.prompts.get(colour, "result") if over else None
         if view.choices and view.facing(view.turn) == colour:
             options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
             content = ("choose", f"Which play? {options}")
@@ -741,7 +746,7 @@ class Renderer:
 
     def _cube_panel(self, view: TableView, colour: str, key: tuple | None):
         value, owner = view.cube
-        shown = view.mode != "russian"  # Russian backgammon is played without the cube
+        shown = view.mode != Kind.RUSSIAN  # Russian backgammon is played without the cube
         if key is None:
             return (value, owner, shown)
         if not shown:
@@ -922,7 +927,7 @@ class BandPainter:
         die = int(h * 0.5)
         font = self.text.font(label_size)
         width = max(2 * die + 3 * pad, font.size("FIRST THROW")[0] + 2 * pad)
-        if view.mode in ("lesson", "replay"):
+        if view.mode in (Kind.LESSON, Kind.REPLAY):
             label = self.text.render(view.mode.upper(), label_size, ACCENT)
         elif view.opening:
             label = self.text.render("FIRST THROW", label_size, ACCENT)

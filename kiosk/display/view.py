@@ -1,7 +1,10 @@
 """What the players should see right now, kept up to date from the event stream.
 
 The display draws a :class:`TableView`; it never asks the referee or the game.
-``TableView.apply(event)`` folds one application event into the view.
+``TableView.apply(event)`` folds one application event into the view, one small method a
+kind of event. Three jobs are kept apart: the view's state (here), its words
+(:mod:`kiosk.display.wording`) and the tutor's payloads, read typed
+(:mod:`kiosk.display.payloads`); what has the table is a :class:`~kiosk.events.Kind`.
 
 >>> view = TableView()
 >>> view.apply({"event": "dice", "player": "white", "dice": [6, 5]})
@@ -17,8 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import singledispatchmethod
 from typing import Any
 
+from kiosk.display import wording
+from kiosk.display.payloads import CoachWords, Correction, LessonPage
 from kiosk.display.prompts import OWN, VERDICTS, Prompts, Text
 from kiosk.events import (
     MISSING,
@@ -33,6 +39,7 @@ from kiosk.events import (
     Event,
     GameOver,
     Illegal,
+    Kind,
     Legal,
     LessonEvent,
     MenuShown,
@@ -58,7 +65,7 @@ from kiosk.events import (
 from kiosk.rules import Colour, Position
 from kiosk.rules.moves import Play
 from kiosk.rules.russian import RussianPosition
-from kiosk.table.sensing import describe, location, point_of
+from kiosk.table.sensing import location
 
 #: The events with which the game goes on: a take-back offer lapses (the coach's verdict is
 #: then held beneath what the turn asks).
@@ -103,7 +110,7 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     >>> score_lines(view, "white")
     ('Score 2-1  (to 5)', 'Cube in the middle')
     """
-    if view.mode == "russian":  # the waiting game's score and cube are not this game's
+    if view.mode == Kind.RUSSIAN:  # the waiting game's score and cube are not this game's
         return "Russian: not scored", "No cube in this game"
     me = 0 if colour == "white" else 1
     session = view.session
@@ -152,15 +159,6 @@ def button_label(button: str, player: str, keys: bool) -> str:
 PlayerText = Text  # what one player's line shows (kiosk.display.prompts.Text)
 
 
-def doublet_words(d1: int, d2: int) -> str:
-    """What a throw plays: a doublet plays its number four times.
-
-    >>> doublet_words(3, 3), doublet_words(6, 5)
-    ('3-3: a doublet, so you move 3 four times', '6-5')
-    """
-    return f"{d1}-{d2}: a doublet, so you move {d1} four times" if d1 == d2 else f"{d1}-{d2}"
-
-
 @dataclass
 class TableView:
     """Everything the display shows; locations are the table's (white's numbering)."""
@@ -192,7 +190,7 @@ class TableView:
     preview: bool = False  # the arrows show a lesson's preview of the book's play
     winner: str | None = None  # the game is over: who won ("YOUR TURN" is shown to nobody)
     opening: bool = False  # before the first throw: both players throw, nobody's turn yet
-    mode: str = "game"  # "game", "lesson", "replay": the turn label is the game's only
+    mode: Kind = Kind.GAME  # what has the table: the turn label is the game's only
     table: str | None = None  # the table's own colour in a game against it
     show_detail: dict[str, bool] = field(default_factory=dict)  # player -> full explanation shown
     board: dict[str, tuple[int, int]] | None = None  # sensed (white, black) men; None: as position
@@ -205,14 +203,14 @@ class TableView:
     menu_numbers: tuple[int, ...] = ()  # each item's number key (a keyboard picks it)
     simulated: bool = False  # no physical men (simulated table): the display draws them
     lights: tuple[str, ...] = ()  # table locations a lesson points at
-    setup: tuple[Mapping[str, Any], ...] = ()  # men still to lay out: {table, colour, have,
-    # want} by location and colour (drawn as pale men to place, crosses on men to take away)
+    setup: tuple[Correction, ...] = ()  # men still to lay out, by location and colour (drawn
+    # as pale men to place, crosses on men to take away)
     step: tuple[int, int] | None = None  # a lesson's step and how many it has
     lesson_title: str = ""  # the lesson's banner without its step
     lesson_result: bool | None = None  # the learner's last answer: right, wrong or none yet
     answers: tuple[str, ...] = ()  # a lesson question's choices
     answer_cursor: int = 0  # the choice Done would give
-    chart: dict | None = None  # a lesson's ``chart`` event: title, series, wrong figures
+    chart: dict[str, Any] | None = None  # a lesson's ``chart`` event: title, series, wrong
     legend: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # player ->
     # (button, what it does now) for the buttons that do something on that player's side
     keys: bool = False  # the legend names the window's keys (no physical buttons wired)
@@ -237,7 +235,7 @@ class TableView:
     @property
     def visitor(self) -> str | None:
         """The visitor's colour in a game against the table (None: two players)."""
-        if self.table is None or self.mode != "game":
+        if self.table is None or self.mode != Kind.GAME:
             return None
         return "black" if self.table == "white" else "white"
 
@@ -325,183 +323,240 @@ class TableView:
             event = from_json(event)
         if isinstance(event, GAME_GOES_ON):
             self.prompts.lapse_offers()  # a take-back offer lapses as the game goes on
-        match event:
-            case Dice(player=player, dice=(d1, d2)):
-                self.dice, self.opening = (d1, d2), False
-                self.turn = str(player)
-                self.cocked = ()
-                self.illegal = None
-                self.prompts.clear_all("wrong", "notice", "done")
-                words = doublet_words(d1, d2)
-                self._tell(
-                    self.turn,
-                    "turn",
-                    f"You threw {words}.",
-                    f"The table threw {words.replace('you move', 'it moves')}.",
-                )
-            case Destinations(src=src, to=to, player=player, table=table):
-                if table:
-                    src, to = table.get("from", src), table.get("to", to)
-                self.lifted, self.targets = src, tuple(to)
-                self._men_down = _men(self.board)
-                self._clear(str(player), "notice")  # a man in the hand is no man to push
-            case Illegal(reason=reason, message=message, law=law, player=player, table=where):
-                self.illegal = (where or self.lifted or "", reason, message)
-                self._clear(str(player), "done", "notice")
-                self.say(str(player), message, law or "", warning=True, kind="wrong")
-            case Legal(player=player):
-                self.illegal = None
-                self.lifted, self.targets = None, ()
-                self._clear(str(player), "wrong")
-                more = f" Go on playing {self.dice[0]}-{self.dice[1]}." if self.dice else ""
-                self._tell(str(player), "turn", f"That is fine.{more}", f"That is fine.{more}")
-            case Played(variant="russian"):
-                self._russian_played(event)
-            case PartToPlay(player=player, message=message):
-                self.turn, self.dice = str(player), None
-                self._clear(str(player), "notice")  # a doublet chosen: the part is on
-                self.say(str(player), message)
-            case ThrowAgain(player=player):
-                self.turn = str(player)
-                self._clear(str(player), "notice")
-                self.say(str(player), "The bonus is played: throw again.")
-            case Played(player=player, move=move):
-                if event.position:
-                    self._played(event)
-                self.last_move = move
-                self.dice = None
-                self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
-                mover = str(player)
-                self.turn = str(player.other)
-                self.prompts.clear_all("answer")  # which play, a wrong move: answered
-                old = () if mover == self.table else VERDICTS  # the visitor's verdict stays
-                self._clear(mover, "turn", "done", "notice", "wrong", *old)
-                made = move or "nothing (no legal move)"
-                self._tell(mover, "said", f"You played {made}.", f"The table played {made}.")
-                self._tell(
-                    self.turn,
-                    "turn",
-                    "Your turn: throw the dice.",
-                    "The table's turn: throw the dice for it.",
-                )
-            case OpponentPlayShown(player=player, move=move, arrows=arrows, text=text):
-                self.table = str(player)
-                self.last_play = tuple((str(a), str(b)) for a, b in arrows or ())
-                self.last_move = move
-                self.say(self.table, f"I play {move}." if move else text, kind=OWN)
-                self._tell(
-                    self.table,
-                    "turn",
-                    "",
-                    f"The table plays {move}: move its men as the arrows show.",
-                )
-            case WrongMove(player=player, message=message, law=law):  # laws mode
-                self.say(str(player.other), message, law or "", warning=True, kind="answer")
-            case Penalty(player=player, message=message, law=law):
-                self.say(str(player), message, law or "", warning=True, kind="said")
-            case Choose(player=player, options=options, message=message):
-                self.choices = tuple(options)
-                self.say(str(player), message, kind="answer")
-            case Cocked(well=well, message=message, law=law):
-                self.cocked = (*self.cocked, well)
-                self.say("both", message, law or "", warning=True, kind="wrong")
-            case Opening(starter=starter, dice=dice, message=message, plays=plays):
-                self.say("both", message[:1].upper() + message[1:])
-                if starter is not None:
-                    self.opening = False
-                    self.turn = str(starter)
-                    if dice and len(dice) == 2 and all(isinstance(d, int) for d in dice):
-                        self.dice = (dice[0], dice[1])  # each side's die, drawn together
-                        if plays:
-                            self._first_play(str(starter), dice[0], dice[1])
-            case Setup(corrections=corrections, message=message, law=law):
-                self._set_up(tuple(corrections), message, law or "")
-            case SetupOk(restored=restored):
-                self.prompts.clear_all("wrong")
-                self.setup = ()
-                text = "The board is restored. Play on." if restored else "The board is set."
-                self.say("both", text if restored else f"{text} Throw to start.")
-            case SessionShown(score=score, stranded=stranded):
-                self.session = event
-                if not event.order:  # a chouette's tallies are drawn from the names
-                    self.score = (score[0], score[1])
-                self.match_length = int(event.length or 0)
-                self.stranded = tuple(stranded or ())
-                if self.mode == "game":
-                    self.banner = session_banner(event, self.tutor_on)
-            case GameOver(winner=winner, result=result, points=points, passed=passed):
-                self.winner = str(winner)
-                self.dice, self.lifted, self.targets, self.illegal = None, None, (), None
-                white, black = self.score
-                won = winner == Colour.WHITE
-                self.score = (white + points, black) if won else (white, black + points)
-                self._game_over(str(winner), result, points, bool(passed))
-            case TableStatus(status=status, message=message):
-                self.connected = status == "connected"
-                self.connection_message = message or ""
-            case Notice(message=message):  # the referee waits on the player on turn
-                self.say(self.turn, message, kind="notice")
-            case Message(to=to, text=text, prompt="review"):
-                self._review(to, text)
-            case Message(to=to, text=text, detail=detail, warning=warning, complete=complete):
-                if complete:  # a whole play is on the board: nothing is lifted
-                    self.lifted, self.targets = None, ()
-                kind = event.prompt or ("done" if complete else "turn")
-                self.say(to, text, detail or "", bool(warning), kind=kind)
-            case CoachVerdict(data=data):
-                take_back = bool(data.get("take_back", False))
-                self.say(
-                    str(data.get("to", "both")),
-                    str(data.get("text", "")),
-                    str(data.get("detail", "")),
-                    bool(data.get("warning", False)),
-                    str(data.get("rating") or ""),
-                    take_back,
-                    kind="coach",
-                )
-            case LessonEvent(inner=inner) if inner is not None:
-                self.apply(inner)
-            case LessonEvent(data=data):
-                self._lesson(data)
-            case MenuShown(title=title, items=items, cursor=cursor, footer=footer, player=who):
-                self.menu_title = title
-                self.menu = tuple(items)
-                self.menu_cursor = cursor
-                self.menu_footer = footer or ""
-                self.menu_player = None if who is MISSING else str(who)
-                self.menu_numbers = tuple(event.numbers or ())
-            case Board(board=board):
-                if board != self.board:
-                    self.prompts.clear_all("notice")  # its cause is gone, or said again
-                self.board = dict(board)
-                if self.lifted is not None and _men(self.board) > self._men_down:
-                    self.lifted, self.targets = None, ()  # the lifted man is down again
-            case ModeChanged(mode=mode, banner=banner):
-                if mode != self.mode:  # what the last mode asked is not this one's
-                    self.prompts.clear_all()
-                    self.show_detail = {}
-                    self.last_play, self.last_move = (), ""
-                    self.setup, self.step, self.lesson_title = (), None, ""
-                    if self.mode == "game":  # the waiting game's first throw, kept for it
-                        self._waiting_opening = self.opening
-                    elif mode == "game":
-                        self.opening = self._waiting_opening
-                self.banner, self.mode = banner, mode
-                self.hide_pips = False
-                if mode == "russian":  # every man in his tray: the count along the common track
-                    self.opening, self.winner, self.turn = False, None, "white"
-                    self._russian_pips(RussianPosition.start())
-                if mode != "game":  # the waiting game's marks and dice are not the lesson's
-                    self.illegal, self.lifted, self.targets, self.choices = None, None, (), ()
-                    self.dice, self.cocked = None, ()
-            case Detail(player=player):
-                reader = str(player)
-                self.show_detail[reader] = not self.show_detail.get(reader, False)
-            case CubeMoved(action=action, player=player, cube=cube):
-                self._cube(action, str(player), int(cube[0]))
-                self.cube = (int(cube[0]), cube[1])
-            case NewGame() | Resume() | PositionShown():
-                self._shown(event)
+        self._fold(event)
+
+    # -- one event at a time: what it changes in the view ---------------------------------
+
+    @singledispatchmethod
+    def _fold(self, event: Event) -> None:
+        """An event that changes nothing the display shows."""
+
+    @_fold.register
+    def _dice(self, event: Dice) -> None:
+        if len(event.dice) != 2:
+            return
+        d1, d2 = event.dice
+        self.dice, self.opening = (d1, d2), False
+        self.turn = str(event.player)
+        self.cocked = ()
+        self.illegal = None
+        self.prompts.clear_all("wrong", "notice", "done")
+        self._tell(self.turn, "turn", *wording.threw(d1, d2))
+
+    @_fold.register
+    def _destinations(self, event: Destinations) -> None:
+        src, to, table = event.src, event.to, event.table
+        if table:
+            src, to = table.get("from", src), table.get("to", to)
+        self.lifted, self.targets = src, tuple(to)
+        self._men_down = _men(self.board)
+        self._clear(str(event.player), "notice")  # a man in the hand is no man to push
+
+    @_fold.register
+    def _illegal(self, event: Illegal) -> None:
+        self.illegal = (event.table or self.lifted or "", event.reason, event.message)
+        self._clear(str(event.player), "done", "notice")
+        self.say(str(event.player), event.message, event.law or "", warning=True, kind="wrong")
+
+    @_fold.register
+    def _legal(self, event: Legal) -> None:
+        self.illegal = None
+        self.lifted, self.targets = None, ()
+        self._clear(str(event.player), "wrong")
+        words = wording.fine(self.dice)
+        self._tell(str(event.player), "turn", words, words)
+
+    @_fold.register
+    def _part(self, event: PartToPlay) -> None:
+        self.turn, self.dice = str(event.player), None
+        self._clear(self.turn, "notice")  # a doublet chosen: the part is on
+        self.say(self.turn, event.message)
+
+    @_fold.register
+    def _throw_again(self, event: ThrowAgain) -> None:
+        self.turn = str(event.player)
+        self._clear(self.turn, "notice")
+        self.say(self.turn, wording.THROW_AGAIN)
+
+    @_fold.register
+    def _played_event(self, event: Played) -> None:
+        if event.variant == "russian":
+            self._russian_played(event)
+            return
+        if event.position:
+            self._played(event)
+        self.last_move = event.move
+        self.dice = None
+        self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
+        mover = str(event.player)
+        self.turn = str(event.player.other)
+        self.prompts.clear_all("answer")  # which play, a wrong move: answered
+        old = () if mover == self.table else VERDICTS  # the visitor's verdict stays
+        self._clear(mover, "turn", "done", "notice", "wrong", *old)
+        self._tell(mover, "said", *wording.played(event.move))
+        self._tell(self.turn, "turn", *wording.YOUR_TURN)
+
+    @_fold.register
+    def _table_plays(self, event: OpponentPlayShown) -> None:
+        self.table = str(event.player)
+        self.last_play = tuple((str(a), str(b)) for a, b in event.arrows or ())
+        self.last_move = event.move
+        self.say(self.table, wording.table_own(event.move, event.text), kind=OWN)
+        self._tell(self.table, "turn", "", wording.table_plays(event.move))
+
+    @_fold.register
+    def _wrong_move(self, event: WrongMove) -> None:  # laws mode
+        self.say(str(event.player.other), event.message, event.law or "", True, kind="answer")
+
+    @_fold.register
+    def _penalty(self, event: Penalty) -> None:
+        self.say(str(event.player), event.message, event.law or "", warning=True, kind="said")
+
+    @_fold.register
+    def _choose(self, event: Choose) -> None:
+        self.choices = tuple(event.options)
+        self.say(str(event.player), event.message, kind="answer")
+
+    @_fold.register
+    def _cocked(self, event: Cocked) -> None:
+        self.cocked = (*self.cocked, event.well)
+        self.say("both", event.message, event.law or "", warning=True, kind="wrong")
+
+    @_fold.register
+    def _opening(self, event: Opening) -> None:
+        message, starter, dice = event.message, event.starter, event.dice
+        self.say("both", message[:1].upper() + message[1:])
+        if starter is None:
+            return
+        self.opening = False
+        self.turn = str(starter)
+        if dice and len(dice) == 2 and all(isinstance(d, int) for d in dice):
+            self.dice = (dice[0], dice[1])  # each side's die, drawn together
+            if event.plays:
+                self._first_play(str(starter), dice[0], dice[1])
+
+    @_fold.register
+    def _setup(self, event: Setup) -> None:
+        self._set_up(tuple(event.corrections), event.message, event.law or "")
+
+    @_fold.register
+    def _setup_ok(self, event: SetupOk) -> None:
+        self.prompts.clear_all("wrong")
+        self.setup = ()
+        self.say("both", wording.set_up(bool(event.restored)))
+
+    @_fold.register
+    def _session(self, event: SessionShown) -> None:
+        self.session = event
+        if not event.order:  # a chouette's tallies are drawn from the names
+            self.score = (event.score[0], event.score[1])
+        self.match_length = int(event.length or 0)
+        self.stranded = tuple(event.stranded or ())
+        if self.mode is Kind.GAME:
+            self.banner = session_banner(event, self.tutor_on)
+
+    @_fold.register
+    def _over(self, event: GameOver) -> None:
+        self.winner = str(event.winner)
+        self.dice, self.lifted, self.targets, self.illegal = None, None, (), None
+        white, black = self.score
+        points = event.points
+        won = event.winner == Colour.WHITE
+        self.score = (white + points, black) if won else (white, black + points)
+        self._game_over(self.winner, event.result, points, bool(event.passed))
+
+    @_fold.register
+    def _status(self, event: TableStatus) -> None:
+        self.connected = event.status == "connected"
+        self.connection_message = event.message or ""
+
+    @_fold.register
+    def _notice(self, event: Notice) -> None:  # the referee waits on the player on turn
+        self.say(self.turn, event.message, kind="notice")
+
+    @_fold.register
+    def _message(self, event: Message) -> None:
+        if event.prompt == "review":
+            self._review(event.to, event.text)
+            return
+        if event.complete:  # a whole play is on the board: nothing is lifted
+            self.lifted, self.targets = None, ()
+        kind = event.prompt or ("done" if event.complete else "turn")
+        self.say(event.to, event.text, event.detail or "", bool(event.warning), kind=kind)
+
+    @_fold.register
+    def _coach(self, event: CoachVerdict) -> None:
+        words = CoachWords.of(event.data)
+        self.say(
+            words.to,
+            words.text,
+            words.detail,
+            words.warning,
+            words.rating,
+            words.take_back,
+            kind="coach",
+        )
+
+    @_fold.register
+    def _lesson_event(self, event: LessonEvent) -> None:
+        if event.inner is not None:
+            self._fold(event.inner)
+        else:
+            self._lesson(LessonPage.of(event.data))
+
+    @_fold.register
+    def _menu(self, event: MenuShown) -> None:
+        self.menu_title = event.title
+        self.menu = tuple(event.items)
+        self.menu_cursor = event.cursor
+        self.menu_footer = event.footer or ""
+        self.menu_player = None if event.player is MISSING else str(event.player)
+        self.menu_numbers = tuple(event.numbers or ())
+
+    @_fold.register
+    def _board(self, event: Board) -> None:
+        if event.board != self.board:
+            self.prompts.clear_all("notice")  # its cause is gone, or said again
+        self.board = dict(event.board)
+        if self.lifted is not None and _men(self.board) > self._men_down:
+            self.lifted, self.targets = None, ()  # the lifted man is down again
+
+    @_fold.register
+    def _mode(self, event: ModeChanged) -> None:
+        mode = event.mode
+        if mode != self.mode:  # what the last mode asked is not this one's
+            self.prompts.clear_all()
+            self.show_detail = {}
+            self.last_play, self.last_move = (), ""
+            self.setup, self.step, self.lesson_title = (), None, ""
+            if self.mode is Kind.GAME:  # the waiting game's first throw, kept for it
+                self._waiting_opening = self.opening
+            elif mode is Kind.GAME:
+                self.opening = self._waiting_opening
+        self.banner, self.mode = event.banner, mode
+        self.hide_pips = False
+        if mode is Kind.RUSSIAN:  # every man in his tray: the count along the common track
+            self.opening, self.winner, self.turn = False, None, "white"
+            self._russian_pips(RussianPosition.start())
+        if mode is not Kind.GAME:  # the waiting game's marks and dice are not the lesson's
+            self.illegal, self.lifted, self.targets, self.choices = None, None, (), ()
+            self.dice, self.cocked = None, ()
+
+    @_fold.register
+    def _detail(self, event: Detail) -> None:
+        reader = str(event.player)
+        self.show_detail[reader] = not self.show_detail.get(reader, False)
+
+    @_fold.register
+    def _cube_moved(self, event: CubeMoved) -> None:
+        self._cube(event.action, str(event.player), int(event.cube[0]))
+        self.cube = (int(event.cube[0]), event.cube[1])
+
+    @_fold.register(NewGame)
+    @_fold.register(Resume)
+    @_fold.register(PositionShown)
+    def _position(self, event: NewGame | Resume | PositionShown) -> None:
+        self._shown(event)
 
     def _clear(self, colour: str, *kinds: str) -> None:
         """Drop ``colour``'s prompts of ``kinds`` (the visitor's, for the table's side)."""
@@ -513,77 +568,43 @@ class TableView:
         other = "black" if player == "white" else "white"
         if action == "double":
             stake = 2 * value
-            doubler, taker = self.name(player), self.name(other)
-            self._tell(
-                other,
-                "answer",
-                f"{doubler} doubles to {stake}. Select: take, Back: pass.",
+            ask, wait = wording.double_offered(
+                self.name(player), self.name(other), stake, other == self.table
             )
-            waiting = (
-                f"You double to {stake}: the table is thinking about it."
-                if other == self.table
-                else f"You double to {stake}: {taker} answers (Select takes, Back passes)."
-            )
-            self._tell(player, "turn", waiting)
+            self._tell(other, "answer", ask)
+            self._tell(player, "turn", wait)
             return
         self.prompts.clear_all("answer")
         if action == "take":
             doubler = other
-            taker = self.name(player)
             if player == self.table:
-                self._tell(doubler, "turn", f"The table takes: the cube is at {value}. Throw the "
-                           "dice.")
+                self._tell(doubler, "turn", wording.table_takes(value))
                 return
-            self._tell(
-                player,
-                "turn",
-                f"You take: the cube is at {value} and yours. {self.name(doubler)} throws.",
-            )
-            self._tell(
-                doubler,
-                "turn",
-                f"{taker} takes: the cube is at {value}. Throw the dice.",
-                f"You take: the cube is at {value}. Throw the dice for the table.",
-            )
+            to_taker, to_doubler = wording.taken(value, self.name(player), self.name(doubler))
+            self._tell(player, "turn", to_taker)
+            self._tell(doubler, "turn", *to_doubler)
 
     def _game_over(self, winner: str, result: str, points: int, passed: bool) -> None:
         """The result on each player's line: the winner's own words, the loser's."""
         self.prompts.clear_all("answer", "turn", "done", "notice", "wrong")
         loser = "black" if winner == "white" else "white"
-        worth = f"{points} point{'s' if points != 1 else ''}"
-        how = f"a {result} game ({worth})" if not passed else f"{worth}: {{}} passed the double"
+        names = {who: self.name(who) for who in ("white", "black")}
         for who in ("white", "black"):
             if who == self.table and self.visitor is not None:
                 continue
-            if who == winner:
-                text = "You won " + how.format(self.name(loser))
-            else:
-                text = f"{self.name(winner)} wins " + how.format(
-                    "you" if who == loser else self.name(loser)
-                )
-            self.prompts.put(who, "result", Text(f"{text}."))
+            text = wording.game_over(who, winner, loser, names, result, points, passed)
+            self.prompts.put(who, "result", Text(text))
 
     def _set_up(self, corrections: tuple[Mapping[str, Any], ...], said: str, law: str) -> None:
         """Men to lay out: drawn as pale men where they go (crosses on men to take away),
         with a count of what is left to do, not a telling-off one man at a time."""
-        corrections = tuple(c for pair in corrections for c in _by_colour(pair))
-        self.setup = corrections
-        place = sum(max(0, int(c["want"]) - int(c["have"])) for c in corrections)
-        away = sum(max(0, int(c["have"]) - int(c["want"])) for c in corrections)
-        if not corrections:  # a referee's word with nothing to show: said as it is
+        self.setup = tuple(c for pair in corrections for c in Correction.each(pair))
+        if not self.setup:  # a referee's word with nothing to show: said as it is
             self.say("both", said, law, kind="wrong")
             return
-        todo = []
-        if place and place == away:  # men moved: each marked one goes to a pale one
-            todo.append(f"move the {place} marked with a cross onto them")
-        else:
-            if place:
-                todo.append(f"{place} {'man' if place == 1 else 'men'} to place")
-            if away:
-                todo.append(f"{away} marked with a cross to take away")
-        text = f"Lay the men out as the pale men show: {' and '.join(todo)}."
+        text = wording.setup_todo(self.setup)
         for who in self.sides():
-            words = [setup_words(c, who) for c in corrections]
+            words = [wording.setup_words(c, who) for c in self.setup]
             detail = "What is left to do:\n" + "\n".join(words) + (f"\n\n{law}" if law else "")
             self.say(who, text, detail, kind="wrong")
 
@@ -620,7 +641,7 @@ class TableView:
         self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
         self.tutor_on = event.tutor
-        self._lesson({"event": "lesson-end"})
+        self._lesson(LessonPage("lesson-end"))
         if isinstance(event, Resume) and event.phase == "double-offered":
             self._cube("double", self.turn, self.cube[0])
         if isinstance(event, NewGame):
@@ -631,67 +652,48 @@ class TableView:
 
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""
-        mine, theirs = (white, black) if starter == "white" else (black, white)
         other = "black" if starter == "white" else "white"
-        self._tell(
-            starter,
-            "turn",
-            f"You start: you threw {mine}, {other} threw {theirs}. "
-            f"Play {white}-{black}: move your men, then press Done.",
-            f"The table starts: it threw {mine}, you threw {theirs}. Its play of "
-            f"{white}-{black} follows.",
-        )
-        self._tell(other, "turn", f"{self.name(starter)} starts and plays {white}-{black}.")
+        to_starter, to_other = wording.first_play(starter, other, white, black, self.name(starter))
+        self._tell(starter, "turn", *to_starter)
+        self._tell(other, "turn", to_other)
 
-    def _lesson(self, event: Mapping[str, Any]) -> None:
+    def _lesson(self, page: LessonPage) -> None:
         """A lesson's step, result, chart or end: what it says, lights, asks and charts."""
-        kind = event["event"]
+        kind = page.kind
         if kind == "lesson":
-            self._lesson_board(event)
-            step, steps = event.get("step"), event.get("steps")
-            if isinstance(step, int) and isinstance(steps, int):
-                self.step = (step, steps)  # the step counter, in the banner
+            self._lesson_board(page)
+            if page.step is not None:
+                step, steps = page.step
+                self.step = page.step  # the step counter, in the banner
                 self.lesson_title = self.lesson_title or self.banner
                 self.banner = f"{self.lesson_title} · step {step} of {steps}"
-            if "position" not in event:  # no men to lay out for this step
+            if not page.lays_out:  # no men to lay out for this step
                 self.setup = ()
-        if kind == "lesson-result":
-            wanted = event.get("wanted")
-            if isinstance(wanted, Mapping):  # a wrong play: the play wanted, with arrows
-                self.last_play = tuple((str(a), str(b)) for a, b in wanted.get("arrows", ()))
-                self.last_move = str(wanted.get("move", ""))
-                self.preview = True
-        if kind in ("lesson", "lesson-result", "lesson-end"):
-            wrong = kind == "lesson-result" and not event["correct"]
-            text, source = str(event.get("text", "")), str(event.get("detail", ""))
+        if kind == "lesson-result" and page.wanted is not None:  # a wrong play: the play
+            self.last_play, self.last_move = page.wanted.arrows, page.wanted.move  # wanted
+            self.preview = True
+        if page.says:
+            wrong = kind == "lesson-result" and not page.correct
             # The whole text, the books that play it so and where it comes from, for
             # Select (a long text is cut short in the band); each new text starts with the
             # explanation closed.
-            sources = str(event.get("sources", ""))
-            detail = "\n\n".join(x for x in (text, sources) if x)
-            detail += f"\n\nFrom {source}." if source else ""
             self.show_detail = {}
-            self.say(
-                str(event.get("to", "both")),
-                text,
-                detail,
-                bool(event.get("warning", wrong)),
-                title=self.banner or "The lesson",
-                kind="lesson",
-            )
+            warning = wrong if page.warning is None else page.warning
+            title = self.banner or "The lesson"
+            self.say(page.to, page.text, page.detail, warning, title=title, kind="lesson")
         if kind == "lesson":
-            self.lights = tuple(event.get("light", ()))
+            self.lights = page.lights
             self.lesson_result = None
-            self.answers = tuple(event.get("choices", ()))
-            self.answer_cursor = int(event.get("selected", 0))
-            if event.get("kind") != "chart":
+            self.answers = page.choices
+            self.answer_cursor = page.selected
+            if page.step_kind != "chart":
                 self.chart = None
         elif kind == "lesson-result":
-            self.lights = tuple(event.get("light", ()))
-            self.lesson_result = bool(event["correct"])
+            self.lights = page.lights
+            self.lesson_result = page.correct
             self.answers = ()
-        elif kind == "chart":
-            self.chart = {k: _plain(v) for k, v in event.items()}
+        elif kind == "chart" and page.chart is not None:
+            self.chart = {k: _plain(v) for k, v in page.chart.items()}
         elif kind in ("lesson-end", "lesson-exit"):
             self.lights, self.lesson_result, self.answers, self.chart = (), None, (), None
             if self.preview:
@@ -699,17 +701,14 @@ class TableView:
             self.hide_pips, self.preview = False, False
             self.step, self.setup = None, ()
 
-    def _lesson_board(self, event: Mapping[str, Any]) -> None:
+    def _lesson_board(self, page: LessonPage) -> None:
         """A lesson step's pip counts (hidden while it asks for one) and its preview of the
         book's play: arrows from each man to its destination (the step's text names it)."""
-        self.hide_pips = bool(event.get("hide_pips", False))
-        pips = event.get("pips")
-        if isinstance(pips, Mapping):
-            self.pips = (int(pips["white"]), int(pips["black"]))
-        preview = event.get("preview")
-        if isinstance(preview, Mapping):
-            self.last_play = tuple((str(a), str(b)) for a, b in preview.get("arrows", ()))
-            self.last_move = str(preview.get("move", ""))
+        self.hide_pips = page.hide_pips
+        if page.pips is not None:
+            self.pips = page.pips
+        if page.preview is not None:
+            self.last_play, self.last_move = page.preview.arrows, page.preview.move
             self.preview = True
         else:  # a new step starts clean: no arrows of the step (or the play) before
             self.last_play, self.last_move, self.preview = (), "", False
@@ -722,7 +721,9 @@ class TableView:
         self.lifted, self.targets, self.illegal = None, (), None
         self._clear(mover, "turn", "done", "notice", "wrong")
         self._russian_pips(RussianPosition.from_notation(str(event.position)))
-        played = russian_words(event.move) if event.move else "played nothing (no legal move)"
+        played = (
+            wording.russian_words(event.move) if event.move else "played nothing (no legal move)"
+        )
         self.say(mover, f"You {played}.", f"In the books' notation: {event.move}.", kind="said")
         on_roll = "white" if event.position.split(":")[1] == "w" else "black"
         if on_roll != mover:
@@ -739,79 +740,6 @@ class TableView:
         self.last_play = play_arrows(event.play, mover) if event.play is not None else ()
 
 
-def setup_words(correction: Mapping[str, Any], reader: str) -> str:
-    """One location still to put right while laying out, in ``reader``'s own numbering
-    (the other colour's own number beside it).
-
-    >>> setup_words({"table": "19", "colour": "black", "have": 4, "want": 5}, "white")
-    "Put 1 more black man on your 19 point (black's 6 point)."
-    >>> setup_words({"table": "6", "colour": "white", "have": 7, "want": 5}, "white")
-    'Take 2 white men off your 6 point.'
-    """
-    where, colour = str(correction["table"]), Colour.parse(str(correction["colour"]))
-    diff = int(correction["want"]) - int(correction["have"])
-    men = "man" if abs(diff) == 1 else "men"
-    place = describe(where, Colour.parse(reader))
-    if str(colour) != reader and where.isdigit():
-        place += f" ({colour}'s {point_of(colour, where)} point)"
-    if diff > 0:
-        return f"Put {diff} more {colour} {men} on {place}."
-    return f"Take {-diff} {colour} {men} off {place}."
-
-
-def russian_words(move: str) -> str:
-    """A Russian play in plain words, for a newcomer who does not read the notation (the
-    common track's points, numbered from where both sides enter).
-
-    >>> russian_words("hand/4 hand/6")
-    'entered men on points 4 and 6'
-    >>> for part in russian_words("hand/3*/4 12/18(2)").split("; "):
-    ...     print(part)
-    entered a man on point 3, hitting, and moved it on to point 4
-    moved 2 men from point 12 to point 18
-    >>> russian_words("hand/4(2) hand/6")
-    'entered 2 men on point 4 and a man on point 6'
-    >>> russian_words("bar/2 20/off")
-    'entered a man from the bar on point 2; bore a man off from point 20'
-    """
-    entered: list[tuple[str, int]] = []
-    said: list[str] = []
-    for token in move.split():
-        count = 1
-        if token.endswith(")") and "(" in token:
-            token, times = token[:-1].split("(")
-            count = int(times)
-        parts = token.split("/")
-        hits = [p.rstrip("*") for p in parts[1:] if p.endswith("*")]
-        points = [p.rstrip("*") for p in parts]
-        src, path = points[0], points[1:]
-        men = "a man" if count == 1 else f"{count} men"
-        if src == "hand" and len(path) == 1 and not hits:
-            entered.append((path[0], count))
-            continue
-        if src in ("hand", "bar"):
-            words = f"entered {men}{' from the bar' if src == 'bar' else ''} on point {path[0]}"
-        elif path[-1] == "off":
-            words = f"bore {men} off from point {src}"
-        else:
-            words = f"moved {men} from point {src} to point {path[-1]}"
-        if hits and src in ("hand", "bar"):
-            words += ", hitting"
-            if len(path) > 1:
-                words += f", and moved {'it' if count == 1 else 'them'} on to point {path[-1]}"
-        elif hits:
-            words += f", hitting on point {hits[0]}"
-        said.append(words)
-    if entered and all(count == 1 for _, count in entered) and len(entered) > 1:
-        points = [point for point, _ in entered]
-        said.insert(0, f"entered men on points {', '.join(points[:-1])} and {points[-1]}")
-    elif entered:
-        each = [f"{'a man' if n == 1 else f'{n} men'} on point {p}" for p, n in entered]
-        tail = f"{', '.join(each[:-1])} and {each[-1]}" if len(each) > 1 else each[0]
-        said.insert(0, f"entered {tail}")
-    return "; ".join(said)
-
-
 def _plain(value: Any) -> Any:
     """A value of an event's JSON as plain lists and dicts."""
     if isinstance(value, tuple | list):
@@ -824,25 +752,6 @@ def _plain(value: Any) -> Any:
 def _men(board: dict[str, tuple[int, int]] | None) -> int:
     """The men the table senses (0 without a board)."""
     return sum(w + b for w, b in board.values()) if board else 0
-
-
-def _by_colour(correction: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
-    """A set-up correction as one of each colour's: the ordinary game's already are (its
-    ``colour``, ``have``, ``want``); Russian backgammon's count (white, black) pairs, a tray
-    holding both sides' men.
-
-    >>> _by_colour({"table": "off-white", "have": (3, 0), "want": (15, 0)})
-    ({'table': 'off-white', 'colour': 'white', 'have': 3, 'want': 15},)
-    """
-    have, want = correction["have"], correction["want"]
-    if isinstance(have, int):
-        return (correction,)
-    where = correction["table"]
-    return tuple(
-        {"table": where, "colour": colour, "have": h, "want": w}
-        for colour, h, w in zip(("white", "black"), have, want, strict=True)
-        if h != w
-    )
 
 
 def play_arrows(play: Play, mover: Colour) -> tuple[tuple[str, str], ...]:

@@ -12,10 +12,15 @@ modes and ``kiosk scenario`` both drive it; neither touches the game or a refere
 
 The table is read once, at the edge: every settled frame becomes a
 :class:`~kiosk.table.TableReading` (the men at each location; their colours only where
-the table senses them) handed to :meth:`GameCore.sense`, which passes it to the active
-referee — the game's, a lesson's, a Russian game's, or none during a replay. The board as
-that referee judges it (:attr:`GameCore.board`, coloured from the game where the table
-senses only where men are) is what the display, "press Done" and the lessons use.
+the table senses them) handed to :meth:`GameCore.sense`, which passes it to the referee of
+whoever has the table (:attr:`GameCore.owner`: the game, a lesson, a Russian game, or a
+replay, which judges nothing). The board as that referee judges it
+(:attr:`GameCore.board`) is what the display, "press Done" and the lessons use.
+
+The table changes hands only through :meth:`GameCore.take` (and :meth:`resume_game`, the
+game taking it back). Each new owner starts from the board as the last one judged it: on
+a table that senses only where men are, men nobody judges keep the colours they had when
+the table was handed over, never those of the waiting game.
 
 >>> from kiosk.table import TableLayout, project
 >>> events = []
@@ -36,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kiosk.events import CrawfordGame, Event, GameOver, TakeBack
+from kiosk.events import CrawfordGame, Event, GameOver, Kind, TakeBack
 from kiosk.play.cube import CubeDealer
 from kiosk.play.sessions import PlaySession, with_rules
 from kiosk.play.side import TableSide
@@ -57,6 +62,25 @@ LayOut = Callable[[Sensed], None]  # the men of a board laid out (a simulated ta
 
 class TooLate(GameError):
     """A play cannot be taken back: the game has gone on."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who has the table: the game (judged by its own referee), a lesson (judged by the
+    referee it hosts, if any; the dice wells not its concern), a game of another variant
+    (its referee), or a replay (nothing judged).
+
+    >>> Owner(Kind.LESSON).wells, Owner(Kind.GAME).wells
+    (False, True)
+    """
+
+    kind: Kind
+    judge: Judge | None = None  # the game's is always the core's current referee
+
+    @property
+    def wells(self) -> bool:
+        """Whether the dice thrown into the wells are the owner's throws."""
+        return self.kind is not Kind.LESSON
 
 
 @dataclass(frozen=True)
@@ -97,13 +121,12 @@ class GameCore:
         self.cube = CubeDealer(self)
         self.side: TableSide | None = None
         self.session: PlaySession | None = None
-        self.variant: RussianReferee | None = None
+        self.owner = Owner(Kind.GAME)  # who has the table
+        self._given: Sensed | None = None  # the board as judged when the table changed hands
         self.game_serial = 0  # counts the games started or resumed
         self.start = Position.standard()  # where the game began (a restart replays from it)
         self.game = Game(self.profile, self.start)
         self.referee = self.make_referee(self.game, self._from_referee)
-        self._judge: Judge | None = self.referee
-        self._dice_to_judge = True
         self._dice_held = False  # dice read while the table's side decided its cube
 
     # -- the table --------------------------------------------------------------------------
@@ -112,37 +135,43 @@ class GameCore:
         """The table said who it is (``sensing``: how it senses its men); ``again``: after a
         pulled cable or a restart of the table, whose board is checked against the game."""
         self.sensing = sensing
-        if again and self._judge is not None:
-            self._judge.reconnected()
+        judge = self.judge
+        if again and judge is not None:
+            judge.reconnected()
 
     def sense(self, reading: TableReading, now: int) -> None:
         """A settled reading of the table, to the active referee (and the dice wells, where
         the dice are thrown into them and the referee throws for the game)."""
         self.now = now
         self.reading = reading
-        judge = self._judge
+        judge = self.judge
         if judge is None:
+            self._given = self._unjudged(reading)  # each reading coloured from the last
             return
         judge.sense(reading, now)
         self._dice_held = self.holding
-        if self._dice_to_judge and self.settings.dice_source == "wells" and not self.holding:
+        if self.owner.wells and self.settings.dice_source == "wells" and not self.holding:
             judge.dice(reading.dice, now)
 
     @property
     def board(self) -> Sensed | None:
-        """The board on the table as the active referee judges it (with nothing judged:
-        the colours the table senses, else its counts coloured from the game)."""
-        judge = self._judge
+        """The board on the table as the owner's referee judges it (with nothing judged:
+        the colours the table senses, else its counts coloured from the board as it was
+        when the table changed hands)."""
+        judge = self.judge
         seen = judge.seen if judge is not None else None
         if seen is not None:
             return seen
         reading = self.reading
-        if reading is None:
-            return None
+        return self._unjudged(reading) if reading is not None else None
+
+    def _unjudged(self, reading: TableReading) -> Sensed:
+        """``reading`` as nobody judges it: its colours, or its counts coloured from the
+        board last given (the game's position before the table ever changed hands)."""
         if reading.colours is not None:
             return dict(reading.colours)
-        reference = project(self.game.position, self.layout)
-        return colour_in(reading.counts, reference, self.game.turn)[0]
+        given = self._given or project(self.game.position, self.layout)
+        return colour_in(reading.counts, given, self.game.turn)[0]
 
     @property
     def holding(self) -> bool:
@@ -153,9 +182,10 @@ class GameCore:
         """Time passes: the referee judges what has settled; the table's side acts on what
         it has thought (never waiting for it)."""
         self.now = now
-        if self._judge is not None:
-            self._judge.tick(now)
-        if self.side is not None and self.variant is None and self._judge is self.referee:
+        judge = self.judge
+        if judge is not None:
+            judge.tick(now)
+        if self.side is not None and self.owner.kind is Kind.GAME:
             self.side.poll()
             self._release_dice()
 
@@ -168,7 +198,7 @@ class GameCore:
 
     def settle(self) -> None:
         """Wait for the table's side to finish thinking, and act on it (a script)."""
-        if self.side is not None and self.variant is None and self._judge is self.referee:
+        if self.side is not None and self.owner.kind is Kind.GAME:
             self.side.settle()
             self._release_dice()
 
@@ -180,27 +210,36 @@ class GameCore:
 
     @property
     def judge(self) -> Judge | None:
-        """The referee the table's readings go to now."""
-        return self._judge
+        """The referee the table's readings go to now (the owner's)."""
+        return self.referee if self.owner.kind is Kind.GAME else self.owner.judge
+
+    @property
+    def variant(self) -> RussianReferee | None:
+        """The referee of a game of another variant, while one has the table."""
+        judge = self.owner.judge
+        return judge if isinstance(judge, RussianReferee) else None
+
+    def take(self, kind: Kind, judge: Judge | None = None) -> None:
+        """``kind`` takes the table (judged by ``judge``, or by nobody); the game waits. It
+        starts from the board as it is judged now, on either sensing; :meth:`resume_game`
+        hands the table back to the game."""
+        self._given = self.board
+        self.owner = Owner(kind, judge)
+        if judge is not None and self.reading is not None:
+            judge.sense(self.reading, self.now)
 
     def host(self, game: Game, emit: Publish) -> Referee:
         """A referee for ``game`` (a lesson's) judges the table from the board it shows now;
-        the dice wells are not its concern. :meth:`resume_game` hands the table back."""
+        the dice wells are not its concern."""
         referee = self.make_referee(game, emit)
-        self._judge, self._dice_to_judge = referee, False
-        if self.reading is not None:
-            referee.sense(self.reading, self.now)
+        self.take(Kind.LESSON, referee)
         return referee
-
-    def pause(self) -> None:
-        """Nothing is judged (a replay shows other positions); the game waits."""
-        self._judge = None
 
     def resume_game(self) -> None:
         """The game takes the table back (after a lesson, a replay or another variant): the
         players lay its men out again, as they stood."""
-        self.variant = None
-        self._judge, self._dice_to_judge = self.referee, True
+        self._given = self.board
+        self.owner = Owner(Kind.GAME)
         self.set_up(self.game.position, restoring=True)
 
     # -- a game ----------------------------------------------------------------------------
@@ -253,8 +292,6 @@ class GameCore:
         """A fresh referee for the game (the settings changed), shown the table as it is."""
         target = self.referee.target
         self.referee = self.make_referee(self.game, self._from_referee)
-        if self._judge is None or self.variant is None and self._dice_to_judge:
-            self._judge = self.referee
         if target is not None:
             self.referee.set_up(target)
         self._show_table(self.referee)
@@ -279,9 +316,8 @@ class GameCore:
     def _begin(self, game: Game) -> None:
         self.game = game
         self.game_serial += 1
-        self.variant = None
+        self.owner = Owner(Kind.GAME)
         self.referee = self.make_referee(game, self._from_referee)
-        self._judge, self._dice_to_judge = self.referee, True
         self._show_table(self.referee)
 
     def _show_table(self, referee: Referee) -> None:
@@ -301,13 +337,15 @@ class GameCore:
 
     def throw(self, d1: int, d2: int) -> None:
         """Dice thrown with the buttons or digitally, for whoever is to throw."""
-        if self._judge is not None and not self.holding:
-            self._judge.throw(d1, d2, self.now)
+        judge = self.judge
+        if judge is not None and not self.holding:
+            judge.throw(d1, d2, self.now)
 
     def press_done(self, colour: Colour | None) -> None:
         """A player's Done (``None``: whoever is on roll)."""
-        if self._judge is not None:
-            self._judge.press_done(colour, self.now)
+        judge = self.judge
+        if judge is not None:
+            judge.press_done(colour, self.now)
 
     def accept(self) -> None:
         """Laws mode: the adversary lets a wrong move stand."""
@@ -406,10 +444,7 @@ class GameCore:
         """A game of another variant (``russian-cady``...) takes the table; the game waits
         (:meth:`resume_game` brings it back). Its men are laid out for its start."""
         game = variant(name).new_game(self.layout, self.settings.referee, self._from_variant)
-        self.variant = game
-        self._judge, self._dice_to_judge = game, True
-        if self.reading is not None:
-            game.sense(self.reading, self.now)
+        self.take(Kind.RUSSIAN, game)
         if self._lay_out is not None and game.wanted is not None:
             self._lay_out(game.wanted)
         return game

@@ -128,8 +128,8 @@ def test_the_tables_review_names_the_visitors_cube_errors(harness) -> None:
     assert side is not None
     # the visitor passes a double he should take (noted as the game's cube decision)
     position = h.app.core.game.position
-    h.app.rate_cube("pass", "white")
-    text = side._review(side.opponent.review([], [(position, h.app.cube_state(), "pass")]))
+    h.app.tutoring.rate_cube("pass", "white")
+    text = side._review(side.opponent.review([], [(position, h.app.tutoring.cube_state(), "pass")]))
     assert text.startswith("Review, your costliest plays and cube decisions: ")
     assert "you passed the double to 2, better to take" in text
 
@@ -141,4 +141,4 @@ def test_no_cube_coaching_with_the_tutor_off(harness) -> None:
     h.sim.set_position(simulator_layout(end))
     h.app.new_game(end)
     h.wait(400)
-    assert h.app.coach is None and h.app.rate_cube("double", "white") is None
+    assert h.app.coach is None and h.app.tutoring.rate_cube("double", "white") is None

@@ -10,6 +10,7 @@ from functools import cache
 
 import pytest
 
+from kiosk.display.payloads import Correction
 from kiosk.display.view import TableView
 from kiosk.events import LessonEvent
 from kiosk.play.lessons import Learner, TableSession, _illegal_move, lay_out
@@ -190,7 +191,8 @@ def test_setup_guidance_uses_the_learners_numbering_for_both_colours(tmp_path) -
     assert not guidance.warning  # an instruction, not a telling-off
     assert f"black men on your {point} point (black's {25 - point} point)" in guidance.detail
     assert guidance.detail.endswith(setup["law"])
-    assert view.setup == tuple(setup["corrections"])  # drawn as pale men
+    drawn = tuple(c for each in setup["corrections"] for c in Correction.each(each))
+    assert view.setup == drawn  # drawn as pale men
 
 
 def test_pips_follow_the_table_and_are_hidden_while_asked() -> None:

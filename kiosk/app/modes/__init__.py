@@ -7,8 +7,24 @@ entry, an offer (a double, a take-back), the end of a game or the attract screen
 top of it and are taken off when left. Back leaves the mode on top and never reaches
 through it to undo something elsewhere.
 
+Some modes have the table (:class:`Activity`): the game at the bottom, and above it at
+most one lesson, replay or game of another variant. The topmost one is *the activity*;
+it says once what follows from having the table (whether its events are recorded, the
+coach rates, the cube may be offered, "press Done" is said) and everything else reads
+it there. When the activity changes the stack publishes its ``mode`` event and lets it
+take the table from the game core (:meth:`Activity.take`); the game takes it back when
+it is uncovered.
+
+A new activity touches at most three files under ``kiosk/``: its module under
+``kiosk/app/modes/`` (an :class:`Activity` subclass: ``kind``, what it allows, its
+``banner``, ``take`` and its buttons), the place that starts it (an item in
+``kiosk/app/menus.py`` calling ``app.transitions.activity(TheMode(app))``, which replaces
+any other activity), and a new :class:`~kiosk.events.Kind` in ``kiosk/events.py`` if the
+view must draw it differently.
+``tests/app/test_activities.py`` defines one in a few lines.
+
 >>> shown = []
->>> class Quiet(Mode):
+>>> class Quiet(Activity):
 ...     name = "quiet"
 >>> class Asking(Mode):
 ...     name = "asking"
@@ -24,6 +40,22 @@ through it to undo something elsewhere.
 >>> stack.press("back", None)
 >>> stack.names()
 ['quiet']
+
+An activity above the game, published when it takes the table and when it gives it back:
+
+>>> class Game(Activity):
+...     name = "game"
+>>> class Demo(Activity):
+...     name, kind = "demo", Kind.REPLAY
+...     def banner(self):
+...         return "A demonstration"
+>>> stack = ModeStack(shown.append, Game())
+>>> stack.push(Demo())
+>>> stack.activity.name, shown[-1].mode, shown[-1].banner
+('demo', <Kind.REPLAY: 'replay'>, 'A demonstration')
+>>> stack.pop(stack.top)
+>>> stack.activity.name, shown[-1].to_json()
+('game', {'event': 'mode', 'mode': 'game', 'banner': ''})
 """
 
 from __future__ import annotations
@@ -31,20 +63,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from kiosk.events import MISSING, Event, MenuShown
+from kiosk.events import MISSING, Event, Kind, MenuShown, ModeChanged
 from kiosk.rules import Colour
 
 if TYPE_CHECKING:
     from kiosk.app.events import EventBus
     from kiosk.app.lessons import GuardedProgress
     from kiosk.app.replay import Replay
+    from kiosk.app.speech import Speaker
+    from kiosk.app.tutoring import TableTutor
     from kiosk.config import Config
     from kiosk.display.view import TableView
     from kiosk.link import TableLink
     from kiosk.play import GameCore, PlaySession
     from kiosk.rules import Position
+    from kiosk.rules.chouette import Chouette
+    from kiosk.rules.session import Session
+    from kiosk.simtable import SimulatedTable
+    from kiosk.store import Store, StoreWriter
     from kiosk.tutor.lessons import LessonEngine
 
 Publish = Callable[[Event], None]
@@ -77,7 +115,7 @@ class Card:
 class Menus(Protocol):
     """The table's menus as the modes ask for them (:class:`kiosk.app.menus.TableMenus`)."""
 
-    def lessons(self) -> Any: ...
+    def lessons(self) -> Any: ...  # kiosk.app.menu.Menu (which imports the modes)
     def welcome(self) -> Any: ...
     def choose(self, options: list[str], choose: Callable[[int], None]) -> Any: ...
     def wrong_move(self, title: str, accept: Callable[[], None]) -> Any: ...
@@ -92,27 +130,25 @@ class Host(Protocol):
     view: TableView
     link: TableLink
     core: GameCore  # the game, its referee, the cube, the table's side, the session
-    store: Any  # kiosk.store.Store, or None
-    simulator: Any  # kiosk.simtable.SimulatedTable, or None
+    store: Store | StoreWriter | None
+    simulator: SimulatedTable | None
     tutor: bool
     installer_notes: list[str]  # what is missing, for the installer's eyes (Settings)
     dice_source: str  # wells, buttons or digital
     now: int
     modes: ModeStack
     store_problem: str  # why there is no store, if there is none
-    speaker: Any  # kiosk.app.speech.Speaker, or None
-    companion: Any  # kiosk.app.companion.Companion, once the class companion was started
+    speaker: Speaker | None
+    companion: Any  # kiosk.app.companion.Companion, once started (it imports the modes)
+    tutoring: TableTutor  # the coach on the game
 
     @property
     def menus(self) -> Menus: ...
+
     transitions: Any  # kiosk.app.transitions.Transitions (which imports the modes)
 
     @property
     def lesson(self) -> LessonEngine | None: ...
-    @property
-    def replay(self) -> Replay | None: ...
-    @property
-    def russian(self) -> bool: ...
     @property
     def session(self) -> PlaySession | None: ...
 
@@ -123,16 +159,14 @@ class Host(Protocol):
         self, colour: Colour, level: str, position: Position | None = None
     ) -> None: ...
     def play_friends(self, tutor: bool) -> None: ...
-    def start_session(self, session: Any) -> None: ...
+    def start_session(self, session: Session | Chouette) -> None: ...
     def play_russian(self, variant: str) -> None: ...
-    def restore_game(self) -> None: ...
     def start_lesson(self, lesson_id: str, slot: str | None = None) -> None: ...
     def start_replay(self, replay: Replay) -> None: ...
     def report_store(self, err: Exception) -> None: ...
     def progress(self) -> GuardedProgress | None: ...
     def ask_pin(self) -> None: ...
     def worth_keeping(self) -> bool: ...
-    def rate_cube(self, decision: str, player: str) -> dict | None: ...
     def put_away_game(self) -> None: ...
     def quit(self) -> None: ...
     def banner(self) -> str: ...
@@ -174,14 +208,62 @@ class Mode:
         self.stack.push(mode)
 
 
+class Activity(Mode):
+    """A mode that has the table (see the module docstring). The game allows everything;
+    the others allow what they say."""
+
+    kind: ClassVar[Kind] = Kind.GAME  # the ``mode`` event's
+    recorded: ClassVar[bool] = False  # its events go into the game's record
+    coached: ClassVar[bool] = False  # the coach rates its plays and cube decisions
+    cube: ClassVar[bool] = False  # a double may be offered
+    says_done: ClassVar[bool] = False  # "press Done" is said when the men show a whole play
+
+    def banner(self) -> str:
+        """The line both players see while this activity has the table."""
+        return ""
+
+    def lesson_id(self) -> str | None:
+        """The lesson on the table, if this is one."""
+        return None
+
+    def changed(self) -> ModeChanged:
+        """The ``mode`` event that says this activity has the table."""
+        lesson = self.lesson_id()
+        return ModeChanged(
+            mode=self.kind, banner=self.banner(), lesson=MISSING if lesson is None else lesson
+        )
+
+    def take(self) -> None:
+        """The table is this activity's now (it was pushed, or uncovered): take it from the
+        game core."""
+
+
+ACTIVITIES = (Activity,)  # ``replacing=`` for an activity pushed over the game: one at a time
+
+
 class ModeStack:
     """The modes, the game at the bottom; the only place modes are put on and taken off."""
 
-    def __init__(self, publish: Publish, base: Mode) -> None:
+    def __init__(self, publish: Publish, base: Activity) -> None:
         self._publish = publish
         self._modes: list[Mode] = []
         self._shown: MenuShown = CLOSED  # nothing over the board at the start
+        self._activity = base  # the game has the table from the start: nothing to say
         self.push(base)
+
+    @property
+    def activity(self) -> Activity:
+        """The topmost mode that has the table (the game at the bottom, if no other)."""
+        return next(m for m in reversed(self._modes) if isinstance(m, Activity))
+
+    @property
+    def base(self) -> Mode:
+        """The mode at the bottom: the game."""
+        return self._modes[0]
+
+    def announce(self) -> None:
+        """Say again what has the table (its banner changed: the tutor switched on...)."""
+        self._publish(self.activity.changed())
 
     @property
     def top(self) -> Mode:
@@ -201,9 +283,12 @@ class ModeStack:
         index = self._modes.index(mode)
         return self._modes[index - 1] if index > 0 else None
 
-    def push(self, mode: Mode) -> None:
-        """Put ``mode`` on top."""
+    def push(self, mode: Mode, replacing: tuple[type, ...] = ()) -> None:
+        """Put ``mode`` on top, taking every mode of the kinds ``replacing`` off first (the
+        bottom stays): one change, so an activity replaced by another never hands the
+        table back to the game in between."""
         mode.stack = self
+        self._modes[1:] = [m for m in self._modes[1:] if not isinstance(m, replacing)]
         self._modes.append(mode)
         mode.entered()
         self.refresh()
@@ -249,7 +334,13 @@ class ModeStack:
         return self.top.legend(player)
 
     def refresh(self) -> None:
-        """Show the top mode's card (or none), if that changed."""
+        """Hand the table over if the activity changed (its ``mode`` event, then it takes
+        the table); show the top mode's card (or none), if that changed."""
+        activity = self.activity
+        if activity is not self._activity:
+            self._activity = activity
+            self._publish(activity.changed())
+            activity.take()
         card = self.top.card()
         shown = card.event() if card is not None else CLOSED
         if shown != self._shown:

@@ -1,8 +1,8 @@
 """The quiet screens: an invitation after a few idle minutes, notices to read once, and a
 warning before a long-abandoned game is put away for the next visitor.
 
->>> from kiosk.app.modes import Mode, ModeStack
->>> stack = ModeStack(lambda e: None, Mode())
+>>> from kiosk.app.modes import Activity, ModeStack
+>>> stack = ModeStack(lambda e: None, Activity())
 >>> stack.push(NoticeMode(["A simulated table: drag the men with the mouse."], show_ms=1000))
 >>> stack.tick(5000); stack.tick(5999); stack.names()
 ['mode', 'notice']

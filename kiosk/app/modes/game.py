@@ -4,23 +4,43 @@ a bad double or pass before it stands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from kiosk.app.dice import digital_throw
-from kiosk.app.modes import Card, Host, Legend, Mode
-from kiosk.events import CoachVerdict, Detail, PositionShown
+from kiosk.app.modes import Activity, Card, Host, Legend, Mode
+from kiosk.events import CoachVerdict, Detail, Kind, PositionShown
 from kiosk.play import CubeError, TooLate
 from kiosk.rules import Colour, Phase
 
 
-class GameMode(Mode):
+class GameMode(Activity):
     """Play: Done throws or ends the play of the player on roll, Menu opens the menu,
-    Select opens (or closes) the full explanation of the latest message that has one."""
+    Select opens (or closes) the full explanation of the latest message that has one.
+    The game is recorded, coached, has the cube and is told to press Done."""
 
     name = "game"
+    recorded = coached = cube = says_done = True
 
     def __init__(self, app: Host) -> None:
         self.app = app
+
+    def banner(self) -> str:
+        return self.app.banner()
+
+    def take(self) -> None:
+        """The game takes the table back (after a lesson, a replay or another variant):
+        shown where it stands, its men laid out again. A new game has it already."""
+        core = self.app.core
+        if core.owner.kind is Kind.GAME:
+            return
+        game = core.game
+        self.app.bus.publish(
+            PositionShown(
+                position=game.position.position_id(), turn=game.turn, dice=game.dice or None
+            )
+        )
+        core.resume_game()
 
     def legend(self, player: str) -> Legend:
         app = self.app
@@ -100,7 +120,7 @@ class DoubleOfferMode(Mode):
         """The adversary takes (the cube changes hands) or passes (the game is over); the
         coach rates it, and in a teaching game a bad pass may be taken back first."""
         app = self.app
-        verdict = app.rate_cube("take" if take else "pass", self.taker)
+        verdict = app.tutoring.rate_cube("take" if take else "pass", self.taker)
         if not take and verdict is not None and verdict["take_back"]:
             rethink = CubeRethinkMode(app, verdict, lambda: self._answer(False), self._again)
             app.transitions.rethink(rethink)
@@ -130,7 +150,7 @@ class CubeRethinkMode(Mode):
     def __init__(
         self,
         app: Host,
-        verdict: dict,
+        verdict: Mapping[str, Any],
         stand: Callable[[], None],
         taken_back: Callable[[], None] = lambda: None,
     ) -> None:
@@ -284,8 +304,8 @@ def press_done(app: Host, player: str | None) -> None:
 def _throws_for_the_table(app: Host, player: str | None) -> bool:
     """Whether ``player`` is the visitor, throwing for the table on its turn."""
     side = app.core.side
-    return side is not None and app.core.game.turn == side.colour and player == str(
-        side.colour.other
+    return (
+        side is not None and app.core.game.turn == side.colour and player == str(side.colour.other)
     )
 
 
@@ -293,9 +313,7 @@ def may_double(app: Host) -> bool:
     """Whether the player on roll may offer a double now."""
     side = app.core.side
     return (
-        app.lesson is None
-        and app.replay is None
-        and not app.russian
+        app.modes.activity.cube
         and app.core.cube.may_double
         and (side is None or app.core.game.turn != side.colour)
     )
@@ -307,7 +325,7 @@ def double(app: Host) -> None:
     if not may_double(app):
         app.say("both", "A double cannot be offered now.")
         return
-    verdict = app.rate_cube("double", str(app.core.game.turn))
+    verdict = app.tutoring.rate_cube("double", str(app.core.game.turn))
     if verdict is not None and verdict["take_back"]:
         app.transitions.rethink(CubeRethinkMode(app, verdict, lambda: _double(app)))
         return

@@ -1,10 +1,15 @@
-"""A lesson on the table: the buttons go to the lesson engine; Back or Menu leaves it."""
+"""A lesson on the table: the buttons go to the lesson engine; Back or Menu leaves it.
+
+Between two lessons (one ended or left, the Lessons menu open) the table is nobody's: the
+men stay as the last lesson left them, their colours kept, until another lesson takes the
+table or Back from the menu gives it back to the game.
+"""
 
 from __future__ import annotations
 
 from kiosk.app.lessons import LessonTable
-from kiosk.app.modes import Host, Legend, Mode
-from kiosk.events import Choose, Detail, LessonEvent, ModeChanged, WrongMove
+from kiosk.app.modes import Activity, Host, Legend
+from kiosk.events import Choose, Detail, Kind, LessonEvent, WrongMove
 from kiosk.rules import Colour
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.lessons import LessonEngine, LessonError, State, load_lesson
@@ -12,16 +17,30 @@ from kiosk.tutor.lessons import LessonEngine, LessonError, State, load_lesson
 NEXT = (State.READING, State.ANSWERED, State.WATCHING)
 
 
-class LessonMode(Mode):
-    """A lesson hosted at the table; its events carry a ``"lesson"`` key."""
+class LessonMode(Activity):
+    """A lesson hosted at the table; its events carry a ``"lesson"`` key and are not the
+    game's record; it throws its own dice; the coach and the cube stay out of it."""
 
     name = "lesson"
+    kind = Kind.LESSON
 
     def __init__(self, app: Host, engine: LessonEngine) -> None:
         self.app = app
         self.engine = engine
         self._shown: Sensed | None = None  # the board the engine saw last
         self._reader = "white"  # whose side the whole text opens on: the last Done pressed
+
+    def banner(self) -> str:
+        info = self.engine.lesson
+        return f"Lesson {info.info.number}: {info.title}"
+
+    def lesson_id(self) -> str:
+        return self.engine.lesson.id
+
+    def take(self) -> None:
+        """Nothing is judged until the lesson asks for a referee (the core hosts it); the
+        men keep the colours they were given."""
+        self.app.core.take(Kind.LESSON)
 
     def legend(self, player: str) -> Legend:
         state = self.engine.state
@@ -72,10 +91,26 @@ class LessonMode(Mode):
                 menu = app.menus.wrong_move("That move breaks the rules", engine.referee.accept)
                 app.transitions.menu(menu)
         if event.kind in ("lesson-exit", "lesson-end"):
-            app.bus.publish(ModeChanged(mode="game", banner=app.banner()))
+            between = BetweenLessons(app)
             menu = app.menus.lessons()
-            menu.on_back = app.restore_game
-            app.transitions.lesson_over(self, menu)
+            menu.on_back = between.leave  # the game takes the table back
+            app.transitions.lesson_over(between, menu)
+
+
+class BetweenLessons(Activity):
+    """A lesson is over and the Lessons menu open: the game's banner, nothing judged, the
+    men as the lesson left them (see the module docstring)."""
+
+    name = "between-lessons"
+
+    def __init__(self, app: Host) -> None:
+        self.app = app
+
+    def banner(self) -> str:
+        return self.app.banner()
+
+    def take(self) -> None:
+        self.app.core.take(Kind.LESSON)
 
 
 def start_lesson(app: Host, lesson_id: str, slot: str | None = None) -> None:
@@ -86,15 +121,7 @@ def start_lesson(app: Host, lesson_id: str, slot: str | None = None) -> None:
     except LessonError as err:
         app.say("both", f"That lesson cannot be started: {err}", warning=True)
         return
-    app.core.pause()  # the game waits: nothing is judged until the lesson asks
     host = LessonTable(lesson.id, app.bus.publish, app.core)
     engine = LessonEngine(lesson, host, app.progress(), slot or app.config.tutor.player_slot)
-    app.transitions.lesson(engine)
-    app.bus.publish(
-        ModeChanged(
-            mode="lesson",
-            lesson=lesson.id,
-            banner=f"Lesson {lesson.info.number}: {lesson.title}",
-        )
-    )
+    app.transitions.activity(LessonMode(app, engine))
     engine.start()

@@ -1,28 +1,30 @@
-"""A recorded game shown turn by turn."""
+"""A recorded game shown turn by turn: an activity that judges nothing and records nothing."""
 
 from __future__ import annotations
 
-from kiosk.app.modes import Host, Legend, Mode
+from kiosk.app.modes import Activity, Host, Legend
 from kiosk.app.replay import Replay
-from kiosk.events import ModeChanged
+from kiosk.events import Kind
 
 
-class ReplayMode(Mode):
+class ReplayMode(Activity):
     """Done: the next turn; Select: the turn before; Back: leave the replay."""
 
     name = "replay"
+    kind = Kind.REPLAY
 
     def __init__(self, app: Host, replay: Replay) -> None:
         self.app = app
         self.replay = replay
 
-    def entered(self) -> None:
-        self.app.bus.publish(ModeChanged(mode="replay", banner=self.banner()))
-        self.app.bus.publish(self.replay.event())
-
     def banner(self) -> str:
         """The line both players see while the replay is on."""
         return f"Replay: {self.replay.title}"
+
+    def take(self) -> None:
+        """Nothing on the table is judged while other positions are shown; the first is."""
+        self.app.core.take(Kind.REPLAY)
+        self.app.bus.publish(self.replay.event())
 
     def legend(self, player: str) -> Legend:
         keys = [("done", "next turn")]
@@ -36,8 +38,7 @@ class ReplayMode(Mode):
             self.app.open_menu(player)
             return
         if button == "back" or (button == "done" and not replay.forward()):
-            self.leave()
-            self.app.restore_game()
+            self.leave()  # the game takes the table back
             return
         if button in ("select", "up") and not replay.backward():
             return

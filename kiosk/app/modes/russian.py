@@ -11,16 +11,18 @@ says so. Russian games are not stored.
 from __future__ import annotations
 
 from kiosk.app.dice import digital_throw
-from kiosk.app.modes import Card, Host, Legend, Mode
-from kiosk.events import ModeChanged
+from kiosk.app.modes import Activity, Card, Host, Legend
+from kiosk.events import Kind
 from kiosk.referee.russian import RussianReferee
 from kiosk.referee.variants import variant
 
 
-class RussianMode(Mode):
-    """A game of Russian backgammon by one book's rules (``russian-cady``, ``russian-foster``)."""
+class RussianMode(Activity):
+    """A game of Russian backgammon by one book's rules (``russian-cady``, ``russian-foster``):
+    not recorded, not coached, no cube, no "press Done"."""
 
     name = "russian"
+    kind = Kind.RUSSIAN
 
     def __init__(self, app: Host, name: str) -> None:
         self.app = app
@@ -34,14 +36,11 @@ class RussianMode(Mode):
         assert self._referee is not None, "the Russian game starts when its mode is entered"
         return self._referee
 
-    def entered(self) -> None:
-        self.app.bus.publish(
-            ModeChanged(
-                mode="russian",
-                banner=f"{self.variant.title} · the coach is silent: it has no evaluator for "
-                "this game",
-            )
-        )
+    def banner(self) -> str:
+        return f"{self.variant.title} · the coach is silent: it has no evaluator for this game"
+
+    def take(self) -> None:
+        """A new Russian game takes the table: every man to its tray."""
         self.app.say("both", "Russian backgammon: put all fifteen of your men in your tray.")
         self._referee = self.app.core.play_variant(self.variant.name)
 
@@ -84,8 +83,7 @@ class RussianMode(Mode):
     def press(self, button: str, player: str | None) -> None:
         app, referee = self.app, self.referee
         if button == "back":
-            self.leave()
-            app.restore_game()
+            self.leave()  # the game takes the table back
         elif self.choosing and button in ("menu", "up"):
             self.doublet = self.doublet % 6 + 1
         elif self.choosing and button == "select":
@@ -93,7 +91,8 @@ class RussianMode(Mode):
         elif button == "done":
             turn = referee.turn
             if referee.over:
-                self.entered()  # a new game: every man back to its tray
+                self.stack.announce()
+                self.take()  # a new game: every man back to its tray
             elif player is not None and player != self.on_roll:
                 return  # not this player's part or throw: the legend shows whose it is
             elif turn is not None and not turn.over:
