@@ -32,10 +32,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from kiosk.play.scenario import SENSING, ScenarioRunner
-from kiosk.play.stepped import STEP_MS
 from kiosk.referee.index import PlayIndex
 from kiosk.referee.referee import Referee
+from kiosk.rig.scenario import SENSING, ScenarioRunner
+from kiosk.rig.stepped import STEP_MS
 from kiosk.rules import BAR, OFF, Colour, Phase, Play, Position, Step
 from kiosk.rules.moves import apply_step
 from kiosk.simtable import SimulatedTable

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.play.scenario import ScenarioRunner
+from kiosk.rig.scenario import ScenarioRunner
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.opponent import Opponent
 from tests.referee.hands import kinds

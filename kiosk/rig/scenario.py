@@ -69,9 +69,9 @@ from kiosk.events import ChouetteSeating, Event, TableStatus
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.play.core import CoreSettings, GameCore
 from kiosk.play.cube import CubeError
-from kiosk.play.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.referee.referee import Mode, RefereeConfig
 from kiosk.referee.russian import RussianReferee, russian_board, table_location
+from kiosk.rig.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.rules.board import InvalidPositionError
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
