@@ -62,8 +62,10 @@ test: install
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q
 
+# `make bench QUICK=1`: every benchmark's short form (the figures of a few seconds each, as
+# tests/test_benchmarks.py runs them in `make test`), to see that they all still run.
 bench: install
-	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b $(if $(QUICK),--quick) || exit 1; done
 
 clean:
 	rm -rf $(VENV) .node .cache .pytest_cache .hypothesis

@@ -30,6 +30,8 @@ are thrown, where the referee indexes the roll's plays, is ``loop_p99_ms``'s con
 process of its own, as in ``kiosk run``.
 
 Each group of figures is one function returning a dict; ``MEASURES`` lists them.
+``--quick``: a short run of each (seconds instead of minutes, one launch, two positions to
+think about), to show that it still runs.
 """
 
 from __future__ import annotations
@@ -92,6 +94,9 @@ sys.exit(main(sys.argv[1:]))
 
 
 def main() -> None:
+    global SECONDS, IDLE_SECONDS, SETTLE_SECONDS, LAUNCHES, THINK_TURNS
+    if "--quick" in sys.argv[1:]:
+        SECONDS, IDLE_SECONDS, SETTLE_SECONDS, LAUNCHES, THINK_TURNS = 3.0, 1.5, 1.0, 1, 2
     figures: dict[str, object] = {}
     for measure in MEASURES:
         figures.update(measure())

@@ -17,7 +17,7 @@ GNU Backgammon's first but GNU Backgammon gives it the same equity (won or lost 
 
 The last line is one JSON object.
 
-    python benchmarks/bench_coach.py [--plies 2] [--limit N] [--regenerate]
+    python benchmarks/bench_coach.py [--plies 2] [--limit N] [--regenerate] [--quick]
 """
 
 from __future__ import annotations
@@ -277,7 +277,10 @@ def main() -> int:
         "--program-limit", type=int, default=20, help="positions timed with the gnubg program"
     )
     parser.add_argument("--regenerate", action="store_true", help="draw the positions again")
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.limit, args.program_limit = args.limit or 3, min(args.program_limit, 2)
     if args.regenerate:
         regenerate()
         regenerate_cube()
@@ -318,6 +321,10 @@ def main() -> int:
         timings["gnubg"] = round(time_ratings(program, cases, args.program_limit), 2)
 
     cube_cases = load_cube()
+    if args.quick:  # the first few of money play and of match play
+        cube_cases = [c for c in cube_cases if not c.match][:8] + [
+            c for c in cube_cases if c.match
+        ][:8]
     answers = [c.answer for c in cube_cases]
     live = None
     if find_program() is not None:  # ask GNU Backgammon again rather than trust the record

@@ -16,7 +16,7 @@ seconds, and the companion on 127.0.0.1. Debian's headless Chromium shows the pr
   students (``--minutes``, 1 by default, 10 for the report) less at its start; students
   reconnect every minute, and join again with a new session every other minute.
 
-Run: .venv/bin/python benchmarks/bench_companion.py [--minutes N]
+Run: .venv/bin/python benchmarks/bench_companion.py [--minutes N] [--quick]
 The last line printed is one JSON object of the figures.
 """
 
@@ -249,7 +249,13 @@ def students(base: str, code: str, seconds: float, ready: Any, counts: Any) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=1.0, help="how long the students stay")
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    global PHASE_S
+    if args.quick:  # each phase a few seconds, the students a few more
+        PHASE_S, args.minutes = 2.0, min(args.minutes, 0.05)
+    if not os.access(CHROMIUM, os.X_OK):
+        raise SystemExit(f"bench_companion needs Debian's headless Chromium at {CHROMIUM}")
     import tempfile
 
     from playwright.sync_api import sync_playwright
@@ -311,12 +317,12 @@ def main() -> None:
         # 30 students
         context = multiprocessing.get_context("spawn")
         ready, counts = context.Event(), context.Queue()
-        seconds = PHASE_S + 10 + args.minutes * 60
+        seconds = PHASE_S + min(10.0, PHASE_S) + args.minutes * 60
         crowd = context.Process(target=students, args=(base, code, seconds, ready, counts))
         teacher.new_vote()
         crowd.start()
         ready.wait(60)
-        time.sleep(5)
+        time.sleep(min(5.0, PHASE_S))
         start = time.time()
         table.frames.clear()
         time.sleep(PHASE_S)

@@ -14,7 +14,8 @@ display) and run for a few seconds in a process of its own.
 
 Prints the figures, and last a JSON object with ``frame_p50_ms``, ``frame_p99_ms``,
 ``frame_max_ms``, ``frames``, ``rss_mb`` (the application's resident memory at the end)
-and ``rss_peak_mb``.
+and ``rss_peak_mb``. ``--quick``: a short run (one game, fewer frames, a second of the
+application).
 """
 
 from __future__ import annotations
@@ -130,18 +131,20 @@ def game_views(rng: random.Random) -> Iterator[TableView]:
         yield view
 
 
-def app_memory() -> tuple[float, float]:
-    """The resident memory (now, peak) of the whole application, run in a process of its own."""
+def app_memory(seconds: float) -> tuple[float, float]:
+    """The resident memory (now, peak) of the whole application, run in a process of its own
+    for ``seconds``."""
     done = subprocess.run(
-        [sys.executable, __file__, "--app"], capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--app", str(seconds)], capture_output=True, text=True,
+        check=True,
     )
     rss, peak = done.stdout.split()[-2:]
     return float(rss), float(peak)
 
 
-def whole_app() -> None:
+def whole_app(seconds: float) -> None:
     """Run the application as ``kiosk run`` builds it (simulated table, link, referee, store,
-    tutor, lessons, a headless 1920x1080 display) for a few seconds, and print its memory."""
+    tutor, lessons, a headless 1920x1080 display) for ``seconds``, and print its memory."""
     import tempfile
 
     from kiosk.app.main import App, table_layout
@@ -172,7 +175,7 @@ def whole_app() -> None:
         try:
             app.start()
             start = time.monotonic()
-            while time.monotonic() - start < 3:
+            while time.monotonic() - start < seconds:
                 now = int((time.monotonic() - start) * 1000)
                 app.step(now)
                 app.frame(now)
@@ -183,29 +186,31 @@ def whole_app() -> None:
     print(_rss_mb(), _rss_mb("VmHWM"))
 
 
-def main() -> None:
+def main(quick: bool) -> None:
+    """Time the frames, then the whole application's memory; ``quick``: a short run."""
+    games, frames_per_event = (1, 2) if quick else (GAMES, FRAMES_PER_EVENT)
     rng = random.Random(SEED)
     display = Display(Calibration.default(WIDTH, HEIGHT), headless=True)
     times: list[float] = []
     now_ms = 0
     events = 0
     try:
-        for _ in range(GAMES):
+        for _ in range(games):
             for view in game_views(rng):
                 events += 1
                 snapshot = view.copy()
-                for _ in range(FRAMES_PER_EVENT):
+                for _ in range(frames_per_event):
                     start = time.perf_counter()
                     display.frame(snapshot, now_ms)
                     times.append((time.perf_counter() - start) * 1000)
                     now_ms += 16
     finally:
         display.close()
-    rss, peak = app_memory()
+    rss, peak = app_memory(1.0 if quick else 3.0)
     times_sorted = sorted(times)
     p50 = statistics.median(times)
     p99 = times_sorted[min(len(times) - 1, int(len(times) * 0.99))]
-    print(f"{len(times)} frames of {events} events from {GAMES} games at {WIDTH}x{HEIGHT}")
+    print(f"{len(times)} frames of {events} events from {games} games at {WIDTH}x{HEIGHT}")
     print(f"frame time: p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {times_sorted[-1]:.2f} ms")
     print(f"resident memory: {rss:.1f} MB now, {peak:.1f} MB at most")
     print(
@@ -223,4 +228,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    whole_app() if "--app" in sys.argv[1:] else main()
+    if sys.argv[1:2] == ["--app"]:
+        whole_app(float(sys.argv[2]))
+    else:
+        main(quick="--quick" in sys.argv[1:])

@@ -5,6 +5,9 @@ process. Prints one line per measurement and, last, a JSON object with ``frames_
 (the most frames per second the link sustained), ``lost`` (frames lost at the 200 frames/s
 target rate), and ``latency_p50_ms``/``latency_p99_ms`` from a switch change in the virtual
 matrix to the decoded frame, with a one-scan debounce (the debounce time itself excluded).
+
+Run: .venv/bin/python benchmarks/bench_link.py [--flood-seconds S] [--quick]
+(``--quick``: a second of each measurement, to show that it still runs.)
 """
 
 from __future__ import annotations
@@ -207,7 +210,12 @@ def main() -> None:
     """Run the measurements and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flood-seconds", type=float, default=FLOOD_SECONDS)
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    global TARGET_SECONDS, BURST_SECONDS, LATENCY_SAMPLES, GAP_SAMPLES, FLOOD_WARMUP_SECONDS
+    if args.quick:
+        TARGET_SECONDS, BURST_SECONDS, LATENCY_SAMPLES, GAP_SAMPLES = 1.0, 1.0, 60, 3
+        FLOOD_WARMUP_SECONDS, args.flood_seconds = 0.5, min(args.flood_seconds, 1.0)
     target = paced(TARGET_RATE, TARGET_SECONDS)
     print(
         f"paced {TARGET_RATE} frames/s for {TARGET_SECONDS:.0f} s: sent {target['sent']}, "

@@ -19,7 +19,7 @@ It counts ``false_alarms`` (an ``illegal`` event for a placement that was legal)
 right), ``dice_misread`` (a ``dice`` event with faces other than those that came to
 rest) and times each verdict (from a settled frame reaching the referee to its event).
 
-Run: .venv/bin/python benchmarks/bench_noise.py [--games 200] [--sensing occupancy]
+Run: .venv/bin/python benchmarks/bench_noise.py [--games 200] [--sensing occupancy] [--quick]
 The last line printed is one JSON object of the figures.
 """
 
@@ -32,10 +32,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from kiosk.play.scenario import SENSING, ScenarioRunner
-from kiosk.play.stepped import STEP_MS
 from kiosk.referee.index import PlayIndex
 from kiosk.referee.referee import Referee
+from kiosk.rig.scenario import SENSING, ScenarioRunner
+from kiosk.rig.stepped import STEP_MS
 from kiosk.rules import BAR, OFF, Colour, Phase, Play, Position, Step
 from kiosk.rules.moves import apply_step
 from kiosk.simtable import SimulatedTable
@@ -227,10 +227,10 @@ def _carry_two(
 
 def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: Step) -> bool:
     """Put a man on a point it may not reach, wait for the verdict, put it back."""
-    plays = runner.referee._plays
+    plays = runner.core.referee._plays
     if plays is None or step.src == BAR:
         return False
-    dst = _wrong_target(plays, now, step, runner.sensing, runner.referee)
+    dst = _wrong_target(plays, now, step, runner.sensing, runner.core.referee)
     if dst is None:
         return False
     mover = now.turn
@@ -296,7 +296,7 @@ def play_game(runner: NoisyRunner, rng: random.Random, tally: Tally) -> None:
             break
         start = len(runner.events)
         d1, d2 = _throw(runner, rng, tally)
-        runner.wait(runner.referee.config.dice_rest)  # the dice rest; the throw counts
+        runner.wait(runner.core.referee.config.dice_rest)  # the dice rest; the throw counts
         read = [e["dice"] for e in runner.events[start:] if e["event"] in ("dice", "opening")]
         if read != [[d1, d2]]:
             tally.dice_misread += 1
@@ -333,7 +333,10 @@ def main() -> None:
     parser.add_argument("--sensing", choices=SENSING, default="polarity")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--no-chatter", action="store_true", help="leave the reeds quiet")
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.games = min(args.games, 2)
     rng = random.Random(args.seed)
     tally = Tally()
     faults = SimulatorFaults(rng, chatter=not args.no_chatter)

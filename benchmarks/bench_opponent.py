@@ -11,6 +11,7 @@ chosen. The expert is also measured with only the built-in evaluator (its fallba
 (``expert_gnubg_think_p99_ms``). The last line is one JSON object.
 
     python benchmarks/bench_opponent.py [--positions 60] [--seed 13] [--gnubg-positions 30]
+                                        [--quick]
 """
 
 from __future__ import annotations
@@ -108,7 +109,10 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--gnubg-positions", type=int, default=30)
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.positions, args.gnubg_positions = min(args.positions, 4), min(args.gnubg_positions, 2)
 
     cases = draw_positions(args.seed, args.positions)
     ref, ref_name = reference()

@@ -12,7 +12,7 @@ starts are frozen out of the garbage collector (``gc.freeze``), and the events a
 counted, not kept, so that a collection pause measures the referee, not the bench's
 own growing lists.
 
-Run: .venv/bin/python benchmarks/bench_referee.py [--cases N]
+Run: .venv/bin/python benchmarks/bench_referee.py [--cases N] [--quick]
 The last line printed is one JSON object of the figures.
 """
 
@@ -66,7 +66,10 @@ def _wrong_board(position, layout, rng):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=3000)
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.cases = min(args.cases, 100)
     layout = TableLayout()
     rng = random.Random(7)
     cases = position_rolls()[: args.cases]

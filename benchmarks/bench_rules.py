@@ -1,9 +1,9 @@
 """Rules benchmark: legal-play generation throughput, ours against OpenSpiel and GNU Backgammon.
 
 Run ``.venv/bin/python benchmarks/bench_rules.py`` (``--profile`` to always profile the
-slowest cases). Over the fixed set of ``benchmarks/positions.py`` (a few thousand
-position+roll pairs from fixed-seed games: contact, races, bar, bear-off, doublets) it
-times:
+slowest cases, ``--quick`` for a short run). Over the fixed set of ``benchmarks/positions.py``
+(a few thousand position+roll pairs from fixed-seed games: contact, races, bar, bear-off,
+doublets; ``--quick``: 150) it times:
 
 1. ``kiosk.rules.generate`` in process (not the cached ``legal_plays``): plays per second
    (plays generated / time spent generating), median and worst time per position+roll,
@@ -54,6 +54,7 @@ from oracles import OpenSpielOracle, categories, gnubg_board  # noqa: E402
 from kiosk.rules import generate  # noqa: E402
 
 REPEATS = 3
+QUICK_CASES = 150  # the cases of a short run (``--quick``)
 TARGET_MEDIAN_MS = 0.5
 TARGET_WORST_MS = 20.0
 TARGET_BATCH_RATIO = 1.5  # kiosk plays --batch (start-up included) against OpenSpiel
@@ -245,8 +246,12 @@ def profile_worst(cases: list, times: list[float], n: int = 20) -> None:
 
 
 def main(argv: list[str]) -> int:
+    global REPEATS
     started = time.perf_counter()
-    records = positions.games()
+    quick = "--quick" in argv
+    if quick:  # a short run (make test, make bench QUICK=1): fewer cases, each run once
+        REPEATS = 1
+    records = positions.games(QUICK_CASES if quick else positions.N_CASES)
     cases = positions.position_rolls(records)
     doublets = sum(1 for _, d1, d2 in cases if d1 == d2)
     print(f"{len(cases)} position+roll pairs ({doublets} doublets), best of {REPEATS} runs each\n")
@@ -308,7 +313,7 @@ def main(argv: list[str]) -> int:
     }
     result["targets_met"] = all(met.values())
     print("\ntargets: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in met.items()))
-    if not result["targets_met"] or "--profile" in argv:
+    if not (result["targets_met"] or quick) or "--profile" in argv:
         profile_worst(cases, times)
     print(f"benchmark took {time.perf_counter() - started:.1f} s")
     print(json.dumps(result))

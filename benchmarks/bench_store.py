@@ -6,7 +6,7 @@ time for ``record()`` to return (the event is then on disk), split into play eve
 also add a turn) and the rest; ``load_game`` of the longest game; ``.mat`` export of all
 the games; and the file size per event.
 
-Run: .venv/bin/python benchmarks/bench_store.py [--games N] [--dir FOLDER]
+Run: .venv/bin/python benchmarks/bench_store.py [--games N] [--dir FOLDER] [--quick]
 (``--dir`` chooses where the file is written: the disk being measured; default a temporary
 folder.) The last line printed is one JSON object of the figures.
 """
@@ -77,7 +77,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games to record (default 10)")
     parser.add_argument("--dir", help="folder for the record file (default: a temporary one)")
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.games = min(args.games, 2)
     rng = random.Random(2024)
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         path = Path(folder) / "bench.sqlite3"

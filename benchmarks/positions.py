@@ -25,9 +25,9 @@ SEED = 20_240
 N_CASES = 3000
 
 
-def games() -> list[GameRecord]:
-    """The benchmark's games (deterministic)."""
-    return draw_games(SEED, N_CASES)
+def games(n_cases: int = N_CASES) -> list[GameRecord]:
+    """The benchmark's games (deterministic): enough for ``n_cases`` cases."""
+    return draw_games(SEED, n_cases)
 
 
 def position_rolls(records: list[GameRecord] | None = None) -> list[tuple[Position, int, int]]:

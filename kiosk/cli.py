@@ -15,7 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.rules.cli",
     "kiosk.app_cli",
     "kiosk.link.cli",
-    "kiosk.play.cli",
+    "kiosk.rig.cli",
     "kiosk.tutor.cli",
     "kiosk.tutor.cube_cli",
     "kiosk.tutor.lessons.cli",

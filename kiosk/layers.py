@@ -14,6 +14,8 @@ functions too) and holds the code to this, and to having no import circle.
 - ``tutor`` (coach and lessons, which host a referee) and ``store`` (SQLite);
 - ``play`` (the game core: the game, its referee, the cube, the table's own side,
   sessions and restarts, for the application and ``kiosk scenario`` alike);
+- ``rig`` (the core driven headless on a simulated table's virtual clock: the scenario
+  and lesson drivers, the stepped table the application's stepped mode uses too);
 - ``display`` (the view model and the drawing of it);
 - ``companion`` (the class's web pages and the health page: it follows the events with
   the display's view model, reads the store, asks the tutor, and steers the table only
@@ -33,6 +35,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"referee"}),
     frozenset({"tutor", "store"}),
     frozenset({"play"}),
+    frozenset({"rig"}),
     frozenset({"display"}),
     frozenset({"companion"}),
     frozenset({"app"}),

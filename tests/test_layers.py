@@ -113,6 +113,16 @@ def test_no_import_upward_and_no_circle() -> None:
     assert found == set(), "imports against the layers in kiosk/layers.py"
 
 
+def test_the_rig_stands_above_the_game_core() -> None:
+    """The scenario and lesson drivers are the rig's, and the game core uses none of it."""
+    graph = imports()
+    assert {"kiosk.rig.scenario", "kiosk.rig.stepped", "kiosk.rig.lessons"} <= graph.keys()
+    assert layer("rig") == layer("play") + 1
+    assert not {
+        (m, t) for m, ts in graph.items() if part(m) == "play" for t in ts if part(t) == "rig"
+    }
+
+
 def test_the_referee_imports_only_the_rules_the_table_and_the_events() -> None:
     graph = imports()
     found = {

@@ -1,9 +1,9 @@
 """The real application on a simulated table stepped by a virtual clock: the demo and the
 tests drive the whole stack (firmware, pty, link, referee, modes, display) this way.
 
-``wait(ms)`` lets virtual time pass in the steps of :class:`kiosk.play.stepped.SteppedTable`
+``wait(ms)`` lets virtual time pass in the steps of :class:`kiosk.rig.stepped.SteppedTable`
 (the one stepping loop: the table scans, the link catches up with what the table shows or
-:class:`~kiosk.play.stepped.TableTimeout` says it did not), and the app takes a turn of
+:class:`~kiosk.rig.stepped.TableTimeout` says it did not), and the app takes a turn of
 its loop after each. Nothing depends on the machine's speed.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from kiosk.app.controls import button_event
 from kiosk.app.main import App, table_layout
 from kiosk.config import Config
-from kiosk.play.stepped import STEP_MS, SteppedTable
+from kiosk.rig.stepped import STEP_MS, SteppedTable
 
 
 class SteppedApp:

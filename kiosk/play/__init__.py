@@ -4,9 +4,9 @@
 (:class:`CubeDealer`), the table's own side (:class:`TableSide`), the session of several
 games (:class:`PlaySession`) and a game of another variant played while the game waits;
 it is the only thing that changes them during play, and it publishes typed events. The
-application's modes and ``kiosk scenario`` (:mod:`kiosk.play.scenario`, a script parser
-over the same core and a simulated table) both drive it; lessons run headless through it
-too (:mod:`kiosk.play.lessons`).
+application's modes and ``kiosk scenario`` (:mod:`kiosk.rig.scenario`, in the rig above
+this package: a script parser over the same core and a simulated table) both drive it;
+lessons run headless through it too (:mod:`kiosk.rig.lessons`).
 """
 
 from kiosk.play.core import CoreSettings, GameCore, TooLate

@@ -23,13 +23,22 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
 
 from kiosk.events import OpponentPlayShown
 from kiosk.play.cube import CubeDealer
 from kiosk.play.holder import Holder
-from kiosk.rules import Colour, CubeAction, GameError, Phase
-from kiosk.tutor.opponent import LEVELS, Opponent, OpponentWorker
+from kiosk.rules import Colour, CubeAction, GameError, Phase, Position
+from kiosk.tutor.cube import CubeState
+from kiosk.tutor.opponent import (
+    LEVELS,
+    CubeReviewItem,
+    CubeVerdict,
+    Opponent,
+    OpponentPlay,
+    OpponentWorker,
+    ReviewItem,
+)
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +63,57 @@ def level_of(name: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Job:
-    """A question the table is thinking about, and the moment of the game it is about."""
+Moment = tuple[int, int, Phase]  # (game number, turns played, phase): what a question is about
+Review = tuple[list[ReviewItem], list[CubeReviewItem]]  # the visitor's costliest plays, cubes
 
-    about: str  # "cube", "play", "answer" or "review"
-    moment: tuple[int, int, Phase]  # (game number, turns played, phase) when asked
-    future: Future[Any]
+
+class Thought(StrEnum):
+    """What the table thinks about: whether to double at the start of its turn, its play of
+    the dice thrown, its answer to the visitor's double, the review at the end."""
+
+    CUBE = "cube"
+    PLAY = "play"
+    ANSWER = "answer"
+    REVIEW = "review"
+
+
+@dataclass(frozen=True)
+class _CubeJob:
+    """Whether to double, asked at ``moment``."""
+
+    moment: Moment
+    future: Future[CubeVerdict]
+    about = Thought.CUBE
+
+
+@dataclass(frozen=True)
+class _AnswerJob:
+    """Take or pass the visitor's double, asked at ``moment``."""
+
+    moment: Moment
+    future: Future[CubeVerdict]
+    about = Thought.ANSWER
+
+
+@dataclass(frozen=True)
+class _PlayJob:
+    """The play of the dice thrown, asked at ``moment``."""
+
+    moment: Moment
+    future: Future[OpponentPlay]
+    about = Thought.PLAY
+
+
+@dataclass(frozen=True)
+class _ReviewJob:
+    """The review of the visitor's game, asked at ``moment``."""
+
+    moment: Moment
+    future: Future[Review]
+    about = Thought.REVIEW
+
+
+_Job = _CubeJob | _AnswerJob | _PlayJob | _ReviewJob
 
 
 class TableSide:
@@ -86,8 +139,9 @@ class TableSide:
         self.say = say
         self._worker = OpponentWorker(opponent, time_limit=time_limit, apart=apart)
         self._jobs: list[_Job] = []
-        self._asked: set[tuple[int, int, Phase]] = set()  # the moments it has thought about
-        self._cube_moves: list[tuple[int, Any, Any, str]] = []  # the visitor's, for the review
+        self._asked: set[Moment] = set()  # the moments it has thought about
+        # the visitor's cube decisions (game number, position, cube, decision), for the review
+        self._cube_moves: list[tuple[int, Position, CubeState, str]] = []
 
     @property
     def players(self) -> tuple[str, str]:
@@ -96,18 +150,16 @@ class TableSide:
         return (me, visitor) if self.colour == Colour.WHITE else (visitor, me)
 
     @property
-    def thinking(self) -> str:
-        """What the table is thinking about now ("" for nothing): ``cube``, ``play``,
-        ``answer`` or ``review``."""
-        return self._jobs[0].about if self._jobs else ""
+    def thinking(self) -> Thought | None:
+        """What the table is thinking about now (None: nothing)."""
+        return self._jobs[0].about if self._jobs else None
 
     @property
     def deciding_cube(self) -> bool:
         """Whether it is deciding to double at the start of its turn (nobody throws yet)."""
-        return any(job.about == "cube" for job in self._jobs)
+        return any(isinstance(job, _CubeJob) for job in self._jobs)
 
-
-    def note_cube(self, position: Any, cube: Any, decision: str) -> None:
+    def note_cube(self, position: Position, cube: CubeState, decision: str) -> None:
         """The visitor's cube ``decision`` (``double``, ``take``, ``pass``) in ``position``
         (the side on roll's) with the cube as it stood (a :class:`kiosk.tutor.cube.CubeState`):
         reviewed at the end of the game with his plays."""
@@ -142,17 +194,16 @@ class TableSide:
 
     # -- thinking ------------------------------------------------------------------------
 
-    def _moment(self) -> tuple[int, int, Phase]:
+    def _moment(self) -> Moment:
         core = self.core
         return (core.game_serial, len(core.game.turns), core.game.phase)
 
-    def _ask(self, about: str, submit: Callable[[OpponentWorker], Future[Any]]) -> None:
+    def _ask(self, job: Callable[[Moment], _Job]) -> None:
+        """Start thinking: ``job`` submits the question to the worker at this moment."""
         try:
-            future = submit(self._worker)
+            self._jobs.append(job(self._moment()))
         except RuntimeError as err:  # closed
             log.warning("the table cannot think: %s", err)
-            return
-        self._jobs.append(_Job(about, self._moment(), future))
 
     def _consider(self) -> None:
         """What the game asks of the table now, each thing once: at the start of its turn,
@@ -164,26 +215,29 @@ class TableSide:
         if moment in self._asked or core.setting_up or self._jobs:
             return
         mine = game.turn == self.colour
+        worker = self._worker
         if game.phase == Phase.ROLL and mine:
             if CubeAction.DOUBLE in game.legal_cube_actions():
                 self._asked.add(moment)
-                self._ask("cube", lambda w: w.submit_cube(game.position, game.cube))
+                self._ask(lambda m: _CubeJob(m, worker.submit_cube(game.position, game.cube)))
         elif game.phase == Phase.PLAY and mine and game.dice is not None:
             self._asked.add(moment)
             dice = game.dice
-            self._ask("play", lambda w: w.submit(game.position, dice))
+            self._ask(lambda m: _PlayJob(m, worker.submit(game.position, dice)))
         elif game.phase == Phase.DOUBLE_OFFERED and not mine:
             self._asked.add(moment)
-            self._ask("answer", lambda w: w.submit_cube(game.position, game.cube, True))
+            self._ask(
+                lambda m: _AnswerJob(m, worker.submit_cube(game.position, game.cube, True))
+            )
         elif game.phase == Phase.OVER and self.say is not None:
             self._asked.add(moment)
             visitor = self.colour.other
             turns = [(t.before, t.dice, t.play) for t in game.turns if t.colour == visitor]
             cubes = [(p, c, d) for g, p, c, d in self._cube_moves if g == core.game_serial]
-            self._ask("review", lambda w: w.submit_review(turns, cubes))
+            self._ask(lambda m: _ReviewJob(m, worker.submit_review(turns, cubes)))
 
     @staticmethod
-    def _review(found: tuple[list, list]) -> str:
+    def _review(found: Review) -> str:
         """The review's words: the visitor's costliest plays and cube decisions, worst
         first, with the better ones."""
         items, cube_items = found
@@ -204,32 +258,35 @@ class TableSide:
         error = job.future.exception() if job.future.done() else None
         if error is not None:
             log.warning("the table could not think about its %s: %s", job.about, error)
-            if job.about == "answer" and job.moment == self._moment():
+            if isinstance(job, _AnswerJob) and job.moment == self._moment():
                 self.cube.answer(take=True)  # a double is never left unanswered
             return
         if not job.future.done():
             return
         if job.moment != self._moment():
             return  # the game went on (or ended) while it thought: the answer is stale
-        result = job.future.result()
-        core = self.core
-        if job.about == "cube":
-            if result.action == "double" and CubeAction.DOUBLE in core.game.legal_cube_actions():
-                self.cube.double()
-                self._said(str(self.colour), result.text)
-        elif job.about == "answer":
-            self._said("both", result.text)
-            self.cube.answer(take=result.action == "take")
-        elif job.about == "play":
-            self._show(result)
-        elif job.about == "review" and self.say is not None:
-            self.say(str(self.colour.other), self._review(result))
+        match job:
+            case _CubeJob(future=future):
+                verdict = future.result()
+                legal = self.core.game.legal_cube_actions()
+                if verdict.action == "double" and CubeAction.DOUBLE in legal:
+                    self.cube.double()
+                    self._said(str(self.colour), verdict.text)
+            case _AnswerJob(future=future):
+                verdict = future.result()
+                self._said("both", verdict.text)
+                self.cube.answer(take=verdict.action == "take")
+            case _PlayJob(future=played):
+                self._show(played.result())
+            case _ReviewJob(future=reviewed):
+                if self.say is not None:
+                    self.say(str(self.colour.other), self._review(reviewed.result()))
 
     def _said(self, to: str, text: str) -> None:
         if self.say is not None and text:
             self.say(to, text)
 
-    def _show(self, chosen: Any) -> None:
+    def _show(self, chosen: OpponentPlay) -> None:
         """The table's play of the dice thrown: shown, and expected by the referee."""
         core = self.core
         game = core.game

@@ -1,7 +1,7 @@
 """The referee: turns the stream of sensed boards into game events.
 
 ``Referee`` judges each settled board against every partial legal play of the
-roll; ``kiosk.play.scenario`` runs scripted sessions through the whole stack.
+roll; ``kiosk.rig.scenario`` runs scripted sessions through the whole stack.
 """
 
 from kiosk.referee.reasons import REASONS, law

@@ -74,6 +74,11 @@ REASONS: dict[str, Reason] = {
             "The players move in turn, each after his own throw (Cady, Throwing and Playing).",
         ),
         Reason(
+            "answer-the-double",
+            "A double is answered, taken or passed, before the game goes on: no man moves "
+            "while it waits (the doubling cube, today's rules).",
+        ),
+        Reason(
             "throw-first",
             "A player moves only after throwing the dice and calling the throw (Cady, "
             "Playing; Foster law 8).",

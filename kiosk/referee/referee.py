@@ -696,6 +696,8 @@ class Referee:
         moved_mine = any(board[w][side] != want[w][side] for w in board)
         if moved_mine and game.phase in (Phase.ROLL, Phase.OPENING):
             self._illegal_event("throw-first", wording.throw_first(mover))
+        elif game.phase == Phase.DOUBLE_OFFERED:
+            self._illegal_event("answer-the-double", wording.answer_double_first(mover))
         else:
             self._illegal_event(
                 "not-your-turn",

@@ -153,6 +153,18 @@ def not_your_done(turn: Colour | str) -> str:
     return f"It is {turn}'s turn to play: {turn} presses Done when the play is finished."
 
 
+def answer_double_first(doubler: Colour) -> str:
+    """A man moved while ``doubler``'s double waits for its answer.
+
+    >>> answer_double_first(Colour.BLACK)
+    'Black has doubled: white takes or passes before any man moves. Put the men back.'
+    """
+    return (
+        f"{str(doubler).capitalize()} has doubled: {doubler.other} takes or passes before any "
+        "man moves. Put the men back."
+    )
+
+
 def throw_first(mover: Colour | str) -> str:
     """A man moved before the dice are thrown."""
     return f"{mover}: the dice come first. Put the man back and throw the dice before moving."

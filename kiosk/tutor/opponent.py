@@ -462,7 +462,7 @@ class OpponentWorker:
         self,
         turns: list[tuple[Position, tuple[int, int], Play]],
         cubes: list[tuple[Position, CubeState, str]] | None = None,
-    ) -> Future:
+    ) -> Future[tuple[list[ReviewItem], list[CubeReviewItem]]]:
         """Start reviewing the visitor's turns and cube decisions (:meth:`Opponent.review`),
         after what it is thinking about: no time limit, no fallback."""
         if self._closed.is_set():

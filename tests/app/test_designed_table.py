@@ -19,7 +19,7 @@ from kiosk.config import Config
 from kiosk.display import Calibration, Display
 from kiosk.display.palette import HIT, MAN_BLACK, MAN_WHITE
 from kiosk.play import CubeDealer, GameCore, PlaySession, TableSide
-from kiosk.play.scenario import ScenarioRunner
+from kiosk.rig.scenario import ScenarioRunner
 from kiosk.rules import Colour, Game
 from kiosk.rules.session import Session
 from kiosk.simtable import STARTING_POSITION

@@ -21,7 +21,7 @@ from kiosk.events import (
     event_for,
     from_json,
 )
-from kiosk.play.scenario import run_script
+from kiosk.rig.scenario import run_script
 from kiosk.rules import Colour, Position
 
 

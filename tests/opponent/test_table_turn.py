@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from kiosk.play.scenario import ScenarioRunner, run_script
+from kiosk.rig.scenario import ScenarioRunner, run_script
 from kiosk.rules import BLACK, WHITE, Phase, Position
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.opponent import Opponent

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.play.scenario import ScenarioRunner
+from kiosk.rig.scenario import ScenarioRunner
 from kiosk.rules import BAR, OFF, Colour, Play
 
 

@@ -56,7 +56,7 @@ def test_two_plays_the_counts_cannot_tell_apart_are_asked_about(sensing):
 
 
 def test_a_runner_for_an_occupancy_table_reads_occupancy_frames():
-    from kiosk.play.scenario import ScenarioRunner
+    from kiosk.rig.scenario import ScenarioRunner
     from kiosk.table.layout import SlotState
 
     events: list[dict] = []

@@ -12,6 +12,10 @@ def verdicts(events):
     return [(e["event"], e.get("reason")) for e in events if e["event"] in ("illegal", "legal")]
 
 
+#: White has played; black, on roll, doubles: white answers before any man moves.
+BLACK_DOUBLED = ["setup standard", "turn white", "dice 3 1", "lift 8", "place 5", "lift 6",
+                 "place 5", "press done", "double"]  # fmt: skip
+
 CASES = {
     "blocked-point": (
         ["setup standard", "dice 6 5"],
@@ -52,6 +56,11 @@ CASES = {
         ["setup standard", "dice 6 5"],
         ["lift 6", "wait 400"],  # 6/1 and 6/0 are both impossible
         ["place 6", "wait 400"],
+    ),
+    "answer-the-double": (
+        BLACK_DOUBLED,
+        ["lift 13", "place 10", "wait 400"],
+        ["lift 10", "place 13", "wait 400"],
     ),
     "throw-first": (
         ["setup standard", "turn white"],
@@ -184,6 +193,7 @@ WHAT_TO_DO = (
     "put it back",
     "Put this man back",
     "Put the man back",
+    "Put the men back",
     "put the man back",
     "put it on",
     "take it off",
@@ -255,3 +265,11 @@ def test_done_with_the_hit_man_still_on_its_point_names_the_hit():
     [illegal] = kinds(events, "illegal")
     assert illegal["reason"] == "hit-not-on-bar", illegal
     assert "put it on black's bar" in illegal["message"], illegal["message"]
+
+
+def test_a_man_moved_while_a_double_waits_is_told_the_double_comes_first():
+    start, wrong, _ = CASES["answer-the-double"]
+    (illegal,) = kinds(run([*start, *wrong]), "illegal")
+    assert illegal["message"] == (
+        "Black has doubled: white takes or passes before any man moves. Put the men back."
+    )

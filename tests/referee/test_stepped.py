@@ -3,7 +3,7 @@
 import pytest
 
 from kiosk.link import SlotState, TableLayout
-from kiosk.play.stepped import SteppedTable, TableTimeout
+from kiosk.rig.stepped import SteppedTable, TableTimeout
 
 
 def test_a_link_that_never_catches_up_raises(sensing):

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from kiosk.play.scenario import ScenarioRunner
+from kiosk.rig.scenario import ScenarioRunner
 from kiosk.rules.russian import (
     RUSSIAN_BAR,
     RUSSIAN_HAND,

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from kiosk.link import QueueListener, TableLink
-from kiosk.play.scenario import run_script
+from kiosk.rig.scenario import run_script
 from kiosk.simtable import STARTING_POSITION, SimulatedTable
 from kiosk.simtable.micropython import unavailable
 

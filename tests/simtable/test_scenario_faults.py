@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from kiosk.play.scenario import run_script
+from kiosk.rig.scenario import run_script
 
 SCRIPT = """\
 setup standard

@@ -13,7 +13,7 @@ import pytest
 from kiosk.display.payloads import Correction
 from kiosk.display.view import TableView
 from kiosk.events import LessonEvent
-from kiosk.play.lessons import Learner, TableSession, _illegal_move, lay_out
+from kiosk.rig.lessons import Learner, TableSession, _illegal_move, lay_out
 from kiosk.rules import WHITE, Position
 from kiosk.tutor.lessons import State, catalogue, load_lesson
 from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep, read_lesson

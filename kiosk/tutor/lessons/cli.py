@@ -107,7 +107,7 @@ def _check_file(path: Path, judge) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from kiosk.play.lessons import Learner, TableSession
+    from kiosk.rig.lessons import Learner, TableSession
     from kiosk.tutor.lessons import LessonError, load_lesson, read_lesson
 
     try:

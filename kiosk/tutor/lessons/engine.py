@@ -1,7 +1,7 @@
 """The lesson engine: plays a :class:`~kiosk.tutor.lessons.model.Lesson` at the table.
 
 It is a state machine fed from the application's event stream. The host (the
-application, or :mod:`kiosk.play.lessons` in tests) gives it a
+application, or :mod:`kiosk.rig.lessons` in tests) gives it a
 :class:`LessonHost`: where to publish events, a fresh referee for each position the
 learner must lay out or play from, and the board the table shows. The engine
 publishes:

@@ -51,8 +51,10 @@ double (``{"event": "cube", "action": "double", ...}``), answered with ``take`` 
 ``pass``; the visitor on roll doubles with ``double`` and the table takes or passes at
 once (``cube`` events; a pass ends the game, ``game-over`` with ``"passed": true``). The
 runner is handed the opponents by its maker (``opponents``: a level's name to an
-:class:`~kiosk.tutor.opponent.Opponent`), as ``kiosk scenario`` does; it waits for the
-table to think, so a script always plays the same way.
+:class:`~kiosk.tutor.opponent.Opponent`), as ``kiosk scenario`` does. Every action waits
+until what the table is deciding (its cube, its play, its answer to a double) is decided,
+and the virtual clock stands still meanwhile: a script gives the same events however long
+the table thinks, on any machine (``tests/opponent/test_thinking_time.py``).
 """
 
 from __future__ import annotations
@@ -67,9 +69,9 @@ from kiosk.events import ChouetteSeating, Event, TableStatus
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.play.core import CoreSettings, GameCore
 from kiosk.play.cube import CubeError
-from kiosk.play.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.referee.referee import Mode, RefereeConfig
 from kiosk.referee.russian import RussianReferee, russian_board, table_location
+from kiosk.rig.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.rules.board import InvalidPositionError
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
@@ -195,6 +197,7 @@ class ScenarioRunner:
             raise ScriptError("choose-doublet is Cady's deuce-ace, in the Russian game")
         if handler is None:
             raise ScriptError(f"unknown action {word!r}")
+        self.core.settle()  # what the table is deciding is decided before anything follows
         if word in ("wait", "cocked"):
             self._waited_on_dice = self._dice_laid is not None
         elif word not in ("dice", "opening") or not self._waited_on_dice:

@@ -1,7 +1,7 @@
 """Lessons run headless through the whole stack, with a scripted or a simulated learner.
 
 :class:`TableSession` puts a :class:`~kiosk.tutor.lessons.engine.LessonEngine` on a
-:class:`~kiosk.play.scenario.ScenarioRunner` (simulated table, pseudo-terminal, link,
+:class:`~kiosk.rig.scenario.ScenarioRunner` (simulated table, pseudo-terminal, link,
 referee). Events reach the engine the way the application's event bus delivers them:
 after the action that caused them, never from inside the referee.
 
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 
 from kiosk.events import Event
 from kiosk.link import LOCATIONS
-from kiosk.play.scenario import ScenarioRunner, ScriptError
 from kiosk.referee import Referee
+from kiosk.rig.scenario import ScenarioRunner, ScriptError
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Play, Position, RuleProfile, shots
 from kiosk.table import SlotState, point_of
 from kiosk.table.sensing import Sensed, project, true_counts

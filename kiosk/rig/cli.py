@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from kiosk.play.scenario import run_script
-    from kiosk.play.stepped import TableTimeout
+    from kiosk.rig.scenario import run_script
+    from kiosk.rig.stepped import TableTimeout
 
     try:
         # bytes from a file and from standard input alike: a line that is not UTF-8 is an
