@@ -16,7 +16,27 @@ cache=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/backgammon-table}
 out=$cache/rp2-pico-1.25.0
 root=$cache/trixie-amd64
 python=${PYTHON:-python3}
-if [ -f "$out/.done" ]; then echo "$out"; exit 0; fi
+geometry() {
+  # where the image's LittleFS lies in flash, as the sources built say
+  "$python" - "$root" "$src" "$out/image.json" <<'PY'
+import json, re, sys
+root, src, dest = sys.argv[1:]
+def define(path, name):
+    text = open(root + path).read()
+    return eval(re.search(r"#define\s+%s\s+(\([^)]*\)|\S+)" % name, text).group(1), {})
+flash = define("/usr/src/pico-sdk/src/boards/include/boards/pico.h", "PICO_FLASH_SIZE_BYTES")
+storage = define(src + "/ports/rp2/boards/RPI_PICO/mpconfigboard.h", "MICROPY_HW_FLASH_STORAGE_BYTES")
+boot = open(root + src + "/ports/rp2/modules/_boot.py").read()
+json.dump({"micropython": "1.25.0", "board": "RPI_PICO", "flash_bytes": flash,
+           "storage_base": flash - storage, "storage_bytes": storage, "block_size": 4096,
+           "prog_size": int(re.search(r"progsize=(\d+)", boot).group(1))}, open(dest, "w"), indent=1)
+PY
+}
+src=/build/micropython-1.25.0+ds
+if [ -f "$out/.done" ]; then
+  [ -f "$out/image.json" ] || geometry
+  echo "$out"; exit 0
+fi
 [ "$(id -u)" = 0 ] || { echo "build-image: needs root (debootstrap and chroot)" >&2; exit 1; }
 mkdir -p "$cache" "$out"
 
@@ -34,7 +54,6 @@ bash "$repo/deploy/debian-root.sh" trixie amd64 "$root" dpkg-dev make cmake pyth
 #    packaged Pico SDK and TinyUSB, and at Debian's mbedtls source (the port links it in
 #    for hashlib whatever the board). Only the port's own modules (the LittleFS mount in
 #    _boot.py, rp2.py) and asyncio are frozen: micropython-lib is not in Debian's source.
-src=/build/micropython-1.25.0+ds
 if [ ! -d "$root$src/ports/rp2" ]; then
   mkdir -p "$root/build"
   chroot "$root" sh -c 'cd /build && apt-get source -qq micropython=1.25.0+ds-1' >"$out/build.log" 2>&1
@@ -77,5 +96,6 @@ words = next(ast.literal_eval(node.value) for node in ast.parse(source).body
              if isinstance(node, ast.Assign) and node.targets[0].id == "BOOTROM_B1")
 (out / "bootrom.bin").write_bytes(struct.pack(f"<{len(words)}I", *words))
 PY
+geometry
 touch "$out/.done"
 echo "$out"
