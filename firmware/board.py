@@ -5,6 +5,7 @@ Only this module imports MicroPython's ``machine``; everything it drives lives i
 ``hardware/README.md``.
 """
 
+import gc
 import select
 import sys
 import time
@@ -186,6 +187,7 @@ def run(stdin=None, stdout=None, poll=None, chip_name=None):
         scan_hz=SCAN_HZ,
         reset_cause=cause,
         board_id=board_id,
+        heap_free=getattr(gc, "mem_free", None),  # MicroPython's; CPython has none
     )
     firmware.start()
 

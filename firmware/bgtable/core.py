@@ -39,6 +39,7 @@ class TableFirmware:
         chatter_toggles=4,
         reset_cause="power",
         board_id="",
+        heap_free=None,
     ):
         self.layout = layout or Layout()
         if matrix.rows * matrix.columns < self.layout.switches:
@@ -50,6 +51,7 @@ class TableFirmware:
         self.chatter_toggles = chatter_toggles
         self.reset_cause = reset_cause
         self.board_id = board_id
+        self._heap_free = heap_free  # () -> free heap bytes, for the heartbeat's ``free=``
         self._matrix = matrix
         self._clock = clock
         self._write = write
@@ -258,14 +260,14 @@ class TableFirmware:
     def send_heartbeat(self):
         """``H``: uptime and error counters."""
         self._last_heartbeat = self._clock.ticks_ms()
-        self._send(
-            "H",
-            (
-                f"up={self.uptime_ms} scans={self.scans} bounce={self.bounces} "
-                f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns} "
-                f"txdrop={self.tx_dropped} stall={self.tx_stalls}"
-            ).encode(),
+        text = (
+            f"up={self.uptime_ms} scans={self.scans} bounce={self.bounces} "
+            f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns} "
+            f"txdrop={self.tx_dropped} stall={self.tx_stalls}"
         )
+        if self._heap_free is not None:
+            text += f" free={self._heap_free()}"
+        self._send("H", text.encode())
 
     def _unit_name(self, unit):
         if unit < self._slots:
