@@ -93,6 +93,7 @@ def firmware_files(firmware: Path | None = None) -> dict[str, bytes]:
     source = firmware or FIRMWARE_DIR
     files = {"/main.py": (source / "main.py").read_bytes()}
     files["/board.py"] = (source / "board.py").read_bytes()
+    files["/fast.py"] = (source / "fast.py").read_bytes()
     for module in sorted((source / "bgtable").glob("*.py")):
         files[f"/lib/bgtable/{module.name}"] = module.read_bytes()
     return files
