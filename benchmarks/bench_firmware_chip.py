@@ -34,6 +34,24 @@ STEP_US = 500  # the host looks at its port this often (chip time)
 WINDOW_MS = 2000
 STREAM_MS = 24  # a reed changes this often while frames stream
 TRIALS = 5
+HEAP_S = 10  # the long run for the heap
+
+
+def counters(message: Message) -> dict[str, int]:
+    """A heartbeat's counters, with its uptime as ``up``."""
+    beat = decode_heartbeat(message.seq, message.payload)
+    return {"up": beat.uptime_ms, **beat.counters}
+
+
+def rates(first: dict[str, int], last: dict[str, int]) -> dict[str, float]:
+    """Scans a second and the share that started late between two heartbeats."""
+    scans = last["scans"] - first["scans"]
+    return {
+        "scans_per_s": round(scans * 1000 / max(1, last["up"] - first["up"]), 1),
+        "late_share": round((last["overrun"] - first["overrun"]) / max(1, scans), 4),
+        "txdrop": last["txdrop"] - first["txdrop"],
+        "stall": last["stall"] - first["stall"],
+    }
 
 
 class Board:
@@ -86,12 +104,14 @@ class Board:
         raise RuntimeError(f"no {kind} message within {limit_ms} ms")
 
     def heartbeat(self) -> dict[str, int]:
-        """Ask for a heartbeat; its counters."""
+        """Ask for a heartbeat (it says the free heap, and costs the loop ~9 ms); its counters."""
         self.chip.send(b"$h0000 *981F\r\n")
-        self.wait("H", lambda m: True)
-        message = [m for _, m in self.messages if m.kind == "H"][-1]
-        beat = decode_heartbeat(message.seq, message.payload)
-        return {"up": beat.uptime_ms, **beat.counters}
+        self.wait("H", lambda m: "free=" in m.payload)
+        return counters([m for _, m in self.messages if m.kind == "H"][-1])
+
+    def beats(self) -> list[dict[str, int]]:
+        """The counters of the heartbeats received so far (the periodic ones: every 500 ms)."""
+        return [counters(m) for _, m in self.messages if m.kind == "H"]
 
     def slot_char(self, message: Message, switch: int) -> str:
         """The character a frame gives the slot of ``switch`` (occupancy: switch = slot)."""
@@ -122,71 +142,76 @@ def case(board: Board, name: str, window_ms: int, stream: bool) -> dict[str, flo
     board.run_ms(200)  # settle
     board.messages.clear()
     board.frame_send_us.clear()
-    toggled = 0  # the switch that streams: point 24's outermost slot
+    toggled = 0  # the switch that streams: point 1's outermost slot
 
     def toggle(n: int) -> None:
         if stream and n % (STREAM_MS * 1000 // STEP_US) == 0:
-            closed = set(board.closed) ^ {toggled}
-            board.set_closed(closed)
+            board.set_closed(set(board.closed) ^ {toggled})
 
-    before = board.heartbeat()
     board.run_ms(window_ms, toggle)
-    after = board.heartbeat()
+    beats = board.beats()  # the periodic heartbeats bound the window: asking costs a scan
+    if len(beats) < 2:
+        raise RuntimeError(f"{len(beats)} heartbeats in {window_ms} ms")
+    result = rates(beats[0], beats[-1])
+    result["frames_per_s"] = round(len(board.frame_send_us) * 1000 / window_ms, 1)
+    result["frame_send_ms"] = round(max(board.frame_send_us, default=0) / 1000, 1)
+    result["heap_free"] = board.heartbeat()["free"]
     latencies = []
     for trial in range(TRIALS):
         switch = board.layout.first[trial + 3] + 1  # slot 2 of points 4..8
         latencies.append(board.reed_latency(switch, switch not in board.closed))
         board.run_ms(7 + 3 * trial)  # a different phase of the scan each trial
-    frees = [
-        int(fields(m.payload)["free"])
-        for _, m in board.messages
-        if m.kind == "H" and "free=" in m.payload
-    ]
-    scans = after["scans"] - before["scans"]
-    up = max(1, after["up"] - before["up"])
-    result = {
-        "scans_per_s": round(scans * 1000 / up, 1),
-        "late_share": round((after["overrun"] - before["overrun"]) / max(1, scans), 4),
-        "reed_to_frame_ms": round(max(latencies), 1),
-        "reed_to_frame_ms_mean": round(statistics.mean(latencies), 1),
-        "frame_send_ms": round(max(board.frame_send_us, default=0) / 1000, 1),
-        "heap_free_min": min(frees, default=-1),
-        "heap_free_max": max(frees, default=-1),
-        "txdrop": after["txdrop"] - before["txdrop"],
-        "stall": after["stall"] - before["stall"],
-    }
+    result["reed_to_frame_ms"] = round(max(latencies), 1)
+    result["reed_to_frame_ms_mean"] = round(statistics.mean(latencies), 1)
     print(name, json.dumps(result), flush=True)
     return result
 
 
-def stalled(board: Board, window_ms: int) -> dict[str, float]:
-    """The host stops reading while frames stream: the scan must keep its rate."""
-    before = board.heartbeat()
-    board.chip.stall(True)
-    toggled = 0
+def streaming(board: Board, ms: float) -> None:
+    """Run ``ms`` with one reed changing every ``STREAM_MS``."""
 
     def toggle(n: int) -> None:
         if n % (STREAM_MS * 1000 // STEP_US) == 0:
-            board.set_closed(set(board.closed) ^ {toggled})
+            board.set_closed(set(board.closed) ^ {0})
 
-    board.run_ms(window_ms, toggle)
+    board.run_ms(ms, toggle)
+
+
+def stalled(board: Board, window_ms: int) -> dict[str, float]:
+    """The host stops reading while frames stream: the scan must keep its rate."""
+    board.run_ms(600)
+    first = board.beats()[-1]
+    board.chip.stall(True)
+    streaming(board, window_ms)
     board.chip.stall(False)
-    board.run_ms(100)
-    after = board.heartbeat()
-    scans = after["scans"] - before["scans"]
-    result = {
-        "scans_per_s": round(scans * 1000 / max(1, after["up"] - before["up"]), 1),
-        "late_share": round((after["overrun"] - before["overrun"]) / max(1, scans), 4),
-        "txdrop": after["txdrop"] - before["txdrop"],
-        "stall": after["stall"] - before["stall"],
-    }
+    board.messages.clear()
+    board.run_ms(600)  # the heartbeats queued meanwhile, then a fresh one
+    result = rates(first, board.beats()[-1])
     print("stalled_host", json.dumps(result), flush=True)
+    return result
+
+
+def heap(board: Board, seconds: int) -> dict[str, object]:
+    """Free heap, asked every second, over a long run of streaming frames."""
+    frees = []
+    for _ in range(seconds):
+        streaming(board, 1000)
+        frees.append(board.heartbeat()["free"])
+    half = len(frees) // 2
+    result: dict[str, object] = {
+        "samples": frees,
+        "min": min(frees),
+        "min_first_half": min(frees[:half]),
+        "min_second_half": min(frees[half:]),
+    }
+    print("heap", json.dumps(result), flush=True)
     return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--window-ms", type=int, default=WINDOW_MS)
+    parser.add_argument("--heap-s", type=int, default=HEAP_S)
     args = parser.parse_args()
     reason = unavailable()
     if reason:
@@ -208,12 +233,16 @@ def main() -> None:
         board.chip.set_wells([0, 0])
         cases["streaming"] = case(board, "streaming", args.window_ms, stream=True)
         stall = stalled(board, args.window_ms)
+        long_run = heap(board, args.heap_s)
     finally:
         board.chip.close()
     summary: dict[str, object] = {"declared_scan_hz": declared}
     for metric in ("scans_per_s", "late_share", "reed_to_frame_ms", "frame_send_ms"):
         summary[metric] = {name: values[metric] for name, values in cases.items()}
-    summary["heap_free_min"] = {name: values["heap_free_min"] for name, values in cases.items()}
+    frees: dict[str, object] = {name: values["heap_free"] for name, values in cases.items()}
+    summary["heap_free_min"] = {**frees, "long_run": long_run["min"]}
+    summary["heap_long_run"] = long_run
+    summary["frames_per_s"] = {name: values["frames_per_s"] for name, values in cases.items()}
     summary["stalled_host"] = stall
     summary["chip_s"] = round(board.chip.t_us / 1e6, 2)
     summary["wall_s"] = round(time.monotonic() - wall, 1)

@@ -232,7 +232,7 @@ class TableFirmware:
                 self._test_left = self.selftest_scans
                 self._test_mode = payload
             elif kind == "h":
-                self.send_heartbeat()
+                self.send_heartbeat(asked=True)
             else:
                 self._send("E", b"unknown=" + kind.encode())
 
@@ -273,15 +273,17 @@ class TableFirmware:
         """``F``: the full settled picture."""
         self._send("F", self.frame_payload())
 
-    def send_heartbeat(self):
-        """``H``: uptime and error counters."""
+    def send_heartbeat(self, asked=False):
+        """``H``: uptime and error counters; when the host ``asked``, the free heap too
+        (``free=``, if the board gives it: MicroPython counts it by walking the heap,
+        about 7 ms on the Pico, too long for every heartbeat)."""
         self._last_heartbeat = self._clock.ticks_ms()
         text = (
             f"up={self.uptime_ms} scans={self.scans} bounce={self.bounces} "
             f"fault={self.faults} rxerr={self.rx_errors} overrun={self.overruns} "
             f"txdrop={self.tx_dropped} stall={self.tx_stalls}"
         )
-        if self._heap_free is not None:
+        if asked and self._heap_free is not None:
             text += f" free={self._heap_free()}"
         self._send("H", text.encode())
 
