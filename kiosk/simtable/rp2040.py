@@ -19,12 +19,12 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.simtable.firmware import FIRMWARE_DIR
+from kiosk.simtable.firmware import FIRMWARE_DIR, load_firmware
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "chip" / "rp2040-table.mjs"
@@ -232,6 +232,10 @@ class Chip:
         if data:
             self._call({"op": "send", "data": data.hex()})
 
+    def set_stuck(self, columns: int) -> None:
+        """Columns that read closed whatever row is selected (a shorted line), as a mask."""
+        self._call({"op": "stuck", "columns": int(columns)})
+
     def stall(self, on: bool) -> None:
         """The host stops reading its port (``True``) or reads again."""
         self._call({"op": "stall", "on": bool(on)})
@@ -255,3 +259,150 @@ class Chip:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+BOOT_US = 3_000_000  # a chip that has not said its identify by then has failed to start
+ANSWER_US = 10_000  # chip time run after host bytes arrive: the answer leaves within a loop or two
+
+
+class ChipFirmware:
+    """The firmware on an emulated chip, with ``bgtable.core.TableFirmware``'s interface.
+
+    Built at power-on: the chip boots until its identify has left. ``step()`` shows the
+    chip the matrix as it reads now and runs one period of the simulated table's clock;
+    ``feed()`` hands the chip host bytes and runs it ``ANSWER_US`` so that the answer
+    leaves (the chip keeps its own time, which moves only here). Whole messages go to
+    ``write``, one a call. The firmware's settings are those of ``firmware/board.py``.
+    """
+
+    def __init__(
+        self,
+        matrix: Any,
+        clock: Any,
+        write: Callable[[bytes], object],
+        scan_hz: int = 200,
+        **options: object,
+    ) -> None:
+        self.matrix = matrix
+        self.write = write
+        self._period_us = 1_000_000 // scan_hz
+        self._pending = bytearray()
+        self._closed: list[int] | None = None
+        self._wells: list[int] | None = None
+        self._stuck = 0
+        self.overruns = 0  # the simulation's own late steps (the chip counts its own)
+        self.chip = Chip()
+        constants = self.chip.constants
+        if matrix.columns != constants["COLUMNS"]:
+            self.chip.close()
+            raise ChipError(f"the board has {constants['COLUMNS']} columns, not {matrix.columns}")
+        self._show()
+        booted = self.chip.t_us
+        while b"$I" not in self._pending:
+            if self.chip.t_us - booted > BOOT_US:
+                self.chip.close()
+                raise ChipError("the emulated RP2040 did not announce its firmware")
+            self._pending += self.chip.run(10_000).out
+
+    def _show(self) -> None:
+        rows = self.matrix.scan()
+        columns = self.matrix.columns
+        closed = [
+            row * columns + bit
+            for row, mask in enumerate(rows)
+            for bit in range(columns)
+            if mask >> bit & 1
+        ]
+        if closed != self._closed:
+            self.chip.set_closed(closed)
+            self._closed = closed
+        wells = list(self.matrix.wells())
+        if wells != self._wells:
+            self.chip.set_wells(wells)
+            self._wells = wells
+        stuck = int(self.matrix.idle())
+        if stuck != self._stuck:
+            self.chip.set_stuck(stuck)
+            self._stuck = stuck
+
+    def _run(self, us: int) -> None:
+        self._pending += self.chip.run(us).out
+        end = self._pending.rfind(b"\n")
+        if end < 0:
+            return
+        done = bytes(self._pending[: end + 1])
+        del self._pending[: end + 1]
+        for line in done.split(b"\n")[:-1]:
+            self.write(line + b"\n")
+
+    def start(self) -> None:
+        """Send what the chip said at boot (its identify)."""
+        self._run(0)
+
+    def step(self) -> None:
+        """The matrix as it reads now, then one period of chip time."""
+        self._show()
+        self._run(self._period_us)
+
+    def feed(self, data: bytes) -> None:
+        """Bytes from the host to the chip's USB port; the chip answers."""
+        self.chip.send(data)
+        self._run(ANSWER_US)
+
+    def close(self) -> None:
+        """Power the chip off."""
+        self.chip.close()
+
+
+class ChipCore:
+    """Stands in for the ``bgtable.core`` module: its firmware runs on an emulated chip.
+
+    A new firmware (the table plugged in again) powers the last chip off and boots a
+    fresh one. The chip runs ``firmware/board.py`` as it is: its layout is the designed one.
+    Booting takes the emulator seconds of real time, so ``prepare`` boots the next chip
+    while the cable is still in (showing it the matrix as it reads then) and the next
+    ``TableFirmware`` takes that chip, as fast as a table that boots at once.
+    """
+
+    def __init__(self) -> None:
+        reason = unavailable()
+        if reason:
+            raise ChipError(reason)
+        self._firmware: ChipFirmware | None = None
+        self._spare: ChipFirmware | None = None
+
+    def TableFirmware(  # noqa: N802 - mirrors bgtable.core.TableFirmware
+        self, matrix: Any, clock: Any, write: Callable[[bytes], object], **options: Any
+    ) -> ChipFirmware:
+        """Power a chip up with the firmware on it."""
+        layout = options.pop("layout")
+        designed = load_firmware("layout").Layout()
+        if (layout.slots, layout.sensing) != (designed.slots, designed.sensing):
+            raise ChipError(
+                "the RP2040 image runs firmware/board.py, which scans the designed table "
+                f"({designed.wire()}, {designed.sensing}), not {layout.wire()}, {layout.sensing}"
+            )
+        if self._firmware is not None:
+            self._firmware.close()
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.matrix is matrix:
+            spare.write = write
+            self._firmware = spare
+        else:
+            if spare is not None:
+                spare.close()
+            self._firmware = ChipFirmware(matrix, clock, write, **options)
+        return self._firmware
+
+    def prepare(self, matrix: Any, clock: Any, **options: Any) -> None:
+        """Boot the chip the next ``TableFirmware`` on ``matrix`` will take."""
+        options.pop("layout", None)
+        if self._spare is None:
+            self._spare = ChipFirmware(matrix, clock, lambda data: True, **options)
+
+    def close(self) -> None:
+        """Power the chips off."""
+        for firmware in (self._firmware, self._spare):
+            if firmware is not None:
+                firmware.close()
+        self._firmware = self._spare = None

@@ -15,6 +15,7 @@
 //   {"op":"closed","switches":[...]}  the closed reeds, by switch number -> {"ok":true}
 //   {"op":"wells","cells":[m1,m2]}     each well's Hall switches on (bit set) -> {"ok":true}
 //   {"op":"send","data":hex}     bytes from the host to the table's USB port -> {"ok":true}
+//   {"op":"stuck","columns":m}   columns shorted low whatever the row -> {"ok":true}
 //   {"op":"stall","on":bool}     the host stops (or resumes) reading -> {"ok":true}
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -57,9 +58,10 @@ function setClosed(switches) {
 }
 
 let columnLevels = -1;
+let stuckColumns = 0;
 function driveColumns() {
   // a column reads low when a closed reed joins it to a selected (low) row, through its diode
-  let low = 0;
+  let low = stuckColumns;
   for (let row = 0; row < config.rows; row++) {
     if (!((latched / 2 ** row) & 1)) low |= closedByRow[row] || 0;
   }
@@ -166,6 +168,9 @@ for await (const line of lines) {
     wellCells = request.cells;
   } else if (request.op === 'send') {
     for (const b of Buffer.from(request.data, 'hex')) cdc.sendSerialByte(b);
+  } else if (request.op === 'stuck') {
+    stuckColumns = request.columns;
+    driveColumns();
   } else if (request.op === 'stall') {
     stalled = !!request.on;
     if (!stalled) while (held.length) indicate(held.shift(), false);
