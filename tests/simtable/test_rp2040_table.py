@@ -1,0 +1,124 @@
+"""Hardware in the loop: scripted sessions through MicroPython's rp2 image on an emulated
+RP2040 give the same events as the firmware run by CPython.
+
+The image is built by ``firmware/chip/build-image.sh`` (``make install`` runs it, as
+root, and caches it machine-wide) and runs in ``rp2040js`` (``.node-rp2040/``). The whole
+of ``firmware/`` runs there: ``main.py`` from the chip's LittleFS, ``board.py`` driving the
+modelled shift registers at its pins, ``fast.py``'s native code, USB CDC to the pty.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.play.scenario import run_script
+from kiosk.simtable.rp2040 import unavailable
+
+pytestmark = pytest.mark.skipif(
+    unavailable() is not None, reason=f"no emulated RP2040 here: {unavailable()}"
+)
+
+SESSIONS = {
+    "a whole turn, chattering reeds, a throw in a well, unplug and reconnect": """\
+setup standard
+opening 3 1
+chatter 4
+lift 8
+place 5
+lift 6
+place 5
+press done
+unplug
+replug
+cocked 1
+dice 6 4
+lift 24
+place 18
+lift 18
+place 14
+press done
+""",
+    "a hit and entering from the bar": """\
+setup standard
+opening 6 4
+lift 24
+place 18
+lift 13
+place 9
+press done
+dice 2 1
+lift 7 white
+place bar white
+lift 8
+place 7
+lift 13
+place 11
+press done
+dice 6 3
+lift bar
+place 22
+lift 13
+place 7
+press done
+""",
+}
+
+ILLEGAL = """\
+setup standard
+opening 3 1
+lift 13
+place 11
+wait 400
+lift 11
+place 13
+lift 8
+place 5
+lift 6
+place 5
+press done
+"""
+
+
+def _comparable(events: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The events without what differs by design: the interpreter named and the pty's path."""
+    return [
+        {
+            k: str(v).split(" on /")[0] if k == "message" else v
+            for k, v in event.items()
+            if k != "runtime"
+        }
+        for event in events
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(SESSIONS))
+def test_a_session_on_the_chip_gives_the_events_of_the_cpython_table(name: str) -> None:
+    script = SESSIONS[name].splitlines()
+    cpython = run_script(script, io.StringIO())
+    chip = run_script(script, io.StringIO(), firmware="rp2040")
+    assert _comparable(chip) == _comparable(cpython)
+    connected = [e for e in chip if e.get("status") == "connected"]
+    assert connected and all(e["runtime"] == "micropython" for e in connected)
+    assert [e["event"] for e in chip].count("play") >= 2  # whole turns went through
+
+
+def test_kiosk_scenario_flags_an_illegal_placement_through_the_chip(tmp_path: Path) -> None:
+    script = tmp_path / "illegal.txt"
+    script.write_text(ILLEGAL)
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk", "scenario", "--firmware", "rp2040", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    chip = [json.loads(line) for line in done.stdout.splitlines()]
+    cpython = run_script(ILLEGAL.splitlines(), io.StringIO())
+    assert _comparable(chip) == _comparable(cpython)
+    assert [e["reason"] for e in chip if e["event"] == "illegal"] == ["wrong-distance"]
