@@ -64,9 +64,11 @@ def unavailable() -> str | None:
     if not (emulator_dir() / "package.json").exists():
         return f"the RP2040 emulator is not installed at {emulator_dir()} (run make install)"
     if not (image_dir() / ".done").exists() or not (image_dir() / "image.json").exists():
+        log = image_dir() / "build.log"
+        tried = f"; its last build failed, see {log}" if log.exists() else ""
         return (
             f"no MicroPython rp2 image at {image_dir()} "
-            "(firmware/chip/build-image.sh builds it, as root; make install runs it)"
+            f"(firmware/chip/build-image.sh builds it, as root; make install runs it){tried}"
         )
     try:
         import littlefs  # noqa: F401
