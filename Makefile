@@ -32,6 +32,29 @@ $(MPY):
 		echo "Node.js not found: the firmware's MicroPython tests will be skipped"; \
 	fi
 
+# The firmware on an emulated RP2040 (kiosk/simtable/rp2040.py, tests/simtable/test_rp2040_table.py):
+# the emulator from npm in a project-local .node-rp2040/, and MicroPython's rp2 image built
+# from Debian 13's packaged sources, cached machine-wide (firmware/chip/build-image.sh, as
+# root; about 15 minutes the first time). Without root or node, or if the build fails, those
+# tests skip and say why.
+RP2040JS := .node-rp2040/node_modules/rp2040js/package.json
+RP2_IMAGE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/backgammon-table/rp2-pico-1.25.0/.done
+
+$(RP2040JS):
+	@if command -v node >/dev/null 2>&1; then \
+		npm install --prefix .node-rp2040 --no-save --no-audit --no-fund --loglevel=error rp2040js@1.4.1; \
+	else \
+		echo "Node.js not found: the emulated RP2040's tests will be skipped"; \
+	fi
+
+$(RP2_IMAGE): firmware/chip/build-image.sh $(BIN)/.installed
+	@if [ "$$(id -u)" = 0 ]; then \
+		PYTHON=$(BIN)/python nice -n 10 bash firmware/chip/build-image.sh \
+			|| echo "MicroPython's rp2 image did not build: the emulated RP2040's tests will be skipped"; \
+	else \
+		echo "not root: MicroPython's rp2 image is not built, the emulated RP2040's tests will be skipped"; \
+	fi
+
 # The arm64 packages the table's Pi installs for its screen (and pip's aarch64 pygame wheel),
 # kept for tests/hardware/test_display_stack.py, which reads them and fetches nothing.
 SDL_CACHE := .cache/arm64-display/.done
@@ -50,7 +73,7 @@ $(BIN)/.installed: pyproject.toml
 ifeq ($(TARGET),table)
 install: $(BIN)/.installed
 else
-install: $(BIN)/.installed $(MPY) $(SDL_CACHE)
+install: $(BIN)/.installed $(MPY) $(SDL_CACHE) $(RP2040JS) $(RP2_IMAGE)
 	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
 endif
 
@@ -68,4 +91,4 @@ bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b $(if $(QUICK),--quick) || exit 1; done
 
 clean:
-	rm -rf $(VENV) .node .cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .node .node-rp2040 .cache .pytest_cache .hypothesis

@@ -11,7 +11,7 @@
 set -euo pipefail
 suite=${1:?suite}; arch=${2:?arch}; dir=${3:?dir}; shift 3
 mirror=$(grep -hoE '^URIs: *[^ ]+/debian$|^deb +[^ ]+/debian ' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
-  | head -n1 | awk '{print $2}')
+  | head -n1 | awk '{print $2}' || true)
 [ -n "$mirror" ] || { echo "debian-root: no Debian mirror found in this machine's apt sources" >&2; exit 1; }
 need=()
 command -v debootstrap >/dev/null || need+=(debootstrap)

@@ -5,6 +5,7 @@ Only this module imports MicroPython's ``machine``; everything it drives lives i
 ``hardware/README.md``.
 """
 
+import gc
 import select
 import sys
 import time
@@ -15,10 +16,15 @@ from bgtable.core import TableFirmware
 from bgtable.layout import Layout
 from bgtable.outbox import Outbox
 
+if sys.platform == "rp2":
+    import fast  # the scan, the wells and the checksum in native code, on the Pico
+else:
+    fast = None  # the vectors, under CPython and MicroPython's WebAssembly port
+
 SCAN_HZ = 250
 DEBOUNCE_SCANS = 3
 WATCHDOG_MS = 2000
-ROWS = 24  # three 74HC595 in a chain, Q0 of the first is row 0
+ROWS = 24  # three 74HC595 in a chain, Q0 of the first is row 0 (a layout scans its own)
 COLUMNS = 16  # GP6..GP21, pulled up, low = closed
 PIN_SER = 2
 PIN_SRCLK = 3
@@ -32,8 +38,9 @@ PIN_WELL_CLOCK = 27  # CLK (pin 2) of both
 PIN_WELL_DATA = 28  # QH (pin 9) of the first; the second's QH feeds the first's SER
 WELL_BITS = 16
 CELL_MASK = 0x1F  # five cells a well, on inputs H, G, F, E, D of its 74HC165
-# A write to the USB line is one byte, made only when the line has room for it, so it never
-# waits; one that still took this long is counted as a stall (heartbeat ``stall=``).
+# A write to the USB line is a piece of up to 64 bytes, made only when the line has room;
+# one that still took this long is counted as a stall (heartbeat ``stall=``) and single
+# bytes, which never wait, follow it for a while (bgtable/outbox.py).
 STALL_US = 1000
 SENSING = "occupancy"  # one reed per slot, the design in hardware/README.md
 SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register holding every GPIO input level
@@ -51,12 +58,16 @@ DELIBERATE = 0x42475244  # "BGRD"
 
 
 class DiodeMatrix:
-    """The switch matrix: rows selected by walking a low bit through the 74HC595 chain."""
+    """The switch matrix: rows selected by walking a low bit through the 74HC595 chain.
 
-    rows = ROWS
+    Only the first ``rows`` rows are scanned: those the layout's switches are on (12 of the
+    24 for the table as designed, one reed a slot).
+    """
+
     columns = COLUMNS
 
-    def __init__(self):
+    def __init__(self, rows=ROWS):
+        self.rows = rows
         self._ser = machine.Pin(PIN_SER, machine.Pin.OUT, value=1)
         self._clk = machine.Pin(PIN_SRCLK, machine.Pin.OUT, value=0)
         self._latch = machine.Pin(PIN_RCLK, machine.Pin.OUT, value=0)
@@ -65,8 +76,12 @@ class DiodeMatrix:
         self._load = machine.Pin(PIN_WELL_LOAD, machine.Pin.OUT, value=1)
         self._well_clock = machine.Pin(PIN_WELL_CLOCK, machine.Pin.OUT, value=0)
         self._well_data = machine.Pin(PIN_WELL_DATA, machine.Pin.IN)
-        self._rows = [0] * ROWS
+        self._rows = [0] * rows
         self._cells = [0, 0]
+        if fast:
+            self._settings = fast.scan_settings(
+                rows, PIN_SER, PIN_SRCLK, PIN_RCLK, PIN_FIRST_COLUMN, COLUMN_MASK, SETTLE_US
+            )
         self._deselect()
 
     def _shift(self, bit):
@@ -86,9 +101,12 @@ class DiodeMatrix:
     def scan(self):
         """One column bitmask per row, bit set = switch closed."""
         rows = self._rows
+        if fast:
+            fast.scan_rows(rows, self._settings)
+            return rows
         settle = time.sleep_us
         self._shift(0)
-        for row in range(ROWS):
+        for row in range(self.rows):
             if row:
                 self._shift(1)
             settle(SETTLE_US)
@@ -104,15 +122,18 @@ class DiodeMatrix:
 
     def wells(self):
         """Each dice well's cell mask, bit set = Hall switch on (its output pulls low)."""
-        self._load.value(0)
-        self._load.value(1)
-        bits = 0
-        data = self._well_data
-        clock = self._well_clock
-        for bit in range(WELL_BITS):
-            bits |= (data.value() ^ 1) << bit
-            clock.value(1)
-            clock.value(0)
+        if fast:
+            bits = fast.shift_in(PIN_WELL_LOAD, PIN_WELL_CLOCK, PIN_WELL_DATA, WELL_BITS)
+        else:
+            self._load.value(0)
+            self._load.value(1)
+            bits = 0
+            data = self._well_data
+            clock = self._well_clock
+            for bit in range(WELL_BITS):
+                bits |= (data.value() ^ 1) << bit
+                clock.value(1)
+                clock.value(0)
         cells = self._cells
         cells[0] = bits & CELL_MASK
         cells[1] = (bits >> 8) & CELL_MASK
@@ -177,15 +198,18 @@ def run(stdin=None, stdout=None, poll=None, chip_name=None):
     writing = poll()
     writing.register(out, select.POLLOUT)
     outbox = Outbox()
+    layout = Layout(sensing=SENSING)
     firmware = TableFirmware(
-        DiodeMatrix(),
+        DiodeMatrix(rows=-(-layout.switches // COLUMNS)),
         time,
         outbox.write,
-        layout=Layout(sensing=SENSING),
+        layout=layout,
         debounce_scans=DEBOUNCE_SCANS,
         scan_hz=SCAN_HZ,
         reset_cause=cause,
         board_id=board_id,
+        heap_free=getattr(gc, "mem_free", None),  # MicroPython's; CPython has none
+        crc16=fast.crc16 if fast else None,
     )
     firmware.start()
 

@@ -3,24 +3,31 @@
 The scan loop must never wait for the host: on the Pico a write to USB CDC waits (up to
 half a second) until the line has room for all of it, and the line has none while the
 host holds the port open without reading. ``Outbox.write`` queues whole messages (or drops
-one, returning ``False``, when the queue is full); ``pump`` hands the line single bytes,
-each only after the line says it has room, so no write waits; a write that still took long
-is counted (``stalls``).
+one, returning ``False``, when the queue is full). ``pump`` hands the line pieces of up
+to ``PIECE`` bytes (a USB packet), each only after the line says it has room: a byte a
+write would cost the Pico about 60 µs a byte (the poll runs the USB stack), a piece
+about the same as one byte. The line only says it has room for one byte or more, so a
+piece can still wait when a host stops reading part-way through the line's 256-byte
+buffer: a write that took ``stall_us`` or longer is counted (``stalls``) and the outbox
+then hands the line single bytes, which never wait, until ``PIECE`` of them have gone
+through promptly.
 """
 
 LIMIT = 2048  # bytes held for a host that is not reading (about ten frames)
-CHUNK = 32  # bytes handed to the line a loop at most: 8 KB/s at 250 loops a second
+CHUNK = 128  # bytes handed to the line a loop at most: 32 KB/s at 250 loops a second
+PIECE = 64  # bytes a write: one USB full-speed packet
 
 
 class Outbox:
     """Whole messages waiting for the line; drops new ones rather than grow past ``limit``."""
 
-    def __init__(self, limit=LIMIT, chunk=CHUNK):
+    def __init__(self, limit=LIMIT, chunk=CHUNK, piece=PIECE):
         self.limit = limit
         self.chunk = chunk
+        self.piece = piece
         self._queue = bytearray()
         self._head = 0  # bytes of the queue already sent
-        self._one = bytearray(1)  # the byte being handed to the line (the loop allocates none)
+        self._careful = 0  # single bytes still to hand on after a write that waited
         self.dropped = 0
         self.stalls = 0
 
@@ -39,27 +46,33 @@ class Outbox:
         return True
 
     def pump(self, writable, sink, clock=None, stall_us=1000):
-        """Give ``sink`` up to ``chunk`` bytes, one byte a call, each only when
-        ``writable()`` says the line has room for it.
+        """Give ``sink`` up to ``chunk`` bytes, in pieces, each only when ``writable()``
+        says the line has room.
 
-        ``sink(buffer)`` returns how many bytes it took (``None`` means all); the buffer is
-        reused for the next byte, so the sink copies it. ``clock`` (with
-        ``ticks_us`` and ``ticks_diff``, as MicroPython's ``time``) times each write: one
-        that took ``stall_us`` or longer is counted in ``stalls``. Returns the bytes sent.
+        ``sink(buffer)`` returns how many bytes it took (``None`` means all). ``clock``
+        (with ``ticks_us`` and ``ticks_diff``, as MicroPython's ``time``) times each write:
+        one that took ``stall_us`` or longer is counted in ``stalls``, and single bytes
+        follow it.
+        Returns the bytes sent.
         """
         queue = self._queue
         head = self._head
         sent = 0
-        one = self._one
         while sent < self.chunk and head < len(queue) and writable():
+            size = 1 if self._careful else self.piece
+            end = min(head + size, len(queue), head + self.chunk - sent)
             start = clock.ticks_us() if clock else 0
-            one[0] = queue[head]
-            taken = sink(one)
+            taken = sink(queue[head:end])
+            if taken is None:
+                taken = end - head
             if clock and clock.ticks_diff(clock.ticks_us(), start) >= stall_us:
                 self.stalls += 1
+                self._careful = self.piece
+            elif self._careful:
+                self._careful = max(0, self._careful - taken)
             if taken == 0:
                 break
-            head += 1
-            sent += 1
+            head += taken
+            sent += taken
         self._head = head
         return sent

@@ -31,10 +31,12 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
-def encode(kind, seq, payload):
-    """One framed message as bytes; ``kind`` is a letter, ``payload`` printable ASCII bytes."""
+def encode(kind, seq, payload, crc=crc16):
+    """One framed message as bytes; ``kind`` is a letter, ``payload`` printable ASCII bytes.
+
+    ``crc`` computes the checksum (the Pico passes its native ``fast.crc16``)."""
     body = b"%s%04X " % (kind.encode(), seq & 0xFFFF) + payload
-    return b"$" + body + b"*%04X\r\n" % crc16(body)
+    return b"$" + body + b"*%04X\r\n" % crc(body)
 
 
 def hex_value(data):

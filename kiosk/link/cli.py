@@ -34,9 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--empty", action="store_true", help="start with no men laid out")
     simulate.add_argument(
         "--firmware",
-        choices=("cpython", "micropython"),
+        choices=("cpython", "micropython", "rp2040"),
         default="cpython",
-        help="the interpreter running the firmware (micropython: the WebAssembly port)",
+        help="the interpreter running the firmware (micropython: the WebAssembly port; "
+        "rp2040: MicroPython's rp2 image on an emulated Pico)",
     )
     simulate.set_defaults(func=_simulate)
     watch = subparsers.add_parser(

@@ -21,9 +21,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--settle-ms", type=int, default=300, help="settle time (default 300)")
     parser.add_argument(
         "--firmware",
-        choices=("cpython", "micropython"),
+        choices=("cpython", "micropython", "rp2040"),
         default="cpython",
-        help="the interpreter running the table's firmware (default cpython, the faster)",
+        help="the interpreter running the table's firmware (default cpython, the faster; "
+        "rp2040: MicroPython's rp2 image on an emulated Pico)",
     )
     parser.set_defaults(func=_run)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from kiosk.simtable.firmware import load_firmware
 from kiosk.simtable.micropython import MicroPythonCore
+from kiosk.simtable.rp2040 import ChipCore, ChipFirmware
 from kiosk.table.layout import (
     LOCATIONS,
     POINTS,
@@ -34,7 +35,7 @@ from kiosk.table.layout import (
 
 MATRIX_COLUMNS = 16
 MAX_BACKLOG = 1 << 20  # bytes held for a reader that does not read
-RUNTIMES = ("cpython", "micropython")
+RUNTIMES = ("cpython", "micropython", "rp2040")
 
 # White moves 24 -> 1; black's points are white's 25 - n.
 STARTING_POSITION: Mapping[str, tuple[SlotState, int]] = {
@@ -117,7 +118,9 @@ class SimulatedTable:
     and 2; colours are ``SlotState.WHITE``/``BLACK`` or the words ``white``/``black``.
     The dice wells are read by Hall switches (``kill_cell``/``stick_cell`` make them fail).
     ``firmware`` picks the interpreter running the firmware: ``cpython`` (this process,
-    fast) or ``micropython`` (the WebAssembly port under Node, as on the Pico).
+    fast), ``micropython`` (the WebAssembly port under Node, as on the Pico) or ``rp2040``
+    (MicroPython's real rp2 image on an emulated RP2040, ``kiosk.simtable.rp2040``: the
+    whole of ``firmware/`` over emulated USB, in the chip's own time; slower).
     ``sensing`` (default: the layout's) is ``polarity`` or ``occupancy`` (one reed per
     slot: the frames read ``OCCUPIED``, a man of either colour).
     """
@@ -138,14 +141,20 @@ class SimulatedTable:
             base = layout or TableLayout()
             layout = TableLayout(base.point_slots, base.bar_slots, base.tray_slots, sensing)
         if firmware not in RUNTIMES:
-            raise ValueError(f"the firmware runs under cpython or micropython, not {firmware!r}")
+            raise ValueError(
+                f"the firmware runs under cpython, micropython or rp2040, not {firmware!r}"
+            )
         self.layout = (layout or TableLayout()).physical()  # a table has all its slots
         self.runtime = firmware
         self.realtime = realtime
         self.scan_hz = scan_hz
         self.debounce_scans = debounce_scans
         self.heartbeat_ms = heartbeat_ms
-        self._core = MicroPythonCore() if firmware == "micropython" else load_firmware("core")
+        self._core: Any = load_firmware("core")
+        if firmware == "micropython":
+            self._core = MicroPythonCore()
+        elif firmware == "rp2040":
+            self._core = ChipCore()
         self._dice = load_firmware("dice")
         self._protocol = load_firmware("protocol")
         self._fw_layout = load_firmware("layout").Layout(
@@ -202,7 +211,7 @@ class SimulatedTable:
             os.close(self._wake_r)
             os.close(self._wake_w)
             shutil.rmtree(self._dir, ignore_errors=True)
-            if isinstance(self._core, MicroPythonCore):
+            if isinstance(self._core, (MicroPythonCore, ChipCore)):
                 self._core.close()
 
     def __enter__(self) -> SimulatedTable:
@@ -240,9 +249,6 @@ class SimulatedTable:
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self._generation += 1
-        link = self.port_name + ".new"
-        os.symlink(os.ttyname(slave), link)
-        os.replace(link, self.port_name)
         self._out.clear()
         self._reported: str | None = None
         self.firmware = self._core.TableFirmware(
@@ -257,14 +263,28 @@ class SimulatedTable:
         )
         self.firmware.start()
         self._next_scan = time.monotonic()
+        # the port appears once the firmware is up (an emulated chip takes seconds to boot)
+        link = self.port_name + ".new"
+        os.symlink(os.ttyname(slave), link)
+        os.replace(link, self.port_name)
 
     def _unplug(self) -> None:
         if self._master is None:
             return
+        if isinstance(self._core, ChipCore) and not self._closed:
+            self._core.prepare(  # the next chip boots now, while the cable is still in
+                self._matrix,
+                self._clock,
+                debounce_scans=self.debounce_scans,
+                heartbeat_ms=self.heartbeat_ms,
+                scan_hz=self.scan_hz,
+            )
         os.close(self._master)
         if self._slave is not None:
             os.close(self._slave)
         self._master = self._slave = None
+        if isinstance(self.firmware, ChipFirmware):
+            self.firmware.close()  # the chip loses power with the cable
         self.firmware = None
         self._out.clear()
         if os.path.lexists(self.port_name):

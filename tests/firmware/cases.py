@@ -404,6 +404,50 @@ def case_outbox_drops_whole_messages_when_full():
     assert len(box) == 100 and box.dropped == 1
 
 
+def case_outbox_writes_pieces_only_when_the_line_has_room():
+    box = Outbox(limit=100, chunk=40, piece=16)
+    box.write(b"0123456789" * 5)
+    line = []
+    assert box.pump(lambda: False, line.append) == 0
+    room = [2]
+
+    def writable():
+        return room[0] > 0
+
+    def sink(data):
+        room[0] -= 1
+        line.append(bytes(data))
+
+    assert box.pump(writable, sink) == 32  # room twice: two pieces
+    assert line == [b"0123456789012345", b"6789012345678901"]
+    room[0] = 100
+    assert box.pump(writable, sink) == 18  # the rest: a piece and two bytes
+    assert line[2:] == [b"2345678901234567", b"89"] and len(box) == 0 and box.stalls == 0
+
+
+def case_outbox_keeps_a_chunk_a_loop():
+    box = Outbox(limit=200, chunk=40, piece=16)
+    box.write(b"x" * 100)
+    sizes = []
+    assert box.pump(lambda: True, lambda data: sizes.append(len(data))) == 40
+    assert sizes == [16, 16, 8] and len(box) == 60
+
+
+def case_outbox_takes_what_the_line_took():
+    box = Outbox(limit=100, chunk=64, piece=16)
+    box.write(b"abcdefghij")
+    line = bytearray()
+
+    def sink(data):
+        if len(line) >= 9:
+            return 0  # the line is full: the pump stops
+        line.extend(data[:3])
+        return 3
+
+    assert box.pump(lambda: True, sink) == 9  # three bytes a write were taken
+    assert line == b"abcdefghi" and len(box) == 1
+
+
 class _Ticks:
     """A microsecond clock that a write moves on by ``cost`` (a USB write that waits)."""
 
@@ -417,66 +461,19 @@ class _Ticks:
         return a - b
 
 
-def case_outbox_writes_single_bytes_only_when_the_line_has_room():
-    box = Outbox(limit=100, chunk=16)
-    box.write(b"0123456789" * 3)
-    line = []
-    assert box.pump(lambda: False, line.append) == 0
-    room = [5]
-
-    def writable():
-        return room[0] > 0
-
-    def sink(data):
-        room[0] -= 1
-        line.append(bytes(data))
-
-    assert box.pump(writable, sink) == 5  # the line had room for five bytes
-    assert line == [b"0", b"1", b"2", b"3", b"4"]
-    room[0] = 100
-    assert box.pump(writable, sink) == 16  # then a chunk, a byte a write
-    assert len(box) == 30 - 21 and box.stalls == 0
-
-
-def case_outbox_pumps_without_allocating():
-    box = Outbox(limit=100, chunk=16)
-    box.write(b"0123456789")
-    line = bytearray(10)
-    seen = [0, None, True]  # bytes taken, the first buffer, every buffer the same one
-
-    def sink(data):
-        line[seen[0]] = data[0]
-        seen[0] += 1
-        if seen[1] is None:
-            seen[1] = data
-        elif data is not seen[1]:
-            seen[2] = False
-
-    runtime = sys.implementation.name
-    if runtime == "micropython":
-        import gc
-
-        gc.collect()
-        gc.disable()
-        before = gc.mem_alloc()
-    assert box.pump(lambda: True, sink) == 10
-    if runtime == "micropython":
-        grown = gc.mem_alloc() - before
-        gc.enable()
-        assert grown < 64, grown  # not a new object for each byte
-    assert line == b"0123456789" and seen[2]  # one buffer handed on, byte after byte
-
-
-def case_outbox_counts_a_write_that_waited():
-    box = Outbox(limit=100, chunk=4)
-    box.write(b"abcd")
+def case_outbox_after_a_write_that_waited_hands_on_single_bytes():
+    box = Outbox(limit=200, chunk=200, piece=8)
+    box.write(b"a" * 8 + b"b" * 40)
     ticks = _Ticks()
+    sizes = []
 
-    def slow(data):
-        ticks.us += 1500 if data[0] == 0x63 else 10  # "c" waits 1.5 ms
+    def line(data):
+        sizes.append(len(data))
+        ticks.us += 1500 if len(sizes) == 1 else 10  # the first piece waited 1.5 ms
 
-    assert box.pump(lambda: True, slow, ticks, 1000) == 4
+    assert box.pump(lambda: True, line, ticks, 1000) == 48
     assert box.stalls == 1
+    assert sizes == [8] + [1] * 8 + [8] * 4  # single bytes until a piece's worth went
 
 
 # -- sensing -------------------------------------------------------------------------------
