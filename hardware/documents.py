@@ -16,7 +16,7 @@ import argparse
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -29,20 +29,24 @@ from kiosk.table.layout import BARS, LOCATIONS, POINTS, TRAYS, TableLayout  # no
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import plate  # noqa: E402
 from displays import CHOSEN, DISPLAYS, PLACEMENT, Display, display  # noqa: E402
 from geometry import (  # noqa: E402
     BAR,
     CARRIER,
+    CARRIER_STOCK,
     GAP,
     GUIDE,
     HOLE,
     MAN,
     MARGIN,
     MIN_MARGIN,
+    PANEL_GAP,
     PITCH,
     REED_LENGTH,
     REED_OFFSET,
     REED_WIDTH,
+    RIB,
     SPACER,
     TOP,
     TRAY_COLUMNS,
@@ -164,11 +168,54 @@ MIN_GAP = 5.0  # the least gap between the two rows of points (the men's holes 9
 @cache
 def build(key: str = CHOSEN) -> Build:
     """The table around display ``key``: the gap between the point rows is as wide as the
-    picture leaves (at most ``GAP``), with the picture centred under the playing area."""
+    picture leaves (at most ``GAP``), with the picture centred under the playing area; the
+    carrier the thinnest stock sheet that holds a lean (``surface``)."""
     chosen = display(key)
     rows = LAYOUT.physical_slots(POINTS[0])
     room = chosen.picture[1] - 2 * PLACEMENT - 2 * rows * PITCH
-    return Build(chosen, rows, max(MIN_GAP, min(GAP, room)))
+    table = Build(chosen, rows, max(MIN_GAP, min(GAP, room)))
+    for thickness in CARRIER_STOCK:
+        table = replace(table, carrier=thickness)
+        if surface(table)["carrier_deflection_mm"] <= PANEL_GAP / 2:
+            break
+    return table
+
+
+def stack_sheets(table: Build) -> list[plate.Sheet]:
+    """The loose sheets on the ledge, bottom up: carrier, spacer, top, guide."""
+    return [
+        plate.Sheet(plate.ACRYLIC, table.carrier, True),
+        plate.Sheet(plate.ACRYLIC, SPACER, False),  # mostly windows: weighs, not counted
+        plate.Sheet(plate.POLYCARBONATE, TOP, True),
+        plate.Sheet(plate.ACRYLIC, GUIDE, False),  # mostly holes
+    ]
+
+
+def surface(table: Build) -> dict[str, float]:
+    """How far the sheets sag (mm) under a 50 N forearm and a 150 N lean at the worst place,
+    on top of their own weight, against the air gap over the panel; and how far the top
+    sheet bends into a spacer window under the forearm, against its clearance over the
+    reeds' glass (plate.py: Kirchhoff plates, Navier's series)."""
+    span = table.opening[2:]
+    sheets = stack_sheets(table)
+    lean = plate.worst_sag(span, sheets, plate.LEAN)
+    forearm = plate.worst_sag(span, sheets, plate.FOREARM)
+    window = (PITCH - RIB, table.rows * PITCH - RIB)
+    force, (_, depth) = plate.FOREARM  # all of it on the part of the patch over the window
+    pressed = plate.Patch(force, (window[0] / 2, window[1] / 2), (window[0], depth))
+    top = plate.deflection(
+        window, plate.rigidity(plate.POLYCARBONATE, TOP), [pressed], plate.grid(window)
+    )
+    return {
+        "carrier_mm": table.carrier,
+        "carrier_deflection_mm": round(max(lean["sag_mm"], forearm["sag_mm"]), 2),
+        "forearm_deflection_mm": round(forearm["sag_mm"], 2),
+        "lean_deflection_mm": round(lean["sag_mm"], 2),
+        "own_weight_mm": round(lean["own_weight_mm"], 2),
+        "air_gap_mm": PANEL_GAP,
+        "top_sheet_deflection_mm": round(float(top.max()), 2),
+        "top_sheet_clearance_mm": round(SPACER - REED_WIDTH, 2),
+    }
 
 
 def field_size(key: str = CHOSEN) -> tuple[float, float]:
@@ -469,6 +516,29 @@ def figures_markdown(found: dict) -> str:
             f"{wl}-{wh} mT (ignore margin {fit['slot_ignore_margin']}) | "
             f"{'yes' if fit['fits'] else 'NO'} |"
         )
+    sag = found["surface"]
+    lines += [
+        "",
+        "## The surface (Kirchhoff plates, Navier's series: plate.py)",
+        "",
+        "The sheets rest loose on the ledge ring (simply supported), the carrier and top sheet "
+        "bending together; their own weight and thirty men with the creep moduli, a load "
+        "pressed at the worst place with the short-term ones.",
+        "",
+        "| case | sag | limit |",
+        "|------|-----|-------|",
+        f"| own weight alone | {sag['own_weight_mm']} mm | |",
+        f"| a 50 N forearm (60 x 100 mm) at the worst place | {sag['forearm_deflection_mm']} mm "
+        f"| {sag['air_gap_mm'] / 2:g} mm (half the air gap) |",
+        f"| a 150 N lean (100 x 100 mm) at the worst place | {sag['lean_deflection_mm']} mm | "
+        f"{sag['air_gap_mm'] / 2:g} mm |",
+        f"| the top sheet into a spacer window under the forearm | "
+        f"{sag['top_sheet_deflection_mm']} mm | {sag['top_sheet_clearance_mm'] / 2:g} mm (half "
+        "its clearance over a reed) |",
+        "",
+        f"So the carrier is {sag['carrier_mm']:g} mm acrylic: the thinnest stock sheet that "
+        "keeps the lean within half the air gap (6 mm sags about 20 mm).",
+    ]
     balance = found["die_com_offset_mm"]
     lines += [
         "",

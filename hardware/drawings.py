@@ -20,7 +20,6 @@ from typing import Any
 
 import ezdxf
 import geometry as g
-from displays import Display, display
 
 CUT, ENGRAVE, NOTE = "CUT", "ENGRAVE", "NOTE"
 DOWEL = 6.0  # dowel pin holes through every sheet: registration
@@ -90,7 +89,7 @@ def sheet_dxf(kind: str, slots: list, table: Any) -> str:
     return _dxf_text(doc)
 
 
-RIB = 5.0  # the spacer frame's ribs between the windows
+RIB = g.RIB
 
 
 def spacer_windows(slots: list) -> list[tuple[float, float, float, float]]:
@@ -344,7 +343,7 @@ def stackup_svg(table: Any) -> str:
         f'<rect class="reed" x="150" y="{reed_z - g.REED_WIDTH * scale / 2:g}" '
         f'width="{g.REED_LENGTH * scale:g}" height="{g.REED_WIDTH * scale:g}" fill="#36c"/>'
     )
-    man_z = height - 60 - (2.0 + g.PANEL_GAP + g.SURFACE) * scale
+    man_z = height - 60 - (2.0 + g.PANEL_GAP + carrier + g.SURFACE) * scale
     out.append(
         f'<rect class="man" x="110" y="{man_z - g.MAN_THICKNESS * scale:g}" '
         f'width="{g.MAN * scale / 2:g}" height="{g.MAN_THICKNESS * scale:g}" fill="none" '
@@ -680,10 +679,60 @@ CATALOGUE = (
 )
 
 
-def bom(reeds: int, locations: int, shown: Display | None = None) -> list[Line]:
-    """Everything one table needs, counted from the layout, around display ``shown`` (the
-    one chosen by default)."""
-    shown = shown or display()
+# Sheet prices, estimates: euros a square metre and millimetre of thickness, cut to size.
+ACRYLIC_EUR = 14.0
+POLYCARBONATE_EUR = 20.0
+PLYWOOD_EUR = 1.5
+
+
+def _sheet_lines(table: Any) -> list[Line]:
+    """The stack's sheets and the frame's plywood for the table built around one display
+    (``documents.Build``), sized and priced from its cut files' outlines."""
+    key = table.display.key
+    area = table.sheet[0] * table.sheet[1] * 1e-6
+    size = f"{table.sheet[0]:g} x {table.sheet[1]:g} mm"
+    inside = table.inside
+    depth = FRAME_WALL + table.display.outline[2] + g.PANEL_GAP + table.stack
+    walls = 2 * (inside[0] + 2 * FRAME_WALL + inside[1]) * depth * 1e-6
+    boards = inside[0] * inside[1] * 1e-6  # base board; the ledge ring is cut from its like
+    lines = []
+    for name, material, price, thickness, note in (
+        ("carrier", "acrylic", ACRYLIC_EUR, table.carrier, "thickness from plate.py"),
+        ("spacer frame", "acrylic", ACRYLIC_EUR, g.SPACER, ""),
+        ("top sheet", "polycarbonate", POLYCARBONATE_EUR, g.TOP, ""),
+        ("guide sheet", "acrylic", ACRYLIC_EUR, g.GUIDE, ""),
+    ):
+        cut = {"carrier": "carrier", "spacer frame": "spacer", "top sheet": "top"}.get(
+            name, "guide"
+        )
+        lines.append(
+            Line(
+                1,
+                f"clear {material}, {thickness:g} mm, {size}, {name}",
+                f"laser cut from cut/{key}/{cut}.dxf",
+                round(area * thickness * price, 2),
+                note,
+            )
+        )
+    lines.append(
+        Line(
+            1,
+            f"plywood: 18 mm walls ({walls:.2f} m2) and base, 6 mm ledge ring ({boards:.2f} m2)",
+            f"cut from cut/{key}/frame.dxf",
+            round((walls + boards) * 18 * PLYWOOD_EUR + boards * 6 * PLYWOOD_EUR, 2),
+        )
+    )
+    return lines
+
+
+def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
+    """Everything one table needs, counted from the layout, around the display of ``table``
+    (``documents.Build``; the display chosen by default)."""
+    if table is None:
+        import documents
+
+        table = documents.build()
+    shown = table.display
     return [
         Line(1, "Raspberry Pi 4 Model B, 2 GB", "Raspberry Pi SC0193", 50.0),
         Line(1, "Pi power supply, 5.1 V 3 A, USB-C", "Raspberry Pi SC0218", 9.0),
@@ -791,13 +840,9 @@ def bom(reeds: int, locations: int, shown: Display | None = None) -> list[Line]:
         Line(
             63, "die magnet, 1.5 x 0.5 mm, N35, axial", "generic", 0.05, "30 per die, 3 in the jig"
         ),
-        Line(1, "clear acrylic, 6 mm, carrier", f"laser cut from {shown.key}/carrier.dxf", 45.0),
-        Line(1, "clear acrylic, 4 mm, spacer frame", "laser cut from spacer.dxf", 30.0),
-        Line(1, "clear polycarbonate, 3 mm, top sheet", "laser cut from top.dxf", 35.0),
-        Line(1, "clear acrylic, 3 mm, guide sheet", "laser cut from guide.dxf", 25.0),
+        *_sheet_lines(table),
         Line(1, "clear acrylic, 3 mm, dice tower", "laser cut from tower.dxf", 15.0),
         Line(1, "polycarbonate film, 0.3 mm, the wells' floors", "generic", 4.0),
-        Line(1, "plywood, 18 mm walls and 6 mm ledge ring", "cut from frame.dxf", 40.0),
         Line(
             4, "dowel pin, 6 x 30 mm, steel-free (brass)", "generic", 0.5, "registers every sheet"
         ),

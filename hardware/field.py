@@ -594,13 +594,20 @@ def display_fits() -> dict[str, dict[str, object]]:
         need = math.ceil((slot.neighbours_max + die) * g.MIN_MARGIN * 20) / 20
         window = [max(low, need), high]
         read = min(slot.own_min - slot.neighbours_against, slot.stack_min) - die
+        sag = documents.surface(documents.build(choice.key))
         fits.update(
+            carrier_mm=sag["carrier_mm"],
+            carrier_deflection_mm=sag["carrier_deflection_mm"],
             reed_window_mT=window,
             slot_ignore_margin=round(window[0] / (slot.neighbours_max + die), 2),
             slot_read_margin=round(read / high, 2),
             chosen=choice.key == documents.CHOSEN,
         )
-        fits["fits"] = bool(fits["fits"]) and window[0] < window[1] - 0.3
+        fits["fits"] = (
+            bool(fits["fits"])
+            and window[0] < window[1] - 0.3
+            and sag["carrier_deflection_mm"] <= g.PANEL_GAP / 2
+        )
         found[choice.key] = fits
     return found
 
@@ -646,4 +653,17 @@ def figures() -> dict[str, object]:
         "lead_forming_mT": {k: round(v, 2) for k, v in lead_forming().items()},
         "die_com_offset_mm": {k: round(v, 4) for k, v in die_balance().items()},
         "display_fits": display_fits(),
+        **_surface(),
+    }
+
+
+def _surface() -> dict[str, object]:
+    """The chosen display's sheets under a forearm and a lean (documents.surface)."""
+    import documents
+
+    found = documents.surface(documents.build())
+    return {
+        "carrier_deflection_mm": found["carrier_deflection_mm"],
+        "air_gap_mm": found["air_gap_mm"],
+        "surface": found,
     }
