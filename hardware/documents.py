@@ -16,7 +16,8 @@ import argparse
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,17 +29,26 @@ from kiosk.table.layout import BARS, LOCATIONS, POINTS, TRAYS, TableLayout  # no
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import plate  # noqa: E402
+from displays import CHOSEN, DISPLAYS, PLACEMENT, Display, display  # noqa: E402
 from geometry import (  # noqa: E402
     BAR,
+    CARRIER,
+    CARRIER_STOCK,
     GAP,
+    GUIDE,
     HOLE,
     MAN,
     MARGIN,
     MIN_MARGIN,
+    PANEL_GAP,
     PITCH,
     REED_LENGTH,
     REED_OFFSET,
     REED_WIDTH,
+    RIB,
+    SPACER,
+    TOP,
     TRAY_COLUMNS,
     WELL_CELLS,
 )
@@ -73,58 +83,186 @@ class Slot:
         return self.x + REED_OFFSET * self.edge[0], self.y + REED_OFFSET * self.edge[1]
 
 
-def field_size() -> tuple[float, float]:
+FRAME_CLEAR = 3.0  # the display's case to the frame's walls, each side
+SHEET_CLEAR = 1.0  # the sheets to the walls, each side
+LEDGE = 10.0  # the sheets rest on this ledge inside the walls
+
+
+@dataclass(frozen=True)
+class Build:
+    """The table as built around one display: every size that follows from it.
+
+    Template coordinates: x to the right, y down the page, from the sheets' top left."""
+
+    display: Display
+    rows: int  # slots along a point
+    gap: float  # between the two halves' point rows
+    carrier: float = CARRIER  # the carrier sheet's thickness
+
+    @property
+    def stack(self) -> float:
+        """The sheets' height on the ledge: carrier, spacer, top and guide."""
+        return self.carrier + SPACER + TOP + GUIDE
+
+    @property
+    def inside(self) -> tuple[float, float]:
+        """The frame's walls, inside: the display's case with its clearance."""
+        return (
+            self.display.outline[0] + 2 * FRAME_CLEAR,
+            self.display.outline[1] + 2 * FRAME_CLEAR,
+        )
+
+    @property
+    def sheet(self) -> tuple[float, float]:
+        """Every sheet of the stack-up: the walls' inside less the sheets' clearance."""
+        return self.inside[0] - 2 * SHEET_CLEAR, self.inside[1] - 2 * SHEET_CLEAR
+
+    @property
+    def opening(self) -> tuple[float, float, float, float]:
+        """The ledge ring's opening (x, y, width, height): where the sheets span free."""
+        width, height = self.sheet
+        return LEDGE, LEDGE, width - 2 * LEDGE, height - 2 * LEDGE
+
+    @property
+    def picture(self) -> tuple[float, float, float, float]:
+        """The display's picture under the sheets (x, y, width, height), centred."""
+        width, height = self.display.picture
+        return (self.sheet[0] - width) / 2, (self.sheet[1] - height) / 2, width, height
+
+    @property
+    def field(self) -> tuple[float, float]:
+        """Width and height of the playing field (points and bar)."""
+        return 12 * PITCH + BAR, 2 * self.rows * PITCH + self.gap
+
+    @property
+    def area(self) -> tuple[float, float, float, float]:
+        """The playing field and the trays at its right (x, y, width, height), centred on
+        the picture: all of it must lie on the picture."""
+        width = self.field[0] + MARGIN + TRAY_COLUMNS * PITCH
+        height = self.field[1]
+        px, py, pw, ph = self.picture
+        return px + (pw - width) / 2, py + (ph - height) / 2, width, height
+
+    def fits(self) -> dict[str, object]:
+        """Whether the picture covers the playing area (with the builder's ``PLACEMENT``),
+        the ledge leaves it in view, and the gap between the rows is one a man can see."""
+        ax, ay, aw, ah = self.area
+        px, py, pw, ph = self.picture
+        lx, ly, lw, lh = self.opening
+        spare = min(ax - px, ay - py, px + pw - ax - aw, py + ph - ay - ah)
+        in_view = min(ax - lx, ay - ly, lx + lw - ax - aw, ly + lh - ay - ah)
+        return {
+            "model": self.display.model,
+            "picture_mm": [round(pw, 1), round(ph, 1)],
+            "outline_mm": list(self.display.outline),
+            "sheet_mm": [round(v, 1) for v in self.sheet],
+            "gap_mm": round(self.gap, 1),
+            "picture_spare_mm": round(spare, 1),
+            "fits": spare >= PLACEMENT - 1e-9 and in_view >= 0 and self.gap >= MIN_GAP - 1e-9,
+        }
+
+
+MIN_GAP = 5.0  # the least gap between the two rows of points (the men's holes 9 mm apart)
+
+
+@cache
+def build(key: str = CHOSEN) -> Build:
+    """The table around display ``key``: the gap between the point rows is as wide as the
+    picture leaves (at most ``GAP``), with the picture centred under the playing area; the
+    carrier the thinnest stock sheet that holds a lean (``surface``)."""
+    chosen = display(key)
+    rows = LAYOUT.physical_slots(POINTS[0])
+    room = chosen.picture[1] - 2 * PLACEMENT - 2 * rows * PITCH
+    table = Build(chosen, rows, max(MIN_GAP, min(GAP, room)))
+    for thickness in CARRIER_STOCK:
+        table = replace(table, carrier=thickness)
+        if surface(table)["carrier_deflection_mm"] <= PANEL_GAP / 2:
+            break
+    return table
+
+
+def stack_sheets(table: Build) -> list[plate.Sheet]:
+    """The loose sheets on the ledge, bottom up: carrier, spacer, top, guide."""
+    return [
+        plate.Sheet(plate.ACRYLIC, table.carrier, True),
+        plate.Sheet(plate.ACRYLIC, SPACER, False),  # mostly windows: weighs, not counted
+        plate.Sheet(plate.POLYCARBONATE, TOP, True),
+        plate.Sheet(plate.ACRYLIC, GUIDE, False),  # mostly holes
+    ]
+
+
+def surface(table: Build) -> dict[str, float]:
+    """How far the sheets sag (mm) under a 50 N forearm and a 150 N lean at the worst place,
+    on top of their own weight, against the air gap over the panel; and how far the top
+    sheet bends into a spacer window under the forearm, against its clearance over the
+    reeds' glass (plate.py: Kirchhoff plates, Navier's series)."""
+    span = table.opening[2:]
+    sheets = stack_sheets(table)
+    lean = plate.worst_sag(span, sheets, plate.LEAN)
+    forearm = plate.worst_sag(span, sheets, plate.FOREARM)
+    window = (PITCH - RIB, table.rows * PITCH - RIB)
+    force, (_, depth) = plate.FOREARM  # all of it on the part of the patch over the window
+    pressed = plate.Patch(force, (window[0] / 2, window[1] / 2), (window[0], depth))
+    top = plate.deflection(
+        window, plate.rigidity(plate.POLYCARBONATE, TOP), [pressed], plate.grid(window)
+    )
+    return {
+        "carrier_mm": table.carrier,
+        "carrier_deflection_mm": round(max(lean["sag_mm"], forearm["sag_mm"]), 2),
+        "forearm_deflection_mm": round(forearm["sag_mm"], 2),
+        "lean_deflection_mm": round(lean["sag_mm"], 2),
+        "own_weight_mm": round(lean["own_weight_mm"], 2),
+        "air_gap_mm": PANEL_GAP,
+        "top_sheet_deflection_mm": round(float(top.max()), 2),
+        "top_sheet_clearance_mm": round(SPACER - REED_WIDTH, 2),
+    }
+
+
+def field_size(key: str = CHOSEN) -> tuple[float, float]:
     """Width and height of the playing field (points and bar)."""
-    return 12 * PITCH + BAR, 12 * PITCH + GAP
+    return build(key).field
 
 
-def sheet_size(layout: TableLayout) -> tuple[float, float]:
-    """The whole top sheet: field, trays at the right, margins."""
-    width, height = field_size()
-    return 2 * MARGIN + width + MARGIN + TRAY_COLUMNS * PITCH, 2 * MARGIN + height
+def sheet_size(layout: TableLayout, key: str = CHOSEN) -> tuple[float, float]:
+    """Every sheet of the stack-up (template and cut files), for display ``key``."""
+    return build(key).sheet
 
 
 def _point_column(point: int) -> tuple[int, bool]:
     """Column 0-11 from the left and whether the point is in the bottom row."""
-    if point <= 6:
-        return 12 - point, True
     if point <= 12:
         return 12 - point, True
-    if point <= 18:
-        return point - 13, False
     return point - 13, False
 
 
-def _column_x(column: int) -> float:
-    x = MARGIN + column * PITCH + PITCH / 2
-    return x + (BAR if column >= 6 else 0)
+def slots(layout: TableLayout, key: str = CHOSEN) -> list[Slot]:
+    """Every slot of the layout, in wire order, on the sheets for display ``key``."""
+    table = build(key)
+    width, height = table.field
+    left, top = table.area[:2]
+    bottom = top + height
 
+    def column_x(column: int) -> float:
+        return left + column * PITCH + PITCH / 2 + (BAR if column >= 6 else 0)
 
-def slots(layout: TableLayout) -> list[Slot]:
-    """Every slot of the layout, in wire order."""
-    width, height = field_size()
-    bottom, top = MARGIN + height, MARGIN
     found = []
     for location in LOCATIONS:
         count = layout.physical_slots(location)
-        if location in POINTS:
-            column, low = _point_column(int(location))
-            x = _column_x(column)
-            for i in range(count):
-                y = bottom - PITCH / 2 - i * PITCH if low else top + PITCH / 2 + i * PITCH
-                found.append(Slot(location, i, x, y, (0.0, 1.0) if low else (0.0, -1.0)))
-        elif location in BARS:
-            x = MARGIN + 6 * PITCH + BAR / 2
-            low = location == "bar-white"
+        if location in POINTS or location in BARS:
+            if location in POINTS:
+                column, low = _point_column(int(location))
+                x = column_x(column)
+            else:
+                x, low = left + 6 * PITCH + BAR / 2, location == "bar-white"
             for i in range(count):
                 y = bottom - PITCH / 2 - i * PITCH if low else top + PITCH / 2 + i * PITCH
                 found.append(Slot(location, i, x, y, (0.0, 1.0) if low else (0.0, -1.0)))
         else:
             low = location == "off-white"
-            left = MARGIN + width + MARGIN
+            tray_left = left + width + MARGIN
             for i in range(count):
                 column, row = i % TRAY_COLUMNS, i // TRAY_COLUMNS
-                x = left + column * PITCH + PITCH / 2
+                x = tray_left + column * PITCH + PITCH / 2
                 y = bottom - PITCH / 2 - row * PITCH if low else top + PITCH / 2 + row * PITCH
                 found.append(Slot(location, i, x, y, (0.0, 1.0) if low else (0.0, -1.0)))
     return found
@@ -175,8 +313,11 @@ def strips(layout: TableLayout) -> list[Strip]:
 
 def svg(layout: TableLayout) -> str:
     """The 1:1 top-sheet template (units: mm), with A4 tile lines to print it in pieces."""
-    width, height = sheet_size(layout)
-    fw, fh = field_size()
+    table = build()
+    width, height = table.sheet
+    fw, fh = table.field
+    ax, ay = table.area[:2]
+    px, py, pw, ph = table.picture
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
@@ -184,7 +325,11 @@ def svg(layout: TableLayout) -> str:
         f"<title>Backgammon Table top sheet, 1:1, layout {layout.wire()}, "
         "one reed per slot</title>",
         f'<rect width="{width:g}" height="{height:g}" fill="white"/>',
-        f'<rect x="{MARGIN:g}" y="{MARGIN:g}" width="{fw:g}" height="{fh:g}" fill="none" '
+        f'<rect class="picture" x="{px:.1f}" y="{py:.1f}" width="{pw:.1f}" height="{ph:.1f}" '
+        'fill="none" stroke="#c3c" stroke-width="0.5" stroke-dasharray="6 3"/>',
+        f'<text x="{px + 3:.1f}" y="{py + 8:.1f}" font-size="5" fill="#c3c">the picture of '
+        f"the {table.display.model}</text>",
+        f'<rect x="{ax:.1f}" y="{ay:.1f}" width="{fw:g}" height="{fh:g}" fill="none" '
         'stroke="black" stroke-width="0.5"/>',
     ]
     placed = slots(layout)
@@ -238,8 +383,8 @@ def svg(layout: TableLayout) -> str:
                 f"A4 tile {chr(65 + row)}{column + 1}</text>"
             )
     out.append(
-        f'<path d="M{MARGIN:g} {height - 5:g}h100" stroke="black" stroke-width="0.5"/>'
-        f'<text x="{MARGIN:g}" y="{height - 7:g}" font-size="4">100 mm: check the print</text>'
+        f'<path d="M{ax:.1f} {height - 5:g}h100" stroke="black" stroke-width="0.5"/>'
+        f'<text x="{ax:.1f}" y="{height - 7:g}" font-size="4">100 mm: check the print</text>'
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -352,6 +497,48 @@ def figures_markdown(found: dict) -> str:
         "|-------|--------|",
     ]
     lines += [f"| {name} | {value} mT |" for name, value in found["lead_forming_mT"].items()]
+    lines += [
+        "",
+        "## The displays offered (the frame, sheets and cut files follow from each)",
+        "",
+        "| display | picture (mm) | case (mm) | gap between the rows | picture to spare | "
+        "reeds to order | fits |",
+        "|---------|--------------|-----------|----------------------|------------------|"
+        "---------------|------|",
+    ]
+    for key, fit in found["display_fits"].items():
+        pw, ph = fit["picture_mm"]
+        cw, ch, cd = fit["outline_mm"]
+        wl, wh = fit["reed_window_mT"]
+        lines.append(
+            f"| {fit['model']}{' (chosen)' if fit['chosen'] else ''}, `cut/{key}/` | {pw} x {ph} "
+            f"| {cw} x {ch} x {cd} | {fit['gap_mm']} mm | {fit['picture_spare_mm']} mm | "
+            f"{wl}-{wh} mT (ignore margin {fit['slot_ignore_margin']}) | "
+            f"{'yes' if fit['fits'] else 'NO'} |"
+        )
+    sag = found["surface"]
+    lines += [
+        "",
+        "## The surface (Kirchhoff plates, Navier's series: plate.py)",
+        "",
+        "The sheets rest loose on the ledge ring (simply supported), the carrier and top sheet "
+        "bending together; their own weight and thirty men with the creep moduli, a load "
+        "pressed at the worst place with the short-term ones.",
+        "",
+        "| case | sag | limit |",
+        "|------|-----|-------|",
+        f"| own weight alone | {sag['own_weight_mm']} mm | |",
+        f"| a 50 N forearm (60 x 100 mm) at the worst place | {sag['forearm_deflection_mm']} mm "
+        f"| {sag['air_gap_mm'] / 2:g} mm (half the air gap) |",
+        f"| a 150 N lean (100 x 100 mm) at the worst place | {sag['lean_deflection_mm']} mm | "
+        f"{sag['air_gap_mm'] / 2:g} mm |",
+        f"| the top sheet into a spacer window under the forearm | "
+        f"{sag['top_sheet_deflection_mm']} mm | {sag['top_sheet_clearance_mm'] / 2:g} mm (half "
+        "its clearance over a reed) |",
+        "",
+        f"So the carrier is {sag['carrier_mm']:g} mm acrylic: the thinnest stock sheet that "
+        "keeps the lean within half the air gap (6 mm sags about 20 mm).",
+    ]
     balance = found["die_com_offset_mm"]
     lines += [
         "",
@@ -382,16 +569,15 @@ def write(check: bool = False) -> bool:
     from field import figures
 
     layout = LAYOUT
-    placed = slots(layout)
-    sheet = sheet_size(layout)
-    box = (MARGIN, MARGIN, *field_size())
     wanted = {SVG: svg(layout), WIRING: wiring(layout)}
-    for kind in ("guide", "top", "spacer", "carrier"):
-        wanted[CUT_DIR / f"{kind}.dxf"] = drawings.sheet_dxf(kind, placed, sheet, box)
-    wanted[CUT_DIR / "frame.dxf"] = drawings.frame_dxf(sheet)
+    for choice in DISPLAYS:
+        table, placed = build(choice.key), slots(layout, choice.key)
+        for kind in ("guide", "top", "spacer", "carrier"):
+            wanted[CUT_DIR / choice.key / f"{kind}.dxf"] = drawings.sheet_dxf(kind, placed, table)
+        wanted[CUT_DIR / choice.key / "frame.dxf"] = drawings.frame_dxf(table)
     wanted[CUT_DIR / "tower.dxf"] = drawings.tower_dxf()
     wanted[CUT_DIR / "die.dxf"] = drawings.die_dxf()
-    wanted[STACKUP] = drawings.stackup_svg(sheet)
+    wanted[STACKUP] = drawings.stackup_svg(build())
     wanted[SCAN_BOARD] = drawings.stripboard_svg(drawings.scan_board())
     wanted[BOM] = drawings.bom_markdown(drawings.bom(layout.total_slots, len(LOCATIONS)))
     wanted[FIGURES] = figures_markdown(figures())
@@ -400,7 +586,7 @@ def write(check: bool = False) -> bool:
         if not _same(path, text):
             fresh = False
             if not check:
-                path.parent.mkdir(exist_ok=True)
+                path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
                 print(f"wrote {path.relative_to(ROOT)}")
     if not check:

@@ -16,6 +16,7 @@ import io
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import ezdxf
 import geometry as g
@@ -23,26 +24,8 @@ import geometry as g
 CUT, ENGRAVE, NOTE = "CUT", "ENGRAVE", "NOTE"
 DOWEL = 6.0  # dowel pin holes through every sheet: registration
 DOWEL_INSET = 10.0
-FRAME_WALL = 18.0  # the cabinet's side walls (plywood)
-LEDGE = 10.0  # the carrier and sheets rest on this ledge inside the walls
-
-
-# -- the display ---------------------------------------------------------------------------
-
-
-def display_needed(sheet: tuple[float, float]) -> dict[str, float]:
-    """The smallest 16:9 panel whose picture covers the sheet inside the frame's ledge,
-    and the class chosen (a 50-inch television)."""
-    width, height = sheet[0] - 2 * LEDGE, sheet[1] - 2 * LEDGE
-    ratio = math.hypot(16, 9)
-    diagonal = max(width / 16, height / 9) * ratio / 25.4
-    chosen = 50.0
-    return {
-        "needed_inches": round(diagonal, 1),
-        "chosen_inches": chosen,
-        "chosen_width_mm": round(chosen * 25.4 * 16 / ratio, 1),
-        "chosen_height_mm": round(chosen * 25.4 * 9 / ratio, 1),
-    }
+FRAME_WALL = 18.0  # the cabinet's side walls and base (plywood)
+LEDGE_RING = 6.0  # the plywood ring inside the walls that the sheets rest on
 
 
 # -- DXF ---------------------------------------------------------------------------------------
@@ -77,9 +60,10 @@ def _flip(y: float, height: float) -> float:
     return height - y
 
 
-def sheet_dxf(kind: str, slots: list, sheet: tuple[float, float], field_box: tuple) -> str:
-    """One sheet of the stack-up as DXF text: ``guide``, ``top``, ``spacer`` or ``carrier``."""
-    width, height = sheet
+def sheet_dxf(kind: str, slots: list, table: Any) -> str:
+    """One sheet of the stack-up as DXF text: ``guide``, ``top``, ``spacer`` or ``carrier``,
+    for the table built around one display (``documents.Build``)."""
+    width, height = table.sheet
     doc = _document()
     msp = doc.modelspace()
     _rect(msp, 0, 0, width, height)
@@ -99,13 +83,13 @@ def sheet_dxf(kind: str, slots: list, sheet: tuple[float, float], field_box: tup
             rx, ry = slot.reed
             w, h = (g.REED_WIDTH, g.REED_LENGTH)
             _rect(msp, rx - w / 2, _flip(ry + h / 2, height), w, h, ENGRAVE)
-        _text(msp, f"carrier, {g.CARRIER:g} mm clear acrylic: reed outlines engraved", 30, 5)
+        _text(msp, f"carrier, {table.carrier:g} mm clear acrylic: reed outlines engraved", 30, 5)
     else:
         raise ValueError(f"no sheet {kind!r}")
     return _dxf_text(doc)
 
 
-RIB = 5.0  # the spacer frame's ribs between the windows
+RIB = g.RIB
 
 
 def spacer_windows(slots: list) -> list[tuple[float, float, float, float]]:
@@ -121,25 +105,49 @@ def spacer_windows(slots: list) -> list[tuple[float, float, float, float]]:
     return windows
 
 
-def frame_dxf(sheet: tuple[float, float]) -> str:
-    """The frame: the ledge ring the sheets rest on (inside the walls) and the four walls."""
-    width, height = sheet
+def frame_dxf(table: Any) -> str:
+    """The frame around one display (``documents.Build``): the ledge ring the sheets rest
+    on, the base board the display lies on (its VESA holes), and the four walls, as high as
+    the display's case, the air gap and the sheets."""
+    width, height = table.inside
+    shown = table.display
     doc = _document()
     msp = doc.modelspace()
-    outer_w, outer_h = width + 2 * FRAME_WALL, height + 2 * FRAME_WALL
-    _rect(msp, 0, 0, outer_w, outer_h)
-    _rect(msp, FRAME_WALL + LEDGE, FRAME_WALL + LEDGE, width - 2 * LEDGE, height - 2 * LEDGE)
-    _text(msp, "ledge ring, 6 mm plywood: the carrier rests on it, not on the display", 30, 4)
-    base = outer_h + 20
-    depth = g.PANEL_GAP + g.CARRIER + g.SPACER + g.TOP + g.GUIDE + 40
-    for n, length in enumerate((outer_w, outer_w, outer_h, outer_h)):
-        _rect(msp, 0, base + n * (depth + 10), length, depth)
+    lx, ly, lw, lh = table.opening
+    clear = (width - table.sheet[0]) / 2
+    _rect(msp, 0, 0, width, height)
+    _rect(msp, clear + lx, _flip(ly + lh, table.sheet[1]) + clear, lw, lh)
+    _text(
+        msp,
+        f"ledge ring, {LEDGE_RING:g} mm plywood, glued inside the walls with its top "
+        f"{g.PANEL_GAP:g} mm above the display's glass: the carrier rests on it",
+        30,
+        4,
+    )
+    base = height + 20
+    _rect(msp, 0, base, width, height)
+    cx, cy = width / 2, base + height / 2
+    vw, vh = shown.vesa
+    for dx in (-vw / 2, vw / 2):
+        for dy in (-vh / 2, vh / 2):
+            msp.add_circle((cx + dx, cy + dy), 4.5, dxfattribs={"layer": CUT})
+    _text(
+        msp,
+        f"base board, {FRAME_WALL:g} mm plywood: the {shown.model} lies on it, screen up, "
+        f"held by its VESA {vw} x {vh} holes ({shown.vesa_screw}; centred here: "
+        "check yours)",
+        5,
+        base + 4,
+        3.0,
+    )
+    depth = FRAME_WALL + shown.outline[2] + g.PANEL_GAP + table.stack
+    y = base + height + 20
+    for n, length in enumerate((width + 2 * FRAME_WALL, width + 2 * FRAME_WALL, height, height)):
+        _rect(msp, 0, y, length, depth)
         _text(
-            msp,
-            f"wall {n + 1}: {length:g} x {depth:g} mm, 18 mm plywood",
-            5,
-            base + n * (depth + 10) + 3,
+            msp, f"wall {n + 1}: {length:g} x {depth:.1f} mm, {FRAME_WALL:g} mm plywood", 5, y + 3
         )
+        y += depth + 10
     return _dxf_text(doc)
 
 
@@ -279,33 +287,36 @@ def dxf_signature(text: str) -> list[tuple]:
 # -- the stack-up ------------------------------------------------------------------------------
 
 
-def stackup_svg(sheet: tuple[float, float]) -> str:
-    """The stack-up in section, to scale (5 px a millimetre) and with every height."""
-    display = display_needed(sheet)
+def stackup_svg(table: Any) -> str:
+    """The stack-up in section, to scale (5 px a millimetre) and with every height, over
+    the display chosen (``documents.Build``)."""
+    sheet = table.sheet
+    shown = table.display
+    carrier = table.carrier
     layers = [
-        ("display glass (a 50-inch 16:9 television lying flat, screen up)", 0.0, 2.0, "#333"),
+        (f"display glass ({shown.model}, lying flat, screen up)", 0.0, 2.0, "#333"),
         (f"air: nothing rests on the panel ({g.PANEL_GAP:g} mm)", 2.0, g.PANEL_GAP, "#fff"),
         (
-            f"carrier: {g.CARRIER:g} mm clear acrylic on the frame's ledge; reeds and wires on it",
+            f"carrier: {carrier:g} mm clear acrylic on the frame's ledge; reeds and wires on it",
             2.0 + g.PANEL_GAP,
-            g.CARRIER,
+            carrier,
             "#cde",
         ),
         (
             f"spacer frame: {g.SPACER:g} mm clear acrylic ribs between the strips",
-            2.0 + g.PANEL_GAP + g.CARRIER,
+            2.0 + g.PANEL_GAP + carrier,
             g.SPACER,
             "#bcd",
         ),
         (
             f"top sheet: {g.TOP:g} mm clear polycarbonate, on the ribs, never on a reed",
-            2.0 + g.PANEL_GAP + g.CARRIER + g.SPACER,
+            2.0 + g.PANEL_GAP + carrier + g.SPACER,
             g.TOP,
             "#abc",
         ),
         (
             f"guide sheet: {g.GUIDE:g} mm clear acrylic, {g.HOLE:g} mm holes, {g.WEB:g} mm webs",
-            2.0 + g.PANEL_GAP + g.CARRIER + g.SPACER + g.TOP,
+            2.0 + g.PANEL_GAP + carrier + g.SPACER + g.TOP,
             g.GUIDE,
             "#9ab",
         ),
@@ -327,12 +338,12 @@ def stackup_svg(sheet: tuple[float, float]) -> str:
             f'fill="{colour}" stroke="black" stroke-width="0.5"/>'
         )
         out.append(f'<text x="350" y="{top + thick * scale / 2 + 4:g}">{name}</text>')
-    reed_z = height - 60 - (2.0 + g.PANEL_GAP + g.CARRIER + g.REED_Z) * scale
+    reed_z = height - 60 - (2.0 + g.PANEL_GAP + carrier + g.REED_Z) * scale
     out.append(
         f'<rect class="reed" x="150" y="{reed_z - g.REED_WIDTH * scale / 2:g}" '
         f'width="{g.REED_LENGTH * scale:g}" height="{g.REED_WIDTH * scale:g}" fill="#36c"/>'
     )
-    man_z = height - 60 - (2.0 + g.PANEL_GAP + g.SURFACE) * scale
+    man_z = height - 60 - (2.0 + g.PANEL_GAP + carrier + g.SURFACE) * scale
     out.append(
         f'<rect class="man" x="110" y="{man_z - g.MAN_THICKNESS * scale:g}" '
         f'width="{g.MAN * scale / 2:g}" height="{g.MAN_THICKNESS * scale:g}" fill="none" '
@@ -342,13 +353,12 @@ def stackup_svg(sheet: tuple[float, float]) -> str:
         f'<text x="40" y="{height - 30:g}">A man (dashed, half shown) on the top sheet; his reed '
         f"(blue) {g.SURFACE - g.REED_Z:g} mm below his magnet's face. "
         f"Frame: {FRAME_WALL:g} mm walls, "
-        f"the sheets on a {LEDGE:g} mm ledge.</text>"
+        f"the sheets on a {table.opening[0]:g} mm ledge.</text>"
     )
     out.append(
-        f'<text x="40" y="{height - 12:g}">The sheet is {sheet[0]:g} x {sheet[1]:g} mm: the '
-        f"picture needs a 16:9 panel of at least {display['needed_inches']:g} inches; a "
-        f"{display['chosen_inches']:g}-inch television ({display['chosen_width_mm']:g} x "
-        f"{display['chosen_height_mm']:g} mm) lies under it.</text>"
+        f'<text x="40" y="{height - 12:g}">The sheets are {sheet[0]:g} x {sheet[1]:g} mm; the '
+        f"picture, {shown.picture[0]:.1f} x {shown.picture[1]:.1f} mm, covers the playing "
+        f"area with {table.fits()['picture_spare_mm']:g} mm to spare.</text>"
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -669,18 +679,71 @@ CATALOGUE = (
 )
 
 
-def bom(reeds: int, locations: int) -> list[Line]:
-    """Everything one table needs, counted from the layout."""
+# Sheet prices, estimates: euros a square metre and millimetre of thickness, cut to size.
+ACRYLIC_EUR = 14.0
+POLYCARBONATE_EUR = 20.0
+PLYWOOD_EUR = 1.5
+
+
+def _sheet_lines(table: Any) -> list[Line]:
+    """The stack's sheets and the frame's plywood for the table built around one display
+    (``documents.Build``), sized and priced from its cut files' outlines."""
+    key = table.display.key
+    area = table.sheet[0] * table.sheet[1] * 1e-6
+    size = f"{table.sheet[0]:g} x {table.sheet[1]:g} mm"
+    inside = table.inside
+    depth = FRAME_WALL + table.display.outline[2] + g.PANEL_GAP + table.stack
+    walls = 2 * (inside[0] + 2 * FRAME_WALL + inside[1]) * depth * 1e-6
+    boards = inside[0] * inside[1] * 1e-6  # base board; the ledge ring is cut from its like
+    lines = []
+    for name, material, price, thickness, note in (
+        ("carrier", "acrylic", ACRYLIC_EUR, table.carrier, "thickness from plate.py"),
+        ("spacer frame", "acrylic", ACRYLIC_EUR, g.SPACER, ""),
+        ("top sheet", "polycarbonate", POLYCARBONATE_EUR, g.TOP, ""),
+        ("guide sheet", "acrylic", ACRYLIC_EUR, g.GUIDE, ""),
+    ):
+        cut = {"carrier": "carrier", "spacer frame": "spacer", "top sheet": "top"}.get(
+            name, "guide"
+        )
+        lines.append(
+            Line(
+                1,
+                f"clear {material}, {thickness:g} mm, {size}, {name}",
+                f"laser cut from cut/{key}/{cut}.dxf",
+                round(area * thickness * price, 2),
+                note,
+            )
+        )
+    lines.append(
+        Line(
+            1,
+            f"plywood: 18 mm walls ({walls:.2f} m2) and base, 6 mm ledge ring ({boards:.2f} m2)",
+            f"cut from cut/{key}/frame.dxf",
+            round((walls + boards) * 18 * PLYWOOD_EUR + boards * 6 * PLYWOOD_EUR, 2),
+        )
+    )
+    return lines
+
+
+def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
+    """Everything one table needs, counted from the layout, around the display of ``table``
+    (``documents.Build``; the display chosen by default)."""
+    if table is None:
+        import documents
+
+        table = documents.build()
+    shown = table.display
     return [
         Line(1, "Raspberry Pi 4 Model B, 2 GB", "Raspberry Pi SC0193", 50.0),
         Line(1, "Pi power supply, 5.1 V 3 A, USB-C", "Raspberry Pi SC0218", 9.0),
         Line(1, "microSD card, 32 GB, A1", "SanDisk SDSQUA4-032G-GN6MA", 8.0),
         Line(
             1,
-            "television, 50-inch 16:9, 1920 x 1080 or more, HDMI",
-            "any (a flat, bezel-mounted panel)",
-            300.0,
-            "lies screen up in the frame",
+            f"television, {shown.visible_inches:g}-inch visible, 16:9, HDMI",
+            shown.model,
+            shown.price,
+            f"lies screen up in the frame (cut/{shown.key}/); check its case against "
+            "displays.py before cutting",
         ),
         Line(1, "HDMI cable, micro-HDMI to HDMI, 1 m", "Raspberry Pi SC0307", 6.0),
         Line(
@@ -777,13 +840,9 @@ def bom(reeds: int, locations: int) -> list[Line]:
         Line(
             63, "die magnet, 1.5 x 0.5 mm, N35, axial", "generic", 0.05, "30 per die, 3 in the jig"
         ),
-        Line(1, "clear acrylic, 6 mm, carrier", "laser cut from carrier.dxf", 45.0),
-        Line(1, "clear acrylic, 4 mm, spacer frame", "laser cut from spacer.dxf", 30.0),
-        Line(1, "clear polycarbonate, 3 mm, top sheet", "laser cut from top.dxf", 35.0),
-        Line(1, "clear acrylic, 3 mm, guide sheet", "laser cut from guide.dxf", 25.0),
+        *_sheet_lines(table),
         Line(1, "clear acrylic, 3 mm, dice tower", "laser cut from tower.dxf", 15.0),
         Line(1, "polycarbonate film, 0.3 mm, the wells' floors", "generic", 4.0),
-        Line(1, "plywood, 18 mm walls and 6 mm ledge ring", "cut from frame.dxf", 40.0),
         Line(
             4, "dowel pin, 6 x 30 mm, steel-free (brass)", "generic", 0.5, "registers every sheet"
         ),

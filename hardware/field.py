@@ -141,12 +141,13 @@ def _neighbour_signal(wanted: Iterable[tuple[float, float, float]]) -> dict:
 
 
 @cache
-def slot_figures() -> SlotFigures:
-    """The slots of the default layout, every reed against every other man."""
+def slot_figures(key: str | None = None) -> SlotFigures:
+    """The slots of the default layout on the sheets for display ``key`` (the one chosen
+    by default), every reed against every other man."""
     import documents
 
     layout = documents.LAYOUT
-    slots = documents.slots(layout)
+    slots = documents.slots(layout, key or documents.CHOSEN)
     path = reed_path()
     own = _own_readings(path)
     last = {}
@@ -574,6 +575,43 @@ def die_balance() -> dict[str, float]:
     }
 
 
+# -- the displays ----------------------------------------------------------------------------
+
+
+def display_fits() -> dict[str, dict[str, object]]:
+    """Each display the design offers: whether its picture covers the playing area and the
+    frame holds it (``documents.Build.fits``), and the reed band its slot spacing needs (the
+    gap between the point rows follows from the display, and with it the neighbours'
+    field on the reeds nearest the gap)."""
+    import documents
+
+    low, high = g.ORDER_PULL_IN_MT
+    die = die_on_point()["max"]
+    found = {}
+    for choice in documents.DISPLAYS:
+        slot = slot_figures(choice.key)
+        fits = documents.build(choice.key).fits()
+        need = math.ceil((slot.neighbours_max + die) * g.MIN_MARGIN * 20) / 20
+        window = [max(low, need), high]
+        read = min(slot.own_min - slot.neighbours_against, slot.stack_min) - die
+        sag = documents.surface(documents.build(choice.key))
+        fits.update(
+            carrier_mm=sag["carrier_mm"],
+            carrier_deflection_mm=sag["carrier_deflection_mm"],
+            reed_window_mT=window,
+            slot_ignore_margin=round(window[0] / (slot.neighbours_max + die), 2),
+            slot_read_margin=round(read / high, 2),
+            chosen=choice.key == documents.CHOSEN,
+        )
+        fits["fits"] = (
+            bool(fits["fits"])
+            and window[0] < window[1] - 0.3
+            and sag["carrier_deflection_mm"] <= g.PANEL_GAP / 2
+        )
+        found[choice.key] = fits
+    return found
+
+
 # -- all the figures -------------------------------------------------------------------------
 
 
@@ -614,4 +652,18 @@ def figures() -> dict[str, object]:
         "jig_off_margin": round(g.HALL_OFF_MT / max(jig["off_max"], 1e-9), 2),
         "lead_forming_mT": {k: round(v, 2) for k, v in lead_forming().items()},
         "die_com_offset_mm": {k: round(v, 4) for k, v in die_balance().items()},
+        "display_fits": display_fits(),
+        **_surface(),
+    }
+
+
+def _surface() -> dict[str, object]:
+    """The chosen display's sheets under a forearm and a lean (documents.surface)."""
+    import documents
+
+    found = documents.surface(documents.build())
+    return {
+        "carrier_deflection_mm": found["carrier_deflection_mm"],
+        "air_gap_mm": found["air_gap_mm"],
+        "surface": found,
     }

@@ -27,8 +27,13 @@ J_MIN, J_MAX = 1.17, 1.22  # tesla
 
 # -- the stack-up, bottom to top (see the stack-up drawing, stackup.svg) ---------------------
 PANEL_GAP = 6.0  # air between the display's glass and the carrier: nothing rests on the panel
-CARRIER = 6.0  # clear acrylic carrier sheet, resting on the frame's ledge
+# The clear acrylic carrier sheet, resting on the frame's ledge: the thinnest of the stock
+# thicknesses below that keeps the sag under a lean within half the air gap (plate.py);
+# ``CARRIER`` is the least the reeds' wiring needs.
+CARRIER = 6.0
+CARRIER_STOCK = (6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0)
 SPACER = 4.0  # clear acrylic spacer frame (ribs between the points) on the carrier
+RIB = 5.0  # the spacer frame's ribs between its windows, one window a strip
 TOP = 3.0  # clear polycarbonate top sheet, resting on the spacer's ribs, never on a reed
 GUIDE = 3.0  # clear acrylic guide sheet with the holes, on the top sheet
 SURFACE = SPACER + TOP  # where a man's base (and his magnet's face) rests

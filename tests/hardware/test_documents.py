@@ -47,10 +47,11 @@ def test_the_geometry_holds_the_men_and_fits_the_frame(docs: ModuleType) -> None
     assert docs.MAN < docs.HOLE <= docs.PITCH  # a man sits in his hole, holes do not touch
     assert docs.HOLE - docs.MAN <= 1.0  # he cannot drift more than half a millimetre
     assert docs.PITCH - docs.HOLE >= 4.0  # the guide sheet's webs hold together
-    _, field_height = docs.field_size()
-    for tray in TRAYS:
-        rows = -(-LAYOUT.slots(tray) // docs.TRAY_COLUMNS)
-        assert rows * docs.PITCH <= (field_height - docs.GAP) / 2  # within its half side
+    for choice in docs.DISPLAYS:
+        table = docs.build(choice.key)
+        for tray in TRAYS:
+            rows = -(-LAYOUT.slots(tray) // docs.TRAY_COLUMNS)
+            assert rows * docs.PITCH <= (table.field[1] - table.gap) / 2  # within its half
     slots = docs.slots(LAYOUT)
     assert len({(s.x, s.y) for s in slots}) == len(slots)  # no two slots on one spot
     for a in slots:  # neighbouring holes never overlap

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import displays
 import drawings
 import ezdxf
 import geometry as g
@@ -22,7 +23,12 @@ CUT = ROOT / "hardware" / "cut"
 LAYOUT = TableLayout(sensing="occupancy")
 
 
-@pytest.mark.parametrize("name", ["guide", "top", "spacer", "carrier", "frame", "tower", "die"])
+SHEETS = ["guide", "top", "spacer", "carrier", "frame"]
+DXF = [f"{d.key}/{name}" for d in displays.DISPLAYS for name in SHEETS] + ["tower", "die"]
+CHOSEN = displays.CHOSEN
+
+
+@pytest.mark.parametrize("name", DXF)
 def test_each_dxf_opens_and_passes_ezdxfs_audit(name: str) -> None:
     doc = ezdxf.readfile(CUT / f"{name}.dxf")
     auditor = doc.audit()
@@ -38,7 +44,7 @@ def _outline(doc: ezdxf.document.Drawing) -> tuple[float, float]:
 
 
 def test_the_guide_sheet_has_a_hole_a_slot_with_webs_of_four_millimetres() -> None:
-    doc = ezdxf.readfile(CUT / "guide.dxf")
+    doc = ezdxf.readfile(CUT / CHOSEN / "guide.dxf")
     holes = [c for c in doc.modelspace().query("CIRCLE") if math.isclose(c.dxf.radius, g.HOLE / 2)]
     assert len(holes) == LAYOUT.total_slots
     width, height = _outline(doc)
@@ -53,9 +59,9 @@ def test_the_guide_sheet_has_a_hole_a_slot_with_webs_of_four_millimetres() -> No
 
 
 def test_the_carrier_engraves_every_reed_and_the_spacer_leaves_ribs() -> None:
-    carrier = ezdxf.readfile(CUT / "carrier.dxf").modelspace()
+    carrier = ezdxf.readfile(CUT / CHOSEN / "carrier.dxf").modelspace()
     assert len(carrier.query('LWPOLYLINE[layer=="ENGRAVE"]')) == LAYOUT.total_slots
-    spacer = ezdxf.readfile(CUT / "spacer.dxf").modelspace()
+    spacer = ezdxf.readfile(CUT / CHOSEN / "spacer.dxf").modelspace()
     windows = [[p for p in w.get_points("xy")] for w in spacer.query("LWPOLYLINE")][1:]
     assert len(windows) == len(LAYOUT.locations)
     boxes = [
@@ -67,13 +73,51 @@ def test_the_carrier_engraves_every_reed_and_the_spacer_leaves_ribs() -> None:
         assert apart >= drawings.RIB - 1e-6  # a rib between any two windows
 
 
-def test_the_display_covers_the_sheet() -> None:
+@pytest.mark.parametrize("choice", displays.DISPLAYS, ids=lambda d: d.key)
+def test_each_display_fits_its_frame_and_its_picture_covers_every_hole(
+    choice: displays.Display,
+) -> None:
+    """Read back from the cut files against the display's own published figures."""
+    frame = ezdxf.readfile(CUT / choice.key / "frame.dxf")
+    inside = _outline(frame)
+    assert inside[0] >= choice.outline[0] + 2 and inside[1] >= choice.outline[1] + 2
+    walls = [_outline_of(e) for e in frame.modelspace().query("LWPOLYLINE")[-4:]]
+    assert min(h for _, h in walls) >= choice.outline[2] + g.PANEL_GAP + g.CARRIER
+    guide = ezdxf.readfile(CUT / choice.key / "guide.dxf")
+    width, height = _outline(guide)
+    assert width <= inside[0] and height <= inside[1]  # the sheets drop in on the ledge
+    pw, ph = choice.picture
+    x0, y0 = (width - pw) / 2 + displays.PLACEMENT, (height - ph) / 2 + displays.PLACEMENT
+    x1, y1 = (width + pw) / 2 - displays.PLACEMENT, (height + ph) / 2 - displays.PLACEMENT
+    holes = [
+        c for c in guide.modelspace().query("CIRCLE") if math.isclose(c.dxf.radius, g.HOLE / 2)
+    ]
+    assert len(holes) == LAYOUT.total_slots
+    for hole in holes:  # a man anywhere in any hole lies on the picture
+        x, y, r = hole.dxf.center.x, hole.dxf.center.y, g.HOLE / 2
+        assert x0 <= x - r and x + r <= x1 and y0 <= y - r and y + r <= y1, (x, y)
+
+
+def _outline_of(entity: ezdxf.entities.LWPolyline) -> tuple[float, float]:
+    xs, ys = zip(*entity.get_points("xy"), strict=True)
+    return max(xs) - min(xs), max(ys) - min(ys)
+
+
+def test_a_display_too_small_for_the_field_is_refused() -> None:
     import documents
 
-    needed = drawings.display_needed(documents.sheet_size(LAYOUT))
-    assert needed["needed_inches"] <= needed["chosen_inches"]
+    small = displays.Display(
+        "40in", "a 40-inch set", "test", 40.0, (900, 520, 60), (100, 100), "M6", 1
+    )
+    table = documents.Build(small, 6, max(documents.MIN_GAP, 0.0))
+    assert not table.fits()["fits"]
+    with pytest.raises(ValueError, match="no display"):
+        displays.display("99in")
+
+
+def test_the_stackup_names_the_display_chosen() -> None:
     svg = (ROOT / "hardware" / "stackup.svg").read_text()
-    assert f"at least {needed['needed_inches']:g} inches" in svg
+    assert displays.display().model in svg
 
 
 def test_the_scan_board_connects_exactly_its_netlist() -> None:

@@ -83,3 +83,16 @@ def test_leads_formed_as_designed_keep_the_signal() -> None:
         and leads["bent down through the carrier"] < designed / 2
     )
     assert designed >= HIGH * 4
+
+
+def test_every_display_offered_fits_with_its_reed_band(figures: dict) -> None:
+    fits = figures["display_fits"]
+    assert set(fits) == {"50in", "43in"} and [k for k, v in fits.items() if v["chosen"]] == ["50in"]
+    for key, found in fits.items():
+        assert found["fits"], key
+        assert found["picture_spare_mm"] >= 2.0 and found["gap_mm"] >= 5.0
+        assert found["slot_ignore_margin"] >= g.MIN_MARGIN, key
+        assert found["slot_read_margin"] >= g.MIN_MARGIN, key
+        low, high = found["reed_window_mT"]
+        assert g.PULL_IN_MT[0] <= low < high <= g.PULL_IN_MT[1]
+    assert fits["50in"]["reed_window_mT"] == list(g.ORDER_PULL_IN_MT)
