@@ -233,6 +233,27 @@ def test_a_broken_copy_of_a_lesson_fails_the_check(tmp_path) -> None:
     assert "refuses bar/22 13/7, the best" in done.stdout
 
 
+@needs_gnubg
+def test_every_legal_play_is_rated_not_only_those_the_move_filter_keeps(tmp_path) -> None:
+    # Lesson 17's 6-5 once refused four plays within 0.03 of the best (9/3 8/3 is 0.006
+    # behind); GNU Backgammon's move filter drops them, so the check must rate them itself.
+    text = (lesson_files()[0].parent / "17-doubling.toml").read_text(encoding="utf-8")
+    broken = text.replace('\n    "9/3 8/3", "9/3 6/1", "8/2 6/1", "7/1 6/1",', "")
+    assert broken != text
+    path = tmp_path / "17-doubling.toml"
+    path.write_text(broken, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk", "lesson", "check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout
+    for refused in ("9/3 8/3", "9/3 6/1", "8/2 6/1", "7/1 6/1"):
+        assert f"step 7: 'plays': wrong: refuses {refused}, only " in done.stdout, done.stdout
+
+
 def _plays(tmp_path, play: str):
     lesson = _lesson(
         tmp_path,

@@ -95,11 +95,15 @@ def _check_file(path: Path, judge) -> int:
     problems = check_lesson(lesson, judge)
     wrong = [p for p in problems if not p.skipped]
     facts = sum(len(s.facts) for s in lesson.steps)
-    plays = sum(len(s.plays) for s in lesson.steps if isinstance(s, PlayStep))
+    plays = sum(
+        len({p.result.position_id() for p in s.start.legal_plays(*s.dice, lesson.profile)})
+        for s in lesson.steps
+        if isinstance(s, PlayStep)
+    )
     status = "FAIL" if wrong else "ok  "
     print(
         f"{status} {path.name}: {lesson.info.number} {lesson.title} "
-        f"({len(lesson.steps)} steps, {facts} facts checked, {plays} named plays rated)"
+        f"({len(lesson.steps)} steps, {facts} facts checked, {plays} legal plays rated)"
     )
     for problem in problems:
         print(f"     {path.name}: {problem}")

@@ -7,7 +7,8 @@ reports a step that teaches an error as right:
 
 * an accepted play more than :data:`ACCEPT` behind the best;
 * a play called sound more than :data:`GOOD` behind;
-* a play within :data:`ACCEPT` of the best that is refused, or only called sound;
+* a play within :data:`ACCEPT` of the best that is refused, or only called sound (every
+  legal play is rated, not only those GNU Backgammon's move filter keeps);
 * a book's play (or a replayed turn of Crawley's games) more than :data:`ACCEPT` behind the
   best whose loss the step does not say: it may be shown as history at any loss, with a
   ``loss`` or ``rating`` fact of the step (checked by :mod:`.facts`) saying how much.
@@ -170,7 +171,9 @@ def play_problems(
         for text in dict.fromkeys((book.hit, book.gammon))
         if text
     ]
-    rated = judge.rate(step.start, step.dice, [*accepted, *good, *step.plays.values()], profile)
+    # Every legal play is rated, not only those GNU Backgammon's move filter keeps: a play
+    # the filter drops can still be within ACCEPT of the best, and the step must accept it.
+    rated = judge.rate(step.start, step.dice, legal, profile)
     accept, sound = rated.thresholds
     best = f"the best, {rated.best} ({rated.judge})"
     out = []
