@@ -269,6 +269,36 @@ def time_ratings(evaluator: Evaluator, cases, limit: int) -> float:
     return 1000 * elapsed / max(1, len(chosen))
 
 
+#: Noisy self-play for the reasons check: fresh games, a seed of their own.
+REASONS_SEED = 33_033
+REASONS_GAMES = 8
+
+
+def errors_without_reason(
+    evaluator: Evaluator, games: int = REASONS_GAMES
+) -> tuple[int, int, list[str]]:
+    """Over positions from ``games`` fresh games of noisy self-play, the coach's errors (a
+    play giving up 0.03 or more: the second to fourth best of each roll and one legal play
+    at random) and how many get no reason naming what the play does wrong; with those."""
+    from kiosk.tutor.evaluators.train import draw_positions
+    from kiosk.tutor.features import WRONG_CODES
+
+    coach = Coach(evaluator)
+    rng = random.Random(REASONS_SEED)
+    errors, missing = 0, []
+    for position, d1, d2 in draw_positions(REASONS_SEED, games)[::3]:
+        ranked = [p for p, _e in evaluator.evaluate_plays(position, d1, d2)[1:4]]
+        for play in dict.fromkeys([*ranked, rng.choice(position.legal_plays(d1, d2))]):
+            rating = coach.rate(position, (d1, d2), play)
+            if rating.equity_loss is None or rating.equity_loss < coach.thresholds[0]:
+                continue
+            errors += 1
+            if not any(r["code"] in WRONG_CODES for r in rating.reasons):
+                missing.append(f"{position.position_id()} {d1}-{d2} {play}")
+    coach.close()
+    return errors, len(missing), missing
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's look-ahead")
@@ -278,9 +308,25 @@ def main() -> int:
     )
     parser.add_argument("--regenerate", action="store_true", help="draw the positions again")
     parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
+    parser.add_argument(
+        "--reasons-games", type=int, default=REASONS_GAMES, help="self-play games for the reasons"
+    )
+    parser.add_argument(
+        "--reasons-only", action="store_true", help="only the errors-without-reason figures"
+    )
     args = parser.parse_args()
     if args.quick:
         args.limit, args.program_limit = args.limit or 3, min(args.program_limit, 2)
+        args.reasons_games = 1
+    if args.reasons_only:
+        reasons_evaluator: Evaluator = (
+            GnubgNNEvaluator(plies=args.plies) if load_module() else BuiltinEvaluator()
+        )
+        errs, bare, which = errors_without_reason(reasons_evaluator, args.reasons_games)
+        for line in which:
+            print(f"no reason names what is wrong: {line}")
+        print(json.dumps({"errors": errs, "errors_without_reason": bare}))
+        return 0
     if args.regenerate:
         regenerate()
         regenerate_cube()
@@ -335,6 +381,8 @@ def main() -> int:
     if load_module() is not None:
         cube["gnubg-nn"] = cube_agreement("gnubg-nn", cube_cases, answers)
     best = cube.get("gnubg-nn", cube["builtin"])
+    reasons_evaluator = GnubgNNEvaluator(plies=args.plies) if load_module() else builtin
+    errors, bare, _which = errors_without_reason(reasons_evaluator, args.reasons_games)
     figures = {
         "positions": len(cases),
         "reference": name,
@@ -354,6 +402,8 @@ def main() -> int:
         "cube_agreement_money_builtin": round(cube["builtin"][0], 4),
         "cube_agreement_match_builtin": round(cube["builtin"][1], 4),
         "ms_per_cube_decision": {name: round(v[2], 1) for name, v in cube.items()},
+        "errors_rated": errors,
+        "errors_without_reason": bare,
     }
     print(f"{len(cases)} positions; reference {name or 'none available'}")
     if losses:

@@ -24,7 +24,7 @@ FIGURES: dict[str, set[str]] = {
     "bench_app.py": {"fps", "loop_p99_ms", "idle_cpu_pct", "think_frame_p99_ms", "first_frame_s",
                      "rss_mb", "rss_coached_mb", "rss_peak_mb"},
     "bench_coach.py": {"positions", "agreement", "ms_per_rating", "cube_agreement_money",
-                       "cube_agreement_match", "ms_per_cube_decision"},
+                       "cube_agreement_match", "ms_per_cube_decision", "errors_without_reason"},
     "bench_companion.py": {"projector_latency_p50_ms", "projector_latency_p99_ms",
                            "frame_p99_ms", "frame_p99_ms_alone", "votes", "rss_growth_mb"},
     "bench_display.py": {"frame_p50_ms", "frame_p99_ms", "frame_max_ms", "frames", "rss_mb",

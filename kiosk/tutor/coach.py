@@ -38,7 +38,7 @@ from kiosk.rules import Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
-from kiosk.tutor.features import explain, gives_up
+from kiosk.tutor.features import WRONG_CODES, Reason, explain, explain_error, gives_up
 
 log = logging.getLogger(__name__)
 
@@ -246,10 +246,17 @@ class Coach:
         loss = max(0.0, best_equity - equity)
         rating = classify(loss, self.thresholds)
         reasons = explain(position, play, best)
-        if rating in ("bad", "very bad"):
-            lost = self._gives_up(judge, play, best)
+        error = play != best and loss >= self.thresholds[0]
+        if error and not _names_wrong(reasons):
+            reasons = explain_error(position, play, best) + reasons
+        if rating in ("bad", "very bad") or (error and not _names_wrong(reasons)):
+            # An error no feature explains is named by the chances it gives up, however small.
+            floor = 0.005 if _names_wrong(reasons) else 0.001
+            lost = self._gives_up(judge, play, best, floor)
             if lost is not None:
                 reasons.insert(len(reasons) - 1, lost)  # before the race, which comes last
+        if error:  # what the play does wrong is read first
+            reasons.sort(key=lambda r: r.code not in WRONG_CODES)
         texts: list[dict[str, Any]] = [r.as_dict() for r in reasons]
         if play == best:
             texts.insert(0, {"code": "best", "text": "The best play of the roll"})
@@ -272,9 +279,9 @@ class Coach:
             alternatives=[(str(p), e) for p, e in ranked[:3]],
         )
 
-    def _gives_up(self, judge: str, play: Play, best: Play):
+    def _gives_up(self, judge: str, play: Play, best: Play, floor: float = 0.005) -> Reason | None:
         """The reason naming what ``play`` gives up against ``best`` by the chances of the
-        evaluator that judged (None if it gives no chances, or nothing is given up)."""
+        evaluator that judged (None if it gives no chances, or less than ``floor`` of each)."""
         evaluator = self.evaluator if judge == self.evaluator.name else self.fallback
         try:
             mine, theirs = (mover_chances(evaluator, p.result) for p in (play, best))
@@ -283,13 +290,18 @@ class Coach:
             return None
         if mine is None or theirs is None:
             return None
-        return gives_up(mine, theirs, str(best))
+        return gives_up(mine, theirs, str(best), floor)
 
     def close(self) -> None:
         """Release the evaluators."""
         self.evaluator.close()
         if self.fallback is not None:
             self.fallback.close()
+
+
+def _names_wrong(reasons: Sequence[Reason]) -> bool:
+    """Whether one of ``reasons`` names something the play does wrong."""
+    return any(r.code in WRONG_CODES for r in reasons)
 
 
 def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, ...] | None:

@@ -200,12 +200,16 @@ REASON_CODES: dict[str, str] = {
     "only-play": "the only legal play of the roll (or none: the roll is lost)",
     "blot": "leaves blots on `points` that `shots` throws hit, more than after the best "
     "play (`best_shots`)",
+    "new-blot": "leaves a blot on `points` that `shots` throws hit, where the best play "
+    "leaves no man exposed",
     "safe": "leaves no blot any throw hits (`shots` 0) where the best play leaves `best_shots`",
     "fewer-shots": "leaves blots that `shots` throws hit, fewer than the best play's `best_shots`",
     "makes-point": "makes the key point(s) `points` (five, bar, four, his five)",
     "breaks-point": "gives up the key point(s) `points` held before the play, or home-board "
     "point(s) the best play keeps",
     "misses-point": "does not make `points`, which the best play makes",
+    "breaks-outer-point": "gives up `points` outside the home board, held before the play, "
+    "which the best play keeps",
     "home-point": "makes a point in the home board (`points`)",
     "best-home-point": "the best play makes a home-board point (`points`), not held before, "
     "that this play does not",
@@ -223,8 +227,28 @@ REASON_CODES: dict[str, str] = {
     "gives-up": "against the best play, by the evaluator's chances (fractions of 1, the "
     "mover's): `wins` fewer games won, `gammons` fewer gammons won, `backgammons` fewer "
     "backgammons won, `loses_gammons` more gammons lost, `loses_backgammons` more "
-    "backgammons lost (only those of at least half a percent)",
+    "backgammons lost (only those of at least half a percent; for an error, the largest "
+    "of them when no other reason names what is wrong)",
 }
+
+#: The codes that name something a play does wrong against the best play of the roll: an
+#: error (a play that gives up 0.03 or more) always has at least one of them.
+WRONG_CODES: frozenset[str] = frozenset(
+    {
+        "blot",
+        "new-blot",
+        "breaks-point",
+        "breaks-outer-point",
+        "misses-point",
+        "best-home-point",
+        "misses-hit",
+        "crowds",
+        "stacks",
+        "leaves-back",
+        "bears-off-fewer",
+        "gives-up",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -464,6 +488,60 @@ def _race_reason(played: BoardFeatures) -> Reason:
     return Reason("race", f"After the play {standing}", TACTICS["Cr-H6"], facts)
 
 
+def _exposure_reasons(
+    played: BoardFeatures, best: BoardFeatures | None, best_text: str
+) -> list[Reason]:
+    """A blot the play leaves where the best play leaves none exposed, when the best play's
+    other blots draw as many shots in all (fewer shots in all are no fault of the play)."""
+    if best is None or played.hit_rolls < best.hit_rolls:
+        return []
+    exposed_after_best = {b.point for b in best.blots if b.shots}
+    new = [b for b in played.blots if b.shots and b.point not in exposed_after_best]
+    if not new:
+        return []
+    worst = max(new, key=lambda b: b.shots)
+    named = f"the best play ({best_text})" if best_text else "the best play"
+    text = (
+        f"Leaves a blot on {point_name(worst.point)} that {_throws(worst.shots)} of the 36 "
+        f"hit; {named} leaves no man exposed there"
+    )
+    tactic = TACTICS["Fo-11"] if worst.shots <= 6 else TACTICS["C-VII"]
+    return [Reason("new-blot", text, tactic, {"points": [worst.point], "shots": worst.shots})]
+
+
+def _outer_point_reasons(
+    before: BoardFeatures, played: BoardFeatures, best: BoardFeatures | None
+) -> list[Reason]:
+    """Points outside the home board and the key points, held before the play and by the
+    best play, that the play gives up; and such points the best play makes and it does not."""
+    if best is None or not played.contact:
+        return []
+    keys = {point for point, _key in _KEY_POINTS}
+    outer = [p for p in range(7, 25) if p not in keys]
+    broken = [p for p in outer if p in before.made and p in best.made and p not in played.made]
+    if broken:
+        text = f"Breaks {_points(broken)}, which the best play keeps"
+        return [Reason("breaks-outer-point", text, TACTICS["Ho-1"], {"points": broken})]
+    missed = [p for p in outer if p in best.made and p not in before.made and p not in played.made]
+    if missed:
+        text = f"Misses the chance to make {_points(missed)}, which the best play makes"
+        return [Reason("misses-point", text, TACTICS["Ho-1"], {"points": missed})]
+    return []
+
+
+def explain_error(position: Position, play: Play, best: Play) -> list[Reason]:
+    """What ``play`` does wrong against ``best`` that :func:`explain`'s weightier reasons
+    leave unsaid: a blot the best play does not leave exposed, or an outer point broken or
+    not made. The coach adds these to an error that no other reason names."""
+    mover = position.turn
+    before = board_features(position, mover, shots=False)
+    played = board_features(play.result, mover)
+    best_features = board_features(best.result, mover)
+    return _exposure_reasons(played, best_features, str(best)) + _outer_point_reasons(
+        before, played, best_features
+    )
+
+
 def explain(position: Position, play: Play, best: Play | None = None) -> list[Reason]:
     """Why ``play`` is better or worse than ``best`` in ``position``, as the books would say.
 
@@ -495,15 +573,17 @@ _CHANCE_WORDS = (
 )
 
 
-def gives_up(mine: tuple[float, ...], best: tuple[float, ...], best_text: str) -> Reason | None:
+def gives_up(
+    mine: tuple[float, ...], best: tuple[float, ...], best_text: str, floor: float = 0.005
+) -> Reason | None:
     """What a play gives up against the best play, by the evaluator's chances for the mover
     (win, win a gammon, win a backgammon, lose a gammon, lose a backgammon); None when it
-    gives up less than half a percent of each."""
+    gives up less than ``floor`` (half a percent) of each."""
     facts: dict[str, float] = {}
     words = []
     for name, index, sign, phrase in _CHANCE_WORDS:
         lost = sign * (best[index] - mine[index])
-        if lost >= 0.005:
+        if lost >= floor and lost > 0:
             facts[name] = round(lost, 4)
             words.append(phrase.format(f"{lost:.0%}" if lost >= 0.01 else f"{lost:.1%}"))
     if not words:

@@ -217,8 +217,10 @@ def test_3_a_wrong_opening_play_shows_the_play_wanted_until_a_button(
     result = h.last("lesson-result")
     assert not result["correct"]
     line = s.view.messages["white"]
-    assert line.text.startswith("The play wanted is 8/7(2) 6/5(2) (24/22 6/5(2) as good), "
-                                "shown by the arrows: Hoyle")
+    # the learner's own play rated first (issue 33), then the play wanted
+    assert line.text.startswith("You played 24/23(2) 6/5(2), ")
+    assert ("The play wanted is 8/7(2) 6/5(2) (24/22 6/5(2) as good), "
+            "shown by the arrows: Hoyle") in line.text
     wanted = play_arrows(Position.standard().parse_play(1, 1, "8/7(2) 6/5(2)"), Colour.WHITE)
     assert s.view.last_play == wanted and s.view.lesson_result is False
     assert legend(h, "white")["done"] == "put the men back and try again"

@@ -22,10 +22,10 @@ from kiosk.tutor.lessons.model import (
 LESSONS = [read_lesson(p) for p in lesson_files()]
 
 
-def test_the_catalogue_lists_twenty_four_lessons_in_order() -> None:
+def test_the_catalogue_lists_the_lessons_in_order() -> None:
     infos = catalogue()
-    assert [i.number for i in infos] == list(range(1, 25))
-    assert len({i.id for i in infos}) == 24
+    assert [i.number for i in infos] == list(range(1, 27))
+    assert len({i.id for i in infos}) == 26
     order = [i.id for i in infos]
     # notation and today's opening rule before the openings; the cube and matches before
     # the books' problems and Crawley's games
@@ -34,6 +34,8 @@ def test_the_catalogue_lists_twenty_four_lessons_in_order() -> None:
     for late in ("problems", "crawley-games"):
         assert order.index("doubling") < order.index(late)
         assert order.index("match-play") < order.index(late)
+    # practice with the cube in play comes after the lesson that teaches the cube
+    assert order.index("doubling") < order.index("cube-in-play")
     assert order.index("doubling") < order.index("racing")
     for info in infos:
         assert info.title and info.summary

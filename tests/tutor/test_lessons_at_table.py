@@ -104,7 +104,10 @@ def test_a_wrong_play_is_explained_with_the_books_and_tried_again() -> None:
         s for s in session.engine.lesson.steps if isinstance(s, PlayStep) and s.dice == (3, 1)
     )
     wrong, right = results[step.number][0], results[step.number][-1]
-    assert not wrong["correct"] and wrong["text"].startswith("The play wanted is 8/5 6/5")
+    # the learner's own play rated first (its cost, what it does wrong), then the wanted one
+    assert not wrong["correct"] and wrong["text"].startswith("You played ")
+    assert " points a game on average." in wrong["text"]
+    assert "The play wanted is 8/5 6/5" in wrong["text"]
     # the play wanted drawn with arrows; what was played and by which book: Select
     assert wrong["wanted"] == {"move": "8/5 6/5", "arrows": [["8", "5"], ["6", "5"]]}
     assert wrong["sources"].startswith("You played ")

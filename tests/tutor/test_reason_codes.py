@@ -10,7 +10,7 @@ import pytest
 from kiosk.rules import Position
 from kiosk.tutor.coach import Coach
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
-from kiosk.tutor.features import REASON_CODES, TACTICS, explain
+from kiosk.tutor.features import REASON_CODES, TACTICS, WRONG_CODES, explain, explain_error
 
 START = Position.standard()
 #: A race: every man has passed (white home and on his 7 and 8 points; black far away).
@@ -86,9 +86,60 @@ def test_each_reason_appears_where_its_condition_holds_and_only_there(code) -> N
     assert code not in codes(*must_not), f"{code} given where it does not hold"
 
 
+#: White holding his 9 point beside the usual start.
+NINE = Position.from_points({13: 4, 9: 2, 8: 2, 6: 5, 24: 2, 12: -5, 17: -3, 19: -5, 1: -2})
+
+# What explain_error adds to an error no other reason names: (must appear), (must not).
+ERROR_CASES = {
+    "new-blot": (
+        (START, (3, 1), "13/10 6/5", "8/5 6/5"),
+        (START, (3, 1), "8/5 6/5", "13/10 6/5"),
+    ),
+    "breaks-outer-point": (
+        (NINE, (4, 1), "9/5 9/8", "13/9 6/5"),
+        (NINE, (4, 1), "13/9 6/5", "9/5 9/8"),
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(ERROR_CASES), ids=str)
+def test_each_error_reason_appears_where_its_condition_holds_and_only_there(code) -> None:
+    must, must_not = ERROR_CASES[code]
+
+    def error_codes(position, dice, move, best) -> set[str]:
+        found = explain_error(
+            position, position.parse_play(*dice, move), position.parse_play(*dice, best)
+        )
+        return {r.code for r in found}
+
+    assert code in error_codes(*must)
+    assert code not in error_codes(*must_not)
+
+
+def test_a_blot_the_best_play_also_draws_more_shots_elsewhere_is_not_blamed() -> None:
+    # 24/14 leaves fewer shots in all than 24/18 13/9: its blot is no fault of the play.
+    play, best = START.parse_play(6, 4, "24/14"), START.parse_play(6, 4, "24/18 13/9")
+    assert "new-blot" not in {r.code for r in explain_error(START, play, best)}
+
+
 def test_every_code_has_a_case_or_a_test_of_its_own() -> None:
     own = {"best", "only-play", "race", "gives-up"}  # tested below, with the coach
-    assert set(CASES) | own == set(REASON_CODES)
+    assert set(CASES) | set(ERROR_CASES) | own == set(REASON_CODES)
+
+
+def test_every_error_names_what_the_play_does_wrong_first() -> None:
+    # Issue 33: errors explained only by what they do well (a very bad 6-6 by "Makes your
+    # bar point"), or by nothing. 13/2 does what the best play does not (fewer shots) and
+    # still leaves a man behind: that comes first.
+    coach = Coach(BuiltinEvaluator())
+    for position, dice, move in [
+        (START, (6, 5), "13/2"),
+        (START, (3, 1), "13/10 24/23"),
+        (BAR, (4, 1), "24/20 24/23"),
+    ]:
+        rating = coach.rate(position, dice, move)
+        assert rating.equity_loss is not None and rating.equity_loss >= 0.03, rating
+        assert rating.reasons[0]["code"] in WRONG_CODES, rating.reasons
 
 
 def test_hitting_cites_cady_x_only_when_no_single_die_hits_back() -> None:

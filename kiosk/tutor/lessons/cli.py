@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "any lesson fails.",
     )
     check.add_argument("files", nargs="*", help="lesson files (default: the installed lessons)")
+    check.add_argument(
+        "--write-ratings",
+        action="store_true",
+        help="keep GNU Backgammon's rating of every legal play of every play step in the "
+        "lessons' ratings file, which the table reads to say what a learner's wrong play "
+        "costs (the check fails while it is missing or out of date)",
+    )
     check.set_defaults(func=_check)
     run = sub.add_parser(
         "run",
@@ -76,10 +84,35 @@ def _check(args: argparse.Namespace) -> int:
     paths = [Path(f) for f in args.files] or lesson_files()
     judge = Judge()  # one GNU Backgammon for every file
     try:
+        if args.write_ratings:
+            _write_ratings(paths, judge)
         bad = sum(_check_file(path, judge) for path in paths)
     finally:
         judge.close()
     return 1 if bad else 0
+
+
+def _write_ratings(paths: list[Path], judge: Any) -> None:
+    """Rate every legal play of every play step of the lessons at ``paths`` and keep them."""
+    from kiosk.tutor.lessons.model import LessonError, PlayStep, read_lesson
+    from kiosk.tutor.lessons.ratings import rate_step, stored_entry, write_ratings
+
+    entries: dict[str, dict[str, dict[str, Any]]] = {}
+    for path in paths:
+        try:
+            lesson = read_lesson(path)
+        except LessonError:
+            continue  # the check says why
+        steps = [s for s in lesson.steps if isinstance(s, PlayStep)]
+        try:
+            entries[lesson.id] = {
+                str(s.number): stored_entry(s, rate_step(s, judge, lesson.profile))
+                for s in steps
+            }
+        except LookupError as err:
+            print(f"kiosk lesson check: ratings not written: {err}", file=sys.stderr)
+            return
+    print(f"ratings written to {write_ratings(entries)}")
 
 
 def _check_file(path: Path, judge) -> int:
@@ -95,11 +128,15 @@ def _check_file(path: Path, judge) -> int:
     problems = check_lesson(lesson, judge)
     wrong = [p for p in problems if not p.skipped]
     facts = sum(len(s.facts) for s in lesson.steps)
-    plays = sum(len(s.plays) for s in lesson.steps if isinstance(s, PlayStep))
+    plays = sum(
+        len({p.result.position_id() for p in s.start.legal_plays(*s.dice, lesson.profile)})
+        for s in lesson.steps
+        if isinstance(s, PlayStep)
+    )
     status = "FAIL" if wrong else "ok  "
     print(
         f"{status} {path.name}: {lesson.info.number} {lesson.title} "
-        f"({len(lesson.steps)} steps, {facts} facts checked, {plays} named plays rated)"
+        f"({len(lesson.steps)} steps, {facts} facts checked, {plays} legal plays rated)"
     )
     for problem in problems:
         print(f"     {path.name}: {problem}")

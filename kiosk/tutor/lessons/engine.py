@@ -38,12 +38,15 @@ from kiosk.rules import (
     WHITE,
     Colour,
     Game,
+    Play,
     Position,
     shots,
     shots_by_attacker,
 )
 from kiosk.table import location, point_of
 from kiosk.table.sensing import Sensed
+from kiosk.tutor.coach import classify
+from kiosk.tutor.features import WRONG_CODES, explain, explain_error
 from kiosk.tutor.lessons.model import (
     ChartStep,
     CountStep,
@@ -54,6 +57,7 @@ from kiosk.tutor.lessons.model import (
     SetupStep,
     Step,
 )
+from kiosk.tutor.lessons.ratings import stored_step
 
 #: What to do with the dice when the lesson throws them.
 DICE_HELP = (
@@ -380,9 +384,11 @@ class LessonEngine:
             wanted = step.plays[step.accept[0]]
             arrows = [[location(mover, s.src), location(mover, s.dst)] for s in wanted.steps]
             also = f" ({' or '.join(step.accept[1:])} as good)" if len(step.accept) > 1 else ""
+            own = self._own_play(step, str(event.get("position", "")), wanted)
             self._result(
                 False,
-                f"The play wanted is {step.accept[0]}{also}, shown by the arrows: {step.explain}",
+                f"{own}The play wanted is {step.accept[0]}{also}, shown by the arrows: "
+                f"{step.explain}",
                 move=move,
                 best=False,
                 wanted={"move": str(wanted), "arrows": arrows},
@@ -391,6 +397,32 @@ class LessonEngine:
             self.state = State.SHOWING  # until a button: then the men go back for another try
             return
         self.state = State.ANSWERED
+
+    def _own_play(self, step: PlayStep, position_id: str, wanted: Play) -> str:
+        """The learner's own wrong play, rated: what it costs by the lessons' stored ratings
+        (GNU Backgammon's, :mod:`.ratings`) and what it does wrong against the wanted play
+        (the coach's reasons); empty when the play or its rating is not known."""
+        played = next(
+            (
+                p
+                for p in step.start.legal_plays(*step.dice, self.lesson.profile)
+                if p.result.position_id() == position_id
+            ),
+            None,
+        )
+        entry = stored_step(self.lesson.id, step)
+        if played is None or entry is None or position_id not in entry["losses"]:
+            return ""
+        loss = float(entry["losses"][position_id])
+        if entry["unit"] == "throws":
+            cost = f"it needs {loss:.2f} more throws on average to bear every man off"
+        else:
+            cost = f"{classify(loss)}: it costs {loss:.2f} points a game on average"
+        wrong = [r.text for r in explain(step.start, played, wanted) if r.code in WRONG_CODES]
+        if not wrong:
+            wrong = [r.text for r in explain_error(step.start, played, wanted)]
+        why = f" {'. '.join(wrong[:2])}." if wrong else ""
+        return f"You played {played}, {cost}.{why} "
 
     def _try_again(self) -> None:
         """After a wrong play has been shown: the men go back, and the roll is played again."""

@@ -103,7 +103,13 @@ from kiosk.tutor.lessons.model import (
     QuestionStep,
     Step,
 )
-from kiosk.tutor.lessons.ratings import Judge, play_problems
+from kiosk.tutor.lessons.ratings import (
+    RATINGS_FILE,
+    Judge,
+    play_problems,
+    rate_step,
+    stored_problem,
+)
 
 
 @dataclass(frozen=True)
@@ -624,6 +630,13 @@ def check_lesson(lesson: Lesson, judge: Judge | None = None) -> list[Problem]:
 def _play_problems(step: PlayStep, judge: Judge, lesson: Lesson) -> list[Problem]:
     try:
         found = play_problems(step, judge, lesson.profile)
+        stale = (
+            stored_problem(lesson.id, step, rate_step(step, judge, lesson.profile))
+            if lesson.path.resolve().parent == RATINGS_FILE.resolve().parent  # installed
+            else None
+        )
     except LookupError as err:
         return [Problem(step.number, "plays", str(err), skipped=True)]
+    if stale is not None:
+        found.append(stale)
     return [Problem(step.number, "plays", message) for message in found]

@@ -7,7 +7,8 @@ reports a step that teaches an error as right:
 
 * an accepted play more than :data:`ACCEPT` behind the best;
 * a play called sound more than :data:`GOOD` behind;
-* a play within :data:`ACCEPT` of the best that is refused, or only called sound;
+* a play within :data:`ACCEPT` of the best that is refused, or only called sound (every
+  legal play is rated, not only those GNU Backgammon's move filter keeps);
 * a book's play (or a replayed turn of Crawley's games) more than :data:`ACCEPT` behind the
   best whose loss the step does not say: it may be shown as history at any loss, with a
   ``loss`` or ``rating`` fact of the step (checked by :mod:`.facts`) saying how much.
@@ -22,14 +23,30 @@ with the thresholds in throws (:data:`ACCEPT_THROWS`, :data:`GOOD_THROWS`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
 
+from kiosk.files import FileProblem, read_text, write_atomically
 from kiosk.rules import Play, Position, RuleProfile
+from kiosk.rules.profiles import get_profile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.bearoff import expected_throws, home_of
 from kiosk.tutor.features import has_contact
 from kiosk.tutor.lessons.model import PlayStep
+
+log = logging.getLogger(__name__)
+
+#: Every legal play of every play step, rated as ``kiosk lesson check`` rates them and kept
+#: by ``kiosk lesson check --write-ratings``, so that a learner's wrong play is answered with
+#: what it costs at once (the check fails while an entry is missing or out of date).
+RATINGS_FILE = Path(__file__).with_name("data") / "ratings.json"
+#: How far a stored loss may drift from GNU Backgammon's fresh one (its nets' noise).
+STORED_TOLERANCE = 0.005
 
 #: Cubeless equity an accepted play may give up (and a refused one must), and a sound one.
 ACCEPT, GOOD = 0.03, 0.06
@@ -74,6 +91,7 @@ class Judge:
     def __init__(self, evaluator: Evaluator | None = None) -> None:
         self._evaluator = evaluator
         self._looked = evaluator is not None
+        self._rated: dict[tuple[str, int, tuple[int, int], str, tuple[str, ...]], Rated] = {}
 
     @property
     def evaluator(self) -> Evaluator:
@@ -114,8 +132,27 @@ class Judge:
         named: Iterable[Play] = (),
         profile: str | RuleProfile | None = None,
     ) -> Rated:
-        """Every play GNU Backgammon's filter keeps, and every play in ``named``, rated."""
+        """Every play GNU Backgammon's filter keeps, and every play in ``named``, rated (the
+        same question twice is answered once)."""
         named = list(named)
+        key = (
+            start.position_id(),
+            int(start.turn),
+            dice,
+            get_profile(profile).name,
+            tuple(sorted(p.result.position_id() for p in named)),
+        )
+        if key not in self._rated:
+            self._rated[key] = self._rate(start, dice, named, profile)
+        return self._rated[key]
+
+    def _rate(
+        self,
+        start: Position,
+        dice: tuple[int, int],
+        named: list[Play],
+        profile: str | RuleProfile | None,
+    ) -> Rated:
         if is_bearoff(start):
             legal = start.legal_plays(*dice, profile)
             me = start.turn
@@ -170,7 +207,9 @@ def play_problems(
         for text in dict.fromkeys((book.hit, book.gammon))
         if text
     ]
-    rated = judge.rate(step.start, step.dice, [*accepted, *good, *step.plays.values()], profile)
+    # Every legal play is rated, not only those GNU Backgammon's move filter keeps: a play
+    # the filter drops can still be within ACCEPT of the best, and the step must accept it.
+    rated = judge.rate(step.start, step.dice, legal, profile)
     accept, sound = rated.thresholds
     best = f"the best, {rated.best} ({rated.judge})"
     out = []
@@ -209,3 +248,74 @@ def play_problems(
                 f"({rated.words(loss)} behind {best}): add a loss or rating fact"
             )
     return out
+
+
+def rate_step(step: PlayStep, judge: Judge, profile: str | RuleProfile | None = None) -> Rated:
+    """Every legal play of ``step``'s roll, rated (LookupError without GNU Backgammon)."""
+    return judge.rate(step.start, step.dice, step.start.legal_plays(*step.dice, profile), profile)
+
+
+def stored_entry(step: PlayStep, rated: Rated) -> dict[str, Any]:
+    """What :data:`RATINGS_FILE` keeps of a step's rated plays."""
+    return {
+        "start": step.start.position_id(),
+        "turn": step.start.turn.name.lower(),
+        "dice": list(step.dice),
+        "best": str(rated.best),
+        "unit": rated.unit,
+        "judge": rated.judge,
+        "losses": {pid: round(loss, 4) for pid, loss in sorted(rated.losses.items())},
+    }
+
+
+@cache
+def stored_ratings() -> Mapping[str, Mapping[str, Any]]:
+    """The stored ratings by lesson id and step number (empty, and said in the log, when the
+    file is missing or damaged: the lesson then shows the wanted play without the cost)."""
+    try:
+        data = json.loads(read_text(RATINGS_FILE, "the lessons' stored ratings"))
+    except (FileNotFoundError, FileProblem, ValueError) as err:
+        log.warning("the lessons' stored ratings cannot be read: %s", err)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def stored_step(lesson_id: str, step: PlayStep) -> dict[str, Any] | None:
+    """The stored ratings of ``step``'s plays, if they are of this very position and roll."""
+    entry = stored_ratings().get(lesson_id, {}).get(str(step.number))
+    if not isinstance(entry, dict):
+        return None
+    same = (
+        entry.get("start") == step.start.position_id()
+        and entry.get("turn") == step.start.turn.name.lower()
+        and entry.get("dice") == list(step.dice)
+        and isinstance(entry.get("losses"), dict)
+    )
+    return entry if same else None
+
+
+def stored_problem(lesson_id: str, step: PlayStep, rated: Rated) -> str | None:
+    """Why the stored ratings of ``step`` do not match a fresh rating, or None."""
+    entry = stored_step(lesson_id, step)
+    fix = f"run 'kiosk lesson check --write-ratings' ({RATINGS_FILE.name})"
+    if entry is None:
+        return f"no stored ratings of this step's plays: {fix}"
+    fresh = stored_entry(step, rated)
+    if entry["unit"] != fresh["unit"] or set(entry["losses"]) != set(fresh["losses"]):
+        return f"the stored ratings are of other plays: {fix}"
+    if entry.get("judge") != fresh["judge"]:
+        return None  # another GNU Backgammon (the program, not its nets): its own rounding
+    drift = max(abs(entry["losses"][k] - v) for k, v in fresh["losses"].items())
+    if drift > STORED_TOLERANCE:
+        return f"a stored loss is {drift:.3f} away from GNU Backgammon's: {fix}"
+    return None
+
+
+def write_ratings(entries: Mapping[str, Mapping[str, dict[str, Any]]]) -> Path:
+    """Keep ``entries`` (by lesson id, then step number) in :data:`RATINGS_FILE`, beside the
+    stored ratings of the lessons not given."""
+    data = {k: dict(v) for k, v in stored_ratings().items()}
+    data.update({k: dict(v) for k, v in entries.items()})
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    stored_ratings.cache_clear()
+    return write_atomically(RATINGS_FILE, text, mode=0o644)
