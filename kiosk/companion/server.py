@@ -41,6 +41,7 @@ from kiosk.companion.classroom import TOP, Classroom, Problem
 from kiosk.companion.control import CommandQueue, TableControl
 from kiosk.companion.health import metrics_text, rows
 from kiosk.companion.library import Library
+from kiosk.companion.records import ClassRecords
 from kiosk.companion.security import (
     COOKIE,
     AllowList,
@@ -139,7 +140,7 @@ class CompanionServer:
         settings: CompanionSection,
         control: TableControl,
         *,
-        store: Any = None,
+        store: ClassRecords | None = None,
         clock: Callable[[], float] = time.monotonic,
         name: str = "Backgammon Table",
     ) -> None:

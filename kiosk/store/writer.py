@@ -37,7 +37,9 @@ from typing import Any
 from kiosk.rules import Game
 from kiosk.store.store import (
     HEADER,
+    ClassAnswer,
     GameSummary,
+    LessonRecord,
     MatchSummary,
     Store,
     StoreError,
@@ -125,6 +127,10 @@ class StoreWriter:
     def save_pin_failures(self, failures: int) -> None:
         """Queue the count of wrong PINs in a row."""
         self._put("save_pin_failures", (failures,), {})
+
+    def save_class_answer(self, answer: ClassAnswer) -> None:
+        """Queue one student's answer to a class vote (see :meth:`Store.save_class_answer`)."""
+        self._put("save_class_answer", (answer,), {})
 
     def _put(self, name: str, args: tuple, kwargs: dict) -> None:
         write = (name, args, kwargs)
@@ -219,6 +225,18 @@ class StoreWriter:
     def pin_failures(self) -> int:
         """How many wrong PINs were entered in a row, as last kept."""
         return self._read("pin_failures")
+
+    def all_lesson_progress(self) -> list[LessonRecord]:
+        """Every learner's progress in every lesson, by learner then lesson."""
+        return self._read("all_lesson_progress")
+
+    def class_answers(self, student: str | None = None) -> list[ClassAnswer]:
+        """The answers kept from class votes, oldest first (one student's, if named)."""
+        return self._read("class_answers", student)
+
+    def activity_since(self, since: str) -> tuple[int, int]:
+        """Games started and lessons worked on since ``since`` (ISO 8601, UTC)."""
+        return self._read("activity_since", since)
 
     # -- what the loop polls -------------------------------------------------------------------
 
