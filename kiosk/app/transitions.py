@@ -35,6 +35,8 @@ a lesson ends or is left                    the Lessons menu (Back from it: the 
 nobody at the table for ``IDLE_MS``         the attract screen goes on top
 a button pressed or a man moved             the attract screen goes, and the choice of
                                             what to do opens (the press does nothing else)
+a class open on the companion, or its       the idle clock starts again; the attract
+teacher acting                              screen or a warning goes (nothing opens)
 a game left for ``ABANDON_MS`` (or found    a warning with a countdown goes on top; any
 that old after a restart)                   button keeps the game; at its end the game is
                                             put away, a new one laid out, the attract
@@ -192,6 +194,15 @@ class Transitions:
         self.modes.reset()
         self.app.put_away_game()
         self.modes.push(AttractMode())
+
+    def present(self) -> None:
+        """Somebody is with the table though nobody touches it (a class, its teacher): the
+        idle clock starts again; the attract screen or a warning goes (nothing opens)."""
+        self.app.idle_since = self.app.now
+        for kind in (AbandonWarningMode, AttractMode):
+            mode = self.modes.find(kind)
+            if mode is not None:
+                self.modes.pop(mode)
 
     def woken(self, player: str | None = None) -> bool:
         """Somebody is at the table (a button, a man moved): a warning is answered (the

@@ -142,6 +142,7 @@ class Classroom:
         self.class_side: str | None = None  # the class plays this side against the teacher
         self.students: dict[str, Student] = {}
         self.status = ""  # the teacher's last command's outcome
+        self.awake = ""  # when the table would invite visitors or put the game away, in words
         self.last_board: float | None = None  # when the table last reported its board
         self.seq = 0  # counts the changes the pages have been sent
         self._svg: tuple[str, str] = ("", "")
@@ -415,6 +416,7 @@ class Classroom:
             ),
             "status": self.status,
             "class_open": bool(self.join.class_id),
+            "awake": self.awake,
         }
 
 

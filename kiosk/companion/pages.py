@@ -149,6 +149,7 @@ def teacher(csrf: str, library: Library) -> str:
   <section class="card" id="class-card">
    <h2>The class</h2>
    <p id="class-state">No class is open.</p>
+   <p id="awake" class="hint" aria-live="polite"></p>
    <p class="join-big" id="join-code"></p>
    <div class="row">
     <button type="button" data-post="/api/teacher/class/open" id="open-class">Open a class</button>

@@ -158,6 +158,7 @@ class CompanionServer:
         self.joins = RateLimit(burst=40, every=2.0)  # a class joins at once from one NAT
         self.allow = AllowList(settings.allow)
         self.pages: set[_Page] = set()
+        self.acted = 0  # the teacher's actions so far
         self.url = ""
         self.port = 0  # the port it listens on, once started
         self.votes_cast = 0
@@ -284,6 +285,16 @@ class CompanionServer:
         assert self._wake is not None and self._table is not None
         self._table.set()
         self._wake.set()
+
+    def touch(self) -> None:
+        """Something the pages show changed on the table's side outside its events: push
+        it (from any thread)."""
+        loop = self._loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.changed)
+            except RuntimeError:  # the server's loop has stopped
+                pass
 
     def changed(self) -> None:
         """Something the pages show changed on the server's side: push it."""
@@ -519,6 +530,7 @@ class CompanionServer:
             session, data = await self._form(request)
             if session.role != "teacher":
                 raise web.HTTPUnauthorized(reason="Log in as the teacher first.")
+            self.acted += 1  # the teacher is with the table: it stays awake
             return await handler(data)
 
         return guarded

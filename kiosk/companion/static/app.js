@@ -317,6 +317,7 @@
         : "No class is open.";
     }
     text("join-code", s.join ? s.join.code : "");
+    text("awake", t.awake);
     const students = $("students");
     if (students) {
       students.replaceChildren(
