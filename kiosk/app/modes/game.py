@@ -186,7 +186,8 @@ class CubeRethinkMode(Mode):
 
 class TakeBackOfferMode(Mode):
     """The coach offers to take a bad play back: Back takes it back while this is on
-    screen; any other button lets the offer lapse and does what it does in the game."""
+    screen; Menu lets the offer lapse and opens the menu; Select (reading why) and Done do
+    what they do in the game and the offer stays until the game goes on."""
 
     name = "take-back-offer"
 
@@ -203,6 +204,10 @@ class TakeBackOfferMode(Mode):
         return keys
 
     def press(self, button: str, player: str | None) -> None:
+        below = self.stack.below(self)
+        if button in ("select", "done") and below is not None:
+            below.press(button, player)  # the game going on makes the offer lapse
+            return
         self.leave()
         if button == "back":
             self.take_back()
