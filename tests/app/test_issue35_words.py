@@ -67,3 +67,48 @@ def test_5_reading_why_a_play_was_very_bad_keeps_its_take_back(screen) -> None:
     button(h, "back", "white")  # the offer is still there: the play is taken back
     taken = h.last("take-back")
     assert (taken["player"], taken["move"]) == ("white", "13/6")
+
+
+# -- 6 ----------------------------------------------------------------------------------------
+
+
+def _not_the_doublers(detail: str) -> None:
+    for words in ("he should", "he takes", "he passes", "lose your market", "The cube is your"):
+        assert words not in detail, (words, detail)
+
+
+def test_6_the_cube_coach_speaks_to_the_taker_and_the_passer_in_their_own_terms(
+    screen,
+) -> None:
+    from tests.app.test_cube_coach import _after_the_opening, _double_from_the_menu, _verdicts
+
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    _after_the_opening(h)  # white opened 3-1, black (behind) doubles all the same
+    _double_from_the_menu(h, "black")
+    button(h, "select", "black")
+    h.app.coach.wait(60)
+    [double] = _verdicts(h, "double")
+    assert any(r["code"] == "chances" for r in double["reasons"])
+    black_wins = next(r["win"] for r in double["reasons"] if r["code"] == "chances")
+    button(h, "back", "white")  # white, well ahead, passes: the coach asks him again
+    [passed] = _verdicts(h, "pass")
+    assert passed["to"] == "white"
+    chances = next(r for r in passed["reasons"] if r["code"] == "chances")
+    assert chances["text"] == (
+        f"You win {1 - black_wins:.0%} of games from here (your opponent {black_wins:.0%})"
+    )
+    take_point = next(r for r in passed["reasons"] if r["code"] == "take-point")
+    assert take_point["text"].startswith("Taking leaves you ")
+    assert take_point["text"].endswith(": you should take")
+    _not_the_doublers(passed["detail"])
+    shot(s, "6-pass-verdict")
+    button(h, "back", "white")  # the pass taken back; white takes, and reads why
+    button(h, "select", "white")
+    [take] = _verdicts(h, "take")
+    assert take["reasons"][0]["text"] == chances["text"]
+    _not_the_doublers(take["detail"])
+    if h.app.detail_player("white") == "white":
+        button(h, "select", "white")
+    shot(s, "6-take-verdict")
