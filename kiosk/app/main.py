@@ -994,8 +994,8 @@ class App:
         if not game.turns:
             return
         turn = game.turns[-1]
-        if turn.colour != event.player or turn.play != event.play:
-            return
+        if turn.colour != event.player or turn.play != event.play or not event.move:
+            return  # not this play, or no play at all: nothing to rate
         self._coach().submit(
             self.game_serial, len(game.turns), turn.before, turn.dice, turn.play, str(turn.colour)
         )

@@ -56,6 +56,7 @@ from kiosk.events import (
     from_json,
 )
 from kiosk.rules import Colour, Position
+from kiosk.rules.blocked import why_no_play
 from kiosk.rules.moves import Play
 from kiosk.rules.russian import RussianPosition
 from kiosk.table.sensing import describe, location, point_of
@@ -169,6 +170,7 @@ class TableView:
     turn: str = "white"
     dice: tuple[int, int] | None = None
     cocked: tuple[int, ...] = ()
+    lost_throw: tuple[str, tuple[int, int]] | None = None  # a throw with no play, and whose
     movable: tuple[str, ...] = ()  # locations whose men may move now
     lifted: str | None = None  # location a man was lifted from
     targets: tuple[str, ...] = ()  # where the lifted man may go
@@ -329,7 +331,7 @@ class TableView:
             case Dice(player=player, dice=(d1, d2)):
                 self.dice, self.opening = (d1, d2), False
                 self.turn = str(player)
-                self.cocked = ()
+                self.cocked, self.lost_throw = (), None
                 self.illegal = None
                 self.prompts.clear_all("wrong", "notice", "done")
                 words = doublet_words(d1, d2)
@@ -369,15 +371,21 @@ class TableView:
                 if event.position:
                     self._played(event)
                 self.last_move = move
+                lost = not move and not event.bonus and len(event.dice) == 2
                 self.dice = None
+                self.lost_throw = (str(player), event.dice) if lost else None  # stays in sight
                 self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
                 mover = str(player)
                 self.turn = str(player.other)
                 self.prompts.clear_all("answer")  # which play, a wrong move: answered
                 old = () if mover == self.table else VERDICTS  # the visitor's verdict stays
                 self._clear(mover, "turn", "done", "notice", "wrong", *old)
-                made = move or "nothing (no legal move)"
-                self._tell(mover, "said", f"You played {made}.", f"The table played {made}.")
+                if lost:
+                    d1, d2 = event.dice
+                    why = why_no_play(self.position.with_turn(player), d1, d2)
+                    self._tell(mover, "said", f"No play with {d1}-{d2}. {why}", why)
+                else:
+                    self._tell(mover, "said", f"You played {move}.", f"The table played {move}.")
                 self._tell(
                     self.turn,
                     "turn",
@@ -604,7 +612,7 @@ class TableView:
         dice = getattr(event, "dice", None)  # a new game has none yet
         self.dice = (dice[0], dice[1]) if dice else None
         self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
-        self.cocked = ()
+        self.cocked, self.lost_throw = (), None
         if isinstance(event, PositionShown):
             self.prompts.clear_all("wrong", "done", "notice")
             self.last_play = tuple((a, b) for a, b in event.arrows or ())

@@ -112,3 +112,38 @@ def test_6_the_cube_coach_speaks_to_the_taker_and_the_passer_in_their_own_terms(
     if h.app.detail_player("white") == "white":
         button(h, "select", "white")
     shot(s, "6-take-verdict")
+
+
+# -- 7 ----------------------------------------------------------------------------------------
+
+
+def test_7_a_turn_with_no_play_shows_the_throw_and_says_why_it_is_lost(screen) -> None:
+    from kiosk.app.main import simulator_layout
+    from kiosk.rules import Colour, Position
+
+    s = screen(tutor=True)
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    # white has a man on the bar against black's closed board: no throw comes in
+    shut = Position.from_points(
+        {6: 5, 8: 3, 13: 5, 1: -3, 19: -2, 20: -2, 21: -2, 22: -2, 23: -2, 24: -2},
+        bar=(1, 0),
+    )
+    h.sim.set_position(simulator_layout(shut))
+    h.app.new_game(shut, tutor=True)
+    h.app.core.skip_opening(Colour.WHITE)
+    h.wait(400)
+    assert not h.app.setting_up
+    throw(h, 6, 5)
+    played = h.last("play")
+    assert (played["player"], played["move"]) == ("white", "")
+    assert h.app.view.lost_throw == ("white", (6, 5))  # the throw stays in sight, his
+    line = h.app.view.messages["white"].text
+    assert line == (
+        "No play with 6-5. White's man on the bar cannot come in: black holds his 5 and 6 points."
+    )
+    shot(s, "7-no-play")
+    assert h.app.coach is None or h.app.coach.wait(30)
+    h.wait(40)
+    assert not [e for e in h.events if e["event"] == "coach"]  # no "Good play: no move."
+    assert h.app.view.messages["white"].text == line
