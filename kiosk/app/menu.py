@@ -53,6 +53,7 @@ class Menu:
     on_back: Callable[[], None] | None = None  # run when Back leaves this menu
     name: str = "menu"  # the mode's name while it is open ("settings" for the installer's)
     numbered: bool = True  # the number keys pick its items (not a list numbered by itself)
+    cursor: int = 0  # the item under the cursor when it opens
 
     def visible(self) -> list[Item]:
         """The items that apply now."""
@@ -66,7 +67,7 @@ class MenuMode(Mode):
         self.menu = menu
         self.name = menu.name
         self.player = player
-        self.cursor = 0
+        self.cursor = menu.cursor
 
     def legend(self, player: str) -> Legend:
         return (("menu", "next item"), ("select", "choose"), ("back", "leave the menu"))

@@ -697,7 +697,8 @@ class TableView:
         elif kind == "lesson-result":
             self.lights = tuple(event.get("light", ()))
             self.lesson_result = bool(event["correct"])
-            self.answers = ()
+            if event["correct"]:  # a wrong answer: the choices stay, to answer again
+                self.answers = ()
         elif kind == "chart":
             self.chart = {k: _plain(v) for k, v in event.items()}
         elif kind in ("lesson-end", "lesson-exit"):

@@ -147,3 +147,44 @@ def test_7_a_turn_with_no_play_shows_the_throw_and_says_why_it_is_lost(screen) -
     h.wait(40)
     assert not [e for e in h.events if e["event"] == "coach"]  # no "Good play: no move."
     assert h.app.view.messages["white"].text == line
+
+
+# -- 8 ----------------------------------------------------------------------------------------
+
+
+def test_8_a_lessons_question_takes_the_menus_buttons_keeps_its_choices_and_its_end_is_seen(
+    screen,
+) -> None:
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    h.app.start_lesson("the-board")
+    h.wait(200)
+    h.app.lesson.go_to(9)  # "How many men does each side have?": 12, 15, 16
+    h.wait(200)
+    view = h.app.view
+    assert view.answers == ("12", "15", "16") and view.answer_cursor == 0
+    keys = dict(view.legend["white"])
+    assert keys["menu"] == "next answer" and keys["select"] == "give this answer"
+    assert keys["done"] == "read it all" and keys["back"] == "leave the lesson"
+    button(h, "select", "white")  # "12": wrong
+    result = h.last("lesson-result")
+    assert result["correct"] is False and result["text"].startswith("“12” is not right.")
+    assert view.answers == ("12", "15", "16")  # the choices stay, to answer again
+    shot(s, "8-wrong-answer")
+    button(h, "done", "white")  # the whole answer, however long
+    assert view.show_detail.get("white")
+    assert result["text"] in view.messages["white"].detail
+    shot(s, "8-read-it-all")
+    button(h, "done", "white")
+    assert not view.show_detail.get("white")
+    button(h, "menu", "white")  # the next answer: 15
+    assert view.answer_cursor == 1 and h.app.lesson is not None  # Menu did not leave
+    button(h, "select", "white")
+    assert h.last("lesson-result")["correct"] is True
+    button(h, "done", "white")  # on: the lesson's end
+    assert h.last("lesson-end")["text"] == "Lesson 1 done: The board and the men."
+    assert h.app.modes.names()[-1] == "menu"
+    assert view.menu_title == "Lesson 1 done: The board and the men"
+    assert view.menu[view.menu_cursor].startswith("2. ")  # the next lesson is offered
+    shot(s, "8-lesson-done")
