@@ -467,6 +467,11 @@ class TableView:
                     take_back,
                     kind="coach",
                 )
+                mover = str(data.get("to", ""))
+                if take_back and "cube" not in data and mover in ("white", "black"):
+                    other = str(Colour.parse(mover).other)  # his throw would end the offer
+                    words = f"{self.name(mover)} may take the play back first; if not, throw."
+                    self._tell(other, "turn", words)
             case LessonEvent(inner=inner) if inner is not None:
                 self.apply(inner)
             case LessonEvent(data=data):

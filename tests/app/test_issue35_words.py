@@ -188,3 +188,50 @@ def test_8_a_lessons_question_takes_the_menus_buttons_keeps_its_choices_and_its_
     assert view.menu_title == "Lesson 1 done: The board and the men"
     assert view.menu[view.menu_cursor].startswith("2. ")  # the next lesson is offered
     shot(s, "8-lesson-done")
+
+
+# -- 9 ----------------------------------------------------------------------------------------
+
+
+def test_9a_a_done_out_of_turn_is_answered_on_the_pressers_own_line(screen) -> None:
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    throw(h, 3, 1)  # white opens: white plays
+    move(h, ("8", "5"), ("6", "5"))
+    asked = h.app.view.messages["white"].text
+    assert "Done" in asked
+    button(h, "done", "black")  # black's Done does nothing now
+    assert h.app.view.messages["white"].text == asked  # white's line still asks him
+    said = h.app.view.messages["black"]
+    assert said.text == "It is white's turn: white presses Done." and not said.warning
+    assert h.app.view.illegal is None  # no red card on anybody's side
+    shot(s, "9a-done-out-of-turn")
+    faced = s.words_faced()
+    assert "illegal" not in faced
+
+
+def test_9b_while_a_take_back_is_offered_the_other_player_is_told_of_it(screen) -> None:
+    s = screen(tutor=True)
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    _bad_opening(s)
+    black = h.app.view.messages["black"].text
+    assert black == "White may take the play back first; if not, throw."
+    shot(s, "9b-take-back-offered")
+    throw(h, 5, 2)  # black throws: the offer lapses, black plays
+    assert h.app.modes.names() == ["game"]
+
+
+def test_9c_the_name_card_faces_the_player_it_asks(screen) -> None:
+    from tests.app.test_sessions import _name, _session
+
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    _session(h, "A match", "Match to 3 points")
+    assert h.app.view.menu[0].startswith("White: ") and h.app.view.menu_player == "white"
+    _name(h, "Ann")
+    assert h.app.view.menu[0].startswith("Black: ") and h.app.view.menu_player == "black"
+    shot(s, "9c-black-name")
+    assert [n for n in s.words_faced() if n.startswith("menu")] == ["menu-black"]

@@ -285,7 +285,9 @@ class NameEntryMode(Mode):
                 for label, name in zip(self.labels, entry.names, strict=False)
             ),
         ]
-        return Card(f"{self.title}: who is playing?", tuple(items), 0, "Back: undo a letter")
+        facing = who.lower() if who.lower() in ("white", "black") else None  # whose name
+        title = f"{self.title}: who is playing?"
+        return Card(title, tuple(items), 0, "Back: undo a letter", facing)
 
     def press(self, button: str, player: str | None) -> None:
         entry = self.entry

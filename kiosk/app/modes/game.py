@@ -283,6 +283,10 @@ def press_done(app: Host, player: str | None) -> None:
         else:
             app.say("both", "Throw both dice into the dice wells.")
     elif game.phase == Phase.PLAY:
+        if who is not None and who != game.turn and not _throws_for_the_table(app, str(who)):
+            # said on the presser's own line: the mover's line keeps what it asks of him
+            app.say(str(who), f"It is {game.turn}'s turn: {game.turn} presses Done.")
+            return
         core.press_done(who)
 
 
