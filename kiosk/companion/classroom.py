@@ -41,6 +41,7 @@ from kiosk.events import (
     TakeBack,
 )
 from kiosk.rules import Position
+from kiosk.tutor.lessons.engine import DICE_HELP
 
 MAX_OPTIONS = 40  # a vote among more plays than this is on the top candidates instead
 TOP = 5  # candidates ranked and offered by default
@@ -187,7 +188,8 @@ class Classroom:
                 "step": data.get("step"),
                 "steps": data.get("steps"),
                 "kind": data.get("kind"),
-                "text": data.get("text", ""),
+                # the table's own words about its dice wells are for its players
+                "text": str(data.get("text", "")).replace(f" {DICE_HELP}", ""),
                 "source": data.get("detail", ""),
                 "choices": list(data.get("choices", ())),
             }
@@ -217,6 +219,10 @@ class Classroom:
             self.problem = problem  # the table has it now
             return
         self.problem = problem
+        vote = self.vote
+        if problem is not None and vote is not None and not vote.open:
+            if vote.problem is None or vote.problem.key != problem.key:
+                self.vote = None  # a closed vote on another question: not shown with this one
         if problem is None or problem.key != self.ranking_key:
             self.revealed = False
             self.ranking_error = ""
@@ -251,6 +257,12 @@ class Classroom:
         self.vote = None
         self.seq += 1
         return self.join.open(now)
+
+    def class_plays(self, side: str) -> None:
+        """The class plays ``side`` in a new game against the teacher: earlier votes go."""
+        self.class_side = side
+        self.vote, self.revealed = None, False
+        self.seq += 1
 
     def close_class(self) -> None:
         """The class is over: no code lets anyone in, the students' pages stop."""

@@ -79,7 +79,7 @@ def projector() -> str:
     <p id="vote-total" class="hint"></p>
    </section>
    <section id="candidates" class="panel" hidden>
-    <h2>The best plays</h2>
+    <h2>The best plays <span id="candidates-votes" class="hint"></span></h2>
     <ol id="candidate-list" class="candidates"></ol>
    </section>
   </aside>

@@ -1021,7 +1021,7 @@ class CompanionServer:
             raise InputError("Open the class first: the students vote on its plays.")
         problem = await self._command("class_game", side)
         if problem is None:
-            self.room.class_side = str(side)
+            self.room.class_plays(str(side))
         return self._done(
             f"A new game: the class plays {side}, the teacher {side.other}; the coach is on.",
             problem,
