@@ -311,7 +311,7 @@ def handouts(library: Library) -> str:
     )
     body = (
         '<main class="narrow"><h1>Handouts</h1><p>One printable page a lesson (print it from '
-        f'the browser).</p><ol class="links">{items}</ol></main>'
+        f'the browser).</p><ul class="links numbered">{items}</ul></main>'
     )
     return page(f"{TITLE}: handouts", "handouts", body)
 

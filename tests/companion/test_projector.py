@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.companion.live import SCREENSHOTS, Http, LiveTable, opening_step
+from tests.companion.live import OPENINGS, PIN, SCREENSHOTS, Http, LiveTable, opening_step
 
 TIMEOUT = 15_000
 SIZES = [(1280, 720), (1920, 1080)]
@@ -142,3 +142,54 @@ def test_the_revealed_plays_fit_the_projector_readably_each_text_once(
     projector.wait_for_selector("#vote", state="hidden", timeout=TIMEOUT)
     projector.wait_for_selector("#candidates", state="hidden", timeout=TIMEOUT)
     context.close()
+
+
+def test_the_teachers_feedback_stands_beside_the_button_pressed(live, browser) -> None:
+    table: LiveTable = live()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    teacher = context.new_page()
+    teacher.goto(table.url + "/teacher")
+    teacher.fill("#pin", PIN)
+    teacher.click("#login button")
+    teacher.wait_for_selector("#class-card", timeout=TIMEOUT)
+    leave = teacher.locator("button[data-post='/api/teacher/lesson/leave']")
+    leave.scroll_into_view_if_needed()
+    leave.click()  # no lesson on the table: the answer comes just under the button
+    note = teacher.locator(".feedback")
+    note.wait_for(timeout=TIMEOUT)
+    assert note.inner_text() == "No lesson is on the table."
+    assert "bad" in (note.get_attribute("class") or "")
+    button, said = leave.bounding_box(), note.bounding_box()
+    assert button is not None and said is not None
+    assert 0 <= said["y"] - (button["y"] + button["height"]) < 40  # right under it
+    assert said["y"] + said["height"] <= 800  # in sight, where the teacher looks
+    teacher.screenshot(path=str(SCREENSHOTS / "teacher-feedback.png"))
+    teacher.click("#open-class")  # the next answer replaces it, beside its own button
+    teacher.wait_for_function(
+        "() => document.querySelector('.feedback').textContent.startsWith('The class is open')",
+        timeout=TIMEOUT,
+    )
+    assert teacher.locator(".feedback").count() == 1
+    context.close()
+
+
+def test_a_lessons_handout_prints_on_a_few_pages_and_the_index_is_numbered_once(
+    live, browser
+) -> None:
+    table: LiveTable = live()
+    page = browser.new_page(viewport={"width": 1000, "height": 1400})
+    page.goto(table.url + "/handouts")
+    first = page.locator("main a").first.inner_text()
+    assert first.startswith("1. ")
+    style = page.evaluate(
+        "() => getComputedStyle(document.querySelector('main li')).listStyleType"
+    )
+    assert style == "none"  # the titles carry their numbers: the list adds none
+    page.goto(table.url + f"/handouts/{OPENINGS.info.number}")
+    page.wait_for_selector(".handout")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4")
+    pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+    assert 2 <= pages <= 5, pages
+    (SCREENSHOTS / "handout-openings.pdf").write_bytes(pdf)
+    page.close()

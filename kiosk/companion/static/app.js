@@ -23,11 +23,21 @@
     if (el) el.hidden = !visible;
   }
 
-  function say(message, bad) {
+  // The answer to a button or a form: on the page's status line, and on the teacher's page
+  // also just under what was pressed (the page is long: the top is out of sight).
+  function say(message, bad, near) {
     const el = $("status");
     if (!el) return;
     el.textContent = message || "";
     el.classList.toggle("bad", !!bad);
+    if (role !== "teacher" || !near) return;
+    for (const old of document.querySelectorAll(".feedback")) old.remove();
+    const where = near.closest("form, .row, .throws") || near;
+    const note = document.createElement("p");
+    note.className = "feedback status" + (bad ? " bad" : "");
+    note.setAttribute("role", "status");
+    note.textContent = message || "";
+    where.after(note);
   }
 
   async function post(url, body) {
@@ -64,10 +74,10 @@
     if (event.submitter && event.submitter.name) body[event.submitter.name] = event.submitter.value;
     try {
       const data = await post(form.dataset.action, body);
-      say(data.status || "Done.");
+      say(data.status || "Done.", false, event.submitter || form);
       after(form.dataset.then);
     } catch (err) {
-      say(err.message, true);
+      say(err.message, true, event.submitter || form);
     }
   });
 
@@ -81,10 +91,10 @@
     button.disabled = true;
     try {
       const data = await post(button.dataset.post, body);
-      say(data.status || "Done.");
+      say(data.status || "Done.", false, button);
       after(button.dataset.then);
     } catch (err) {
-      say(err.message, true);
+      say(err.message, true, button);
     } finally {
       button.disabled = false;
     }
