@@ -235,3 +235,25 @@ def test_9c_the_name_card_faces_the_player_it_asks(screen) -> None:
     assert h.app.view.menu[0].startswith("Black: ") and h.app.view.menu_player == "black"
     shot(s, "9c-black-name")
     assert [n for n in s.words_faced() if n.startswith("menu")] == ["menu-black"]
+
+
+# -- 10 ---------------------------------------------------------------------------------------
+
+
+def test_10_the_menus_are_numbered_without_gaps_and_number_keys_work_in_the_lessons_menu(
+    screen,
+) -> None:
+    import pygame
+
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    button(h, "menu")
+    assert list(h.app.view.menu_numbers) == list(range(1, len(h.app.view.menu) + 1))
+    shot(s, "10-main-menu")
+    h.app.modes.top.pick(h.app.view.menu.index("Lessons: learn the game step by step") + 1)
+    h.wait(40)
+    assert h.app.view.menu_title == "Lessons"
+    h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, unicode="2"))
+    h.wait(200)
+    assert h.app.lesson is not None and h.app.lesson.lesson.info.number == 2
