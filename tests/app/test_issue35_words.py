@@ -257,3 +257,20 @@ def test_10_the_menus_are_numbered_without_gaps_and_number_keys_work_in_the_less
     h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, unicode="2"))
     h.wait(200)
     assert h.app.lesson is not None and h.app.lesson.lesson.info.number == 2
+
+
+def test_10_the_pin_lock_out_offers_only_leaving(screen) -> None:
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    h.app.ask_pin()
+    h.wait(40)
+    for _ in range(3):
+        button(h, "select", times=4)  # 0000, three times: locked out for 30 s
+    assert h.app.view.menu[0] == "Wait 30 s: too many wrong PINs"
+    assert h.app.view.menu_footer == "Back: leave"
+    assert dict(h.app.view.legend["white"]) == {"back": "leave"}
+    shot(s, "10-pin-locked")
+    h.wait(30_000)
+    assert h.app.view.menu_footer == "Menu: next digit   Select: take it   Back: leave"
+    assert dict(h.app.view.legend["white"])["menu"] == "next digit"
