@@ -51,13 +51,13 @@ ifeq ($(TARGET),table)
 install: $(BIN)/.installed
 else
 install: $(BIN)/.installed $(MPY) $(SDL_CACHE)
-	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
 endif
 
 run: install
 	$(BIN)/kiosk run
 
 test: install
+	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
 	$(BIN)/python -m ruff check kiosk firmware tests benchmarks hardware
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q
