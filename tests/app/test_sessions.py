@@ -154,6 +154,8 @@ def test_a_match_chosen_from_the_menu_is_played_to_its_end_and_exported(
     _black_doubles_and_white_passes(h)
     assert h.last("session")["score"] == [1, 3]
     assert h.app.session.over
+    # issue 35: the match's end on the line itself, not only in the detail
+    assert h.app.view.messages["white"].text.startswith("Black wins the match 3-1: the double")
     assert h.app.view.messages["white"].detail.endswith("Black has won the match.")
     assert dict(h.app.view.legend["white"])["done"] == "new game"
 
