@@ -102,7 +102,10 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
 
     >>> view = TableView(score=(2, 1), match_length=5)
     >>> score_lines(view, "white")
-    ('Score 2-1  (to 5)', 'Cube in the middle')
+    ('You 2, Black 1  (to 5)', 'Cube in the middle')
+    >>> view.table = "black"  # against the table: white is the visitor
+    >>> score_lines(view, "white")[0], score_lines(view, "black")[0]
+    ('You 2, the table 1  (to 5)', 'The table 1, you 2  (to 5)')
     """
     if view.mode == "russian":  # the waiting game's score and cube are not this game's
         return "Russian: not scored", "No cube in this game"
@@ -116,10 +119,16 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
             first = "Partners: " + ", ".join(f"{n} {tally[n]:+d}" for n in session.order[1:])
         return first, _cube_words(view, colour)
     mine, theirs = view.score[me], view.score[1 - me]
-    if session is not None and session.kind == "money":
-        first = f"Money {mine:+d}, they {theirs:+d}"
+    other = "black" if colour == "white" else "white"
+    if colour == view.table and view.visitor is not None:  # the table's own band
+        us, them = "The table", "you"
     else:
-        first = f"Score {mine}-{theirs}"
+        name = view.name(other)
+        us, them = "You", "the table" if name == "The table" else name
+    if session is not None and session.kind == "money":
+        first = f"Money: {us.lower() if us == 'You' else us} {mine:+d}, {them} {theirs:+d}"
+    else:
+        first = f"{us} {mine}, {them} {theirs}"
         if view.match_length:
             first += f"  (to {view.match_length})"
     if session is not None and session.crawford:
@@ -629,7 +638,10 @@ class TableView:
         self.show_detail = {}
         self.last_play, self.last_move = (), ""
         self.winner, self.setup = None, ()
-        self.table = None if event.table is MISSING else str(event.table)
+        table = None if event.table is MISSING else str(event.table)
+        if isinstance(event, NewGame) and table != self.table and self.session is None:
+            self.score = (0, 0)  # another opponent: a two players' tally is not the table's
+        self.table = table
         self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
         self.tutor_on = event.tutor

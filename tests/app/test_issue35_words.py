@@ -274,3 +274,38 @@ def test_10_the_pin_lock_out_offers_only_leaving(screen) -> None:
     h.wait(30_000)
     assert h.app.view.menu_footer == "Menu: next digit   Select: take it   Back: leave"
     assert dict(h.app.view.legend["white"])["menu"] == "next digit"
+
+
+def test_10_the_score_band_names_the_players_and_a_game_against_the_table_starts_at_nil(
+    screen,
+) -> None:
+    from kiosk.app.main import simulator_layout
+    from kiosk.display.view import score_lines
+    from kiosk.rules import Colour, Position
+
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    # two players: white bears off his last man and wins a backgammon (3 points)
+    men = tuple(1 if p == 1 else 0 for p in range(1, 26))
+    black = tuple(5 if p in (19, 20, 21) else 0 for p in range(1, 26))
+    end = Position((men, black), (14, 0), Colour.WHITE)
+    h.sim.set_position(simulator_layout(end))
+    h.app.new_game(end, tutor=False)
+    h.app.core.skip_opening(Colour.WHITE)
+    h.wait(400)
+    throw(h, 3, 1)
+    h.sim.move("1", "off-white")
+    h.wait(300)
+    button(h, "done", "white")
+    assert h.last("game-over")["winner"] == "white"
+    assert score_lines(h.app.view, "white")[0] == "You 3, Black 0"
+    assert score_lines(h.app.view, "black")[0] == "You 0, White 3"
+    shot(s, "10-score-two-players")
+    # a game against the table: the two players' points are not the table's
+    h.sim.set_position(simulator_layout(Position.standard()))
+    h.app.play_the_table(Colour.BLACK, "expert")
+    h.wait(400)
+    assert h.app.view.score == (0, 0)
+    assert score_lines(h.app.view, "white")[0] == "You 0, the table 0"
+    shot(s, "10-score-against-the-table")
