@@ -653,6 +653,8 @@ class TableView:
                 self.session, self.score, self.match_length = None, (0, 0), 0
             self.banner = session_banner(self.session, self.tutor_on)
             self.stranded = ()
+        elif isinstance(event, Resume) and self.mode == "game":  # "Tutor on" after a restart
+            self.banner = session_banner(self.session, self.tutor_on)
 
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""

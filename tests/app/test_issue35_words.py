@@ -309,3 +309,34 @@ def test_10_the_score_band_names_the_players_and_a_game_against_the_table_starts
     assert h.app.view.score == (0, 0)
     assert score_lines(h.app.view, "white")[0] == "You 0, the table 0"
     shot(s, "10-score-against-the-table")
+
+
+def test_10_a_resumed_game_says_whether_the_tutor_is_on(harness, tmp_path: Path) -> None:
+    from kiosk.app.main import App
+    from kiosk.app.stepped import SteppedApp
+    from kiosk.config import Config
+    from kiosk.simtable import STARTING_POSITION
+    from kiosk.store import Store
+
+    def table() -> SteppedApp:
+        config = Config()
+        config.referee.settle_ms = 200
+        config.tutor.enabled = True
+        config.tutor.evaluator = "builtin"
+        h = harness(config, store=Store(tmp_path / "table.sqlite3"))
+        h.sim.set_position(STARTING_POSITION)
+        h.app.start()
+        h.wait(400)
+        return h
+
+    h = table()
+    assert h.app.view.banner == "Tutor on"
+    throw(h, 3, 1)
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
+    h.wait(300)
+    button(h, "done", "white")
+    h.close()
+    again = table()  # the table restarts: the game is resumed
+    assert again.last("resume")
+    assert isinstance(again.app, App) and again.app.view.banner == "Tutor on"
