@@ -437,6 +437,8 @@ class TableView:
                 self.prompts.clear_all("wrong")
                 self.setup = ()
                 text = "The board is restored. Play on." if restored else "The board is set."
+                if restored and self.winner is not None:  # a game over is not played on
+                    text = "The board is as the game ended: Done starts a new game."
                 self.say("both", text if restored else f"{text} Throw to start.")
             case SessionShown(score=score, stranded=stranded):
                 self.session = event

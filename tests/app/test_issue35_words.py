@@ -340,3 +340,42 @@ def test_10_a_resumed_game_says_whether_the_tutor_is_on(harness, tmp_path: Path)
     again = table()  # the table restarts: the game is resumed
     assert again.last("resume")
     assert isinstance(again.app, App) and again.app.view.banner == "Tutor on"
+
+
+def test_10_a_finished_game_laid_out_again_is_not_played_on(screen) -> None:
+    from kiosk.app.main import simulator_layout
+    from kiosk.rules import Colour, Position
+    from tests.app.test_tutor import pick
+
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    men = tuple(1 if p == 1 else 0 for p in range(1, 26))
+    black = tuple(5 if p in (19, 20, 21) else 0 for p in range(1, 26))
+    end = Position((men, black), (14, 0), Colour.WHITE)
+    h.sim.set_position(simulator_layout(end))
+    h.app.new_game(end, tutor=False)
+    h.app.core.skip_opening(Colour.WHITE)
+    h.wait(400)
+    throw(h, 3, 1)
+    h.sim.move("1", "off-white")
+    h.wait(300)
+    button(h, "done", "white")
+    assert h.last("game-over")["winner"] == "white"
+    button(h, "menu", "white")
+    pick(h, "Lessons")
+    pick(h, "1. ")  # a lesson, left at once: then Back lays the game out again
+    h.wait(200)
+    button(h, "back")
+    assert h.app.lesson is None and h.app.view.menu_title == "Lessons"
+    button(h, "back")
+    h.sim.set_position(simulator_layout(h.app.core.game.position))  # the men laid out again
+    h.wait(400)
+    said = [e for e in h.events if e["event"] == "setup-ok"][-1]
+    assert said["restored"] is True
+    for who in ("white", "black"):
+        assert "Play on" not in h.app.view.messages[who].text
+    assert h.app.view.messages["white"].text == (
+        "The board is as the game ended: Done starts a new game."
+    )
+    shot(s, "10-finished-game-restored")
