@@ -379,3 +379,26 @@ def test_10_a_finished_game_laid_out_again_is_not_played_on(screen) -> None:
         "The board is as the game ended: Done starts a new game."
     )
     shot(s, "10-finished-game-restored")
+
+
+def test_10_the_installers_words_leave_the_visitors_lines_with_settings(screen) -> None:
+    from tests.app.test_tutor import pick
+
+    s = screen()
+    h = s.h
+    h.app.modes.drop(NoticeMode)
+    before = {who: h.app.view.messages[who].text for who in ("white", "black")}
+    h.app.ask_pin()
+    h.wait(40)
+    for digit in (2, 4, 6, 8):  # the installer's PIN (tests.app.test_modes.ready)
+        button(h, "menu", times=digit)
+        button(h, "select")
+    assert h.app.modes.names()[-1] == "settings"
+    pick(h, "Class companion")  # no teacher's PIN in the file: the installer is told
+    said = "Set [companion] teacher_pin in the configuration file first."
+    assert h.app.view.messages["white"].text == said
+    shot(s, "10-installer-note")
+    button(h, "back")  # the installer leaves Settings: the visitors' lines are theirs again
+    assert h.app.modes.names() == ["game"]
+    assert {who: h.app.view.messages[who].text for who in ("white", "black")} == before
+    shot(s, "10-after-settings")
