@@ -48,6 +48,7 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     for _ in range(4):
         h.sim.move("off-white", "19")  # the common track's point 6
     h.wait(400)
+    assert h.app.view.messages["white"].text == "You have played four 6s: press Done."
     assert dict(h.app.view.legend["white"])["done"] == "end this part"
     button(h, "done", "white")
     assert h.last("play")["move"] == "hand/6(4)"
