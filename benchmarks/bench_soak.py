@@ -51,7 +51,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from kiosk.app.build import build_app  # noqa: E402
 from kiosk.app.controls import button_event  # noqa: E402
 from kiosk.app.main import App, table_layout, wait_for_frame  # noqa: E402
-from kiosk.app.modes.attract import IDLE_MS  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
 from kiosk.link import QueueListener, TableLink  # noqa: E402
@@ -116,7 +115,8 @@ class Visitor:
             self.press("done")
             self.not_before = now + 1.0  # the next game is laid out
             if self.idle_every and self.games % self.idle_every == 0:
-                self.not_before = now + IDLE_MS / 1000 + 5  # nobody comes for a while
+                idle = self.app.config.display.invite_after_s
+                self.not_before = now + idle + 5  # nobody comes for a while
             return
         if top == "double-offer":
             self.press("select")

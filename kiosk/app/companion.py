@@ -22,7 +22,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from kiosk.app import transitions
 from kiosk.app.coaching import CoachOnFirstUse, coach_config
 from kiosk.app.modes.attract import WARN_MS, AttractMode
 from kiosk.companion.control import Candidate, Ranking
@@ -119,7 +118,8 @@ class AppTable:
         """When the table would invite visitors or warn about the game on it, in words for
         the teacher."""
         app = self.app
-        idle_ms, abandon_ms = transitions.IDLE_MS, transitions.ABANDON_MS
+        settings = app.config.display
+        idle_ms, abandon_ms = settings.invite_after_s * 1000, settings.put_away_after_s * 1000
         if class_open:
             return (
                 "The class is open: the table stays awake. With the class ended it invites "

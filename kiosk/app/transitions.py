@@ -32,12 +32,12 @@ a lesson starts                             it replaces any lesson, replay or of
 Russian backgammon is chosen                its game goes on top (replacing a replay or
                                             an offer); Back leaves it; a new game drops it
 a lesson ends or is left                    the Lessons menu (Back from it: the game)
-nobody at the table for ``IDLE_MS``         the attract screen goes on top
+nobody at the table ``invite_after_s``     the attract screen goes on top
 a button pressed or a man moved             the attract screen goes, and the choice of
                                             what to do opens (the press does nothing else)
 a class open on the companion, or its       the idle clock starts again; the attract
 teacher acting                              screen or a warning goes (nothing opens)
-a game left for ``ABANDON_MS`` (or found    a warning with a countdown goes on top; any
+a game left ``put_away_after_s`` (or found  a warning with a countdown goes on top; any
 that old after a restart)                   button keeps the game; at its end the game is
                                             put away, a new one laid out, the attract
                                             screen shown
@@ -52,8 +52,6 @@ from typing import TYPE_CHECKING
 from kiosk.app.menu import Menu, MenuMode
 from kiosk.app.modes import Mode
 from kiosk.app.modes.attract import (
-    ABANDON_MS,
-    IDLE_MS,
     AbandonWarningMode,
     AttractMode,
     NoticeMode,
@@ -171,18 +169,21 @@ class Transitions:
         self.modes.push(NoticeMode(lines, show_ms))
 
     def tick(self, now: int, idle_since: int) -> None:
-        """Time passes: after ``IDLE_MS`` with nobody at the table, the attract screen;
-        after ``ABANDON_MS``, a warning before the game left is put away."""
-        if now - idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
+        """Time passes: after ``[display] invite_after_s`` with nobody at the table, the
+        attract screen; after ``put_away_after_s``, a warning before the game left is put
+        away."""
+        settings = self.app.config.display
+        idle = now - idle_since
+        if idle >= settings.invite_after_s * 1000 and self.modes.find(AttractMode) is None:
             self.modes.push(AttractMode())
         if (
-            now - idle_since >= ABANDON_MS
+            idle >= settings.put_away_after_s * 1000
             and self._warned != idle_since
             and self.modes.find(AbandonWarningMode) is None
             and self.app.worth_keeping()
         ):
             self._warned = idle_since
-            minutes = (now - idle_since) // 60_000
+            minutes = idle // 60_000
             self.abandoned(f"{minutes} minutes ago")
 
     def abandoned(self, left: str) -> None:

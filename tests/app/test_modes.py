@@ -131,9 +131,10 @@ def test_the_opening_throw_shows_both_dice(harness) -> None:
     assert said["white"].text == "Black starts and plays 2-5."
 
 
-def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
-    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
-    h = ready(harness)
+def test_the_attract_screen_after_idle_minutes(harness) -> None:
+    config = Config()
+    config.display.invite_after_s = 3
+    h = ready(harness, config)
     h.wait(3200)
     assert h.app.modes.names() == ["game", "attract"]
     assert h.app.view.menu_title == "Backgammon Table"
@@ -155,10 +156,10 @@ def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
     assert h.app.modes.names() == ["game", "menu"]
 
 
-def test_a_game_left_long_is_put_away_after_a_warning(harness, monkeypatch) -> None:
-    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
-    monkeypatch.setattr("kiosk.app.transitions.ABANDON_MS", 10_000)
-    h = ready(harness)
+def test_a_game_left_long_is_put_away_after_a_warning(harness) -> None:
+    config = Config()
+    config.display.invite_after_s, config.display.put_away_after_s = 3, 10
+    h = ready(harness, config)
     throw(h, 3, 1)
     h.sim.move("8", "5")
     h.sim.move("6", "5")

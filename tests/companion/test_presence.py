@@ -15,12 +15,6 @@ from kiosk.app.modes.attract import AbandonWarningMode, AttractMode
 from tests.companion.live import Http, LiveTable
 
 
-@pytest.fixture
-def short_idle(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
-    monkeypatch.setattr("kiosk.app.transitions.ABANDON_MS", 10_000)
-
-
 def until(check: Any, timeout: float = 30.0) -> Any:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -47,9 +41,12 @@ def throw(h: Any, d1: int, d2: int) -> None:
 
 @pytest.mark.parametrize("sensing", [None, "polarity"])
 def test_an_open_class_keeps_the_table_awake_and_the_teacher_is_told_when_it_would_not(
-    live, short_idle: None, sensing: str | None
+    live, sensing: str | None
 ) -> None:
     table: LiveTable = live(sensing=sensing)
+    shorten = (3, 10)  # [display] invite_after_s, put_away_after_s: shortened by the config
+    table.do(lambda h: setattr(h.app.config.display, "invite_after_s", shorten[0]))
+    table.do(lambda h: setattr(h.app.config.display, "put_away_after_s", shorten[1]))
     teacher = Http(table.url)
     token = teacher.login()
     table.do(lambda h: throw(h, 5, 2))  # the opening: the game is under way, worth keeping
