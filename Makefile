@@ -18,7 +18,7 @@ VENV_FLAGS :=
 EXTRAS := [test]
 endif
 
-.PHONY: run test install bench lint clean
+.PHONY: run test test-deps install bench lint clean
 
 # Real MicroPython for the firmware's tests and `--firmware micropython`: the WebAssembly
 # port from npm, run by Node.js, in a project-local .node/ (without node the tests skip).
@@ -70,17 +70,21 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.$(EXTRAS)'
 	touch $@
 
-ifeq ($(TARGET),table)
 install: $(BIN)/.installed
+
+# What only the tests need (a developer's machine): real MicroPython, the arm64 display
+# packages, the RP2040 emulator and its firmware image; `make run` does not wait for them.
+ifeq ($(TARGET),table)
+test-deps: install
 else
-install: $(BIN)/.installed $(MPY) $(SDL_CACHE) $(RP2040JS) $(RP2_IMAGE)
-	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
+test-deps: install $(MPY) $(SDL_CACHE) $(RP2040JS) $(RP2_IMAGE)
 endif
 
 run: install
 	$(BIN)/kiosk run
 
-test: install
+test: test-deps
+	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
 	$(BIN)/python -m ruff check kiosk firmware tests benchmarks hardware
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q

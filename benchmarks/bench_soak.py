@@ -49,16 +49,16 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from kiosk.app.build import build_app  # noqa: E402
 from kiosk.app.controls import button_event  # noqa: E402
 from kiosk.app.main import App, table_layout, wait_for_frame  # noqa: E402
-from kiosk.app.modes.attract import IDLE_MS  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
 from kiosk.link import QueueListener, TableLink  # noqa: E402
 from kiosk.rules import BAR, Phase  # noqa: E402
 from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
 from kiosk.store import Store, StoreWriter  # noqa: E402
-from kiosk.store.store import KEEP_WHOLE_GAMES, KEPT_KINDS  # noqa: E402
+from kiosk.store.store import ENV_VAR, KEEP_WHOLE_GAMES, KEPT_KINDS  # noqa: E402
 from kiosk.table.sensing import location  # noqa: E402
 
 GAMES_A_DAY = 40
@@ -116,7 +116,8 @@ class Visitor:
             self.press("done")
             self.not_before = now + 1.0  # the next game is laid out
             if self.idle_every and self.games % self.idle_every == 0:
-                self.not_before = now + IDLE_MS / 1000 + 5  # nobody comes for a while
+                idle = self.app.config.display.invite_after_s
+                self.not_before = now + idle + 5  # nobody comes for a while
             return
         if top == "double-offer":
             self.press("select")
@@ -168,15 +169,17 @@ def soak(minutes: float, folder: Path) -> dict:
     link.wait_connected(10)
     display = Display(Calibration.default(1280, 720, layout), fullscreen=False, headless=True)
     db = folder / "table.sqlite3"
-    store = StoreWriter(Store(db, busy_ms=500))
-    app = App(
+    config.store.path = str(db)
+    os.environ.pop(ENV_VAR, None)  # the soak's own records
+    app = build_app(  # as kiosk run builds it: the records behind their writer thread
         config,
         link=link,
         listener=listener,
-        store=store,
         display=display,
         calibration=display.calibration,
     )
+    store = app.store
+    assert isinstance(store, StoreWriter), app.store_problem
     app.simulator = sim  # new games are laid out on the simulated table at once
     visitor = Visitor(app, sim, idle_every=8 if minutes >= 30 else 0)
     app.start()

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from kiosk.config import Config
     from kiosk.events import Event
     from kiosk.rules import Position
-    from kiosk.store import StoreWriter
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -146,8 +145,9 @@ def _table(
     problems: list[str],
     events_out: TextIO | None,
 ) -> int:
+    from kiosk.app.build import build_app
     from kiosk.app.dice import source_after_commissioning
-    from kiosk.app.main import App, table_layout
+    from kiosk.app.main import table_layout
     from kiosk.app.speech import Speaker
     from kiosk.display import Display, calibration_path, load_or_default
     from kiosk.link import QueueListener, TableLink, open_table
@@ -178,7 +178,6 @@ def _table(
         )
         simulator = simulated if isinstance(simulated, SimulatedTable) else None
         print(f"No table attached: playing on a simulated table ({link.port}).")
-    store, store_problem = _open_store(config)
     calibration, why = load_or_default(cal, config.display.width, config.display.height, layout)
     if why:
         logging.getLogger(__name__).info("%s", why)
@@ -188,13 +187,11 @@ def _table(
     display = Display(
         calibration, fullscreen=config.display.fullscreen, layout=layout, settings=config.display
     )
-    app = App(
+    app = build_app(
         config,
         link=link,
         listener=listener,
         simulator=simulator,
-        store=store,
-        store_problem=store_problem,
         display=display,
         calibration=display.calibration,
         speaker=Speaker(config.speech),
@@ -204,10 +201,11 @@ def _table(
         start_position=start,
         problems=tuple(problems),
     )
-    if config.companion.enabled:  # the class companion's web pages (aiohttp loaded only then)
-        from kiosk.app.companion import attach
-
-        attach(app)
+    if app.store_problem:
+        print(
+            f"kiosk run: games will not be saved: {app.store_problem} (run 'kiosk doctor')",
+            file=sys.stderr,
+        )
     return app.run()
 
 
@@ -217,21 +215,6 @@ def _said(err: object, path: Path) -> str:
     text = str(err).removeprefix("Calibration not used: ")
     text = text.replace(f"{path}: ", "").replace(f"{path} ", "")
     return text.split("; allowed:")[0].split("; run kiosk")[0]
-
-
-def _open_store(config: Config) -> tuple[StoreWriter | None, str]:
-    """The store behind its writer thread (the loop never waits on the disk), or None and
-    why (said on the screen too)."""
-    from kiosk.app.doctor import store_path
-    from kiosk.store import StoreWriter
-
-    path = store_path(config)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return StoreWriter.open(path), ""  # a file found damaged: kept aside, a new one made
-    except Exception as err:  # the store says what is wrong in words
-        print(f"kiosk run: games will not be saved: {err} (run 'kiosk doctor')", file=sys.stderr)
-        return None, str(err)
 
 
 def _controls(config: Config) -> Callable[[Callable[[Event], None]], Controls | None]:

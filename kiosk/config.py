@@ -233,6 +233,16 @@ class DisplaySection:
     )
     screenshots: str = _setting("screenshots", "a directory path")
     large_text: bool = _setting(False, "true, false (every word on the screen a third larger)")
+    invite_after_s: int = _setting(
+        180,
+        "an integer 3-86400 (seconds with nobody at the table before it invites visitors)",
+        _between(3, 86400),
+    )
+    put_away_after_s: int = _setting(
+        600,
+        "an integer 10-604800 (seconds a game may be left before a warning puts it away)",
+        _between(10, 604800),
+    )
 
 
 def _address(value: Any) -> str | None:

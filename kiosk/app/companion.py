@@ -6,6 +6,11 @@ The companion's web server runs on its own thread (:mod:`kiosk.companion.server`
 hands it every event from its bus (the subscriber only queues them) and, once a turn of its
 loop, runs the commands the teacher's page sent (:meth:`Companion.poll`): a lesson at a
 step, a position to lay out with its dice, the class's game against the teacher.
+
+A class is somebody at the table: while a class is open, and whenever the teacher acts on
+the teacher's page, the table's idle clock starts again, so it neither invites visitors nor
+warns that the game will be put away over the class's game; the teacher's page says when
+the table would.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from kiosk.app.coaching import CoachOnFirstUse, coach_config
+from kiosk.app.modes.attract import WARN_MS, AttractMode
 from kiosk.companion.control import Candidate, Ranking
 from kiosk.companion.health import COUNTERS
 from kiosk.companion.server import CompanionError, CompanionServer
@@ -98,6 +104,33 @@ class AppTable:
         elif not app.core.setting_up:
             self._pending = None
             app.core.throw(d1, d2)
+
+    def present(self) -> None:
+        """Somebody is with the table though no button is pressed (the class, its teacher):
+        the idle clock starts again; the invitation or a warning goes (nothing opens)."""
+        self.app.transitions.present()
+
+    def awake(self, class_open: bool) -> str:
+        """When the table would invite visitors or warn about the game on it, in words for
+        the teacher."""
+        app = self.app
+        settings = app.config.display
+        idle_ms, abandon_ms = settings.invite_after_s * 1000, settings.put_away_after_s * 1000
+        if class_open:
+            return (
+                "The class is open: the table stays awake. With the class ended it invites "
+                f"visitors after {_minutes(idle_ms)} with nobody at it or acting here."
+            )
+        idle = app.now - app.idle_since
+        if app.modes.find(AttractMode) is not None:
+            return (
+                "The table is inviting visitors: nobody has touched it or acted here for "
+                f"{_minutes(idle)}. Anything you do here wakes it."
+            )
+        words = f"The table invites visitors in {_minutes(idle_ms - idle)}"
+        if app.worth_keeping():
+            words += f" and puts the game away in {_minutes(abandon_ms - idle + WARN_MS)}"
+        return words + " unless somebody touches it or acts here (or you open a class)."
 
     # -- questions (the companion's worker thread) ------------------------------------------
 
@@ -189,6 +222,7 @@ class Companion:
         self.table = table
         self.clock = clock
         self.server: CompanionServer | None = None
+        self._acted = 0  # the teacher's actions seen so far
 
     def start(self) -> str:
         """Start the web server; its address (:class:`CompanionError` in words if it cannot)."""
@@ -209,9 +243,18 @@ class Companion:
     def poll(self) -> None:
         """A turn of the loop: run the teacher's commands, throw a laid-out position's dice."""
         server = self.server
-        if server is not None:
-            server.commands.run(self.table)
-            self.table.throw_when_set()
+        if server is None:
+            return
+        ran = server.commands.run(self.table)
+        self.table.throw_when_set()
+        class_open = bool(server.room.join.class_id)
+        if ran or class_open or server.acted != self._acted:
+            self._acted = server.acted
+            self.table.present()
+        words = self.table.awake(class_open)
+        if words != server.room.awake:
+            server.room.awake = words
+            server.touch()
 
     def close(self) -> None:
         """Stop the server (the table goes on)."""
@@ -273,3 +316,9 @@ def _commissioning(app: App) -> list[str]:
     except (OSError, ValueError) as err:
         return [str(err)]
     return [f"{f.step.name()} ({f.reason})" if f.reason else f.step.name() for f in findings]
+
+
+def _minutes(ms: int) -> str:
+    """A time in whole minutes (at least one), as the teacher's page says it."""
+    minutes = max(1, -(-ms // 60_000))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"

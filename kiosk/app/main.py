@@ -49,7 +49,6 @@ from kiosk.app.events import EventBus
 from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
-from kiosk.app.modes.attract import ABANDON_MS
 from kiosk.app.modes.entry import PinEntryMode, PinLock
 from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
@@ -407,7 +406,7 @@ class App:
         if last is None:
             return
         age = datetime.now(UTC) - last
-        if age.total_seconds() * 1000 >= ABANDON_MS and self.worth_keeping():
+        if age.total_seconds() >= self.config.display.put_away_after_s and self.worth_keeping():
             self.transitions.abandoned(_ago(age.total_seconds()))
 
     def _ask_start_position(self, position: Position) -> None:

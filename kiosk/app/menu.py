@@ -53,6 +53,7 @@ class Menu:
     on_back: Callable[[], None] | None = None  # run when Back leaves this menu
     name: str = "menu"  # the mode's name while it is open ("settings" for the installer's)
     numbered: bool = True  # the number keys pick its items (not a list numbered by itself)
+    cursor: int = 0  # the item under the cursor when it opens
 
     def visible(self) -> list[Item]:
         """The items that apply now."""
@@ -66,7 +67,7 @@ class MenuMode(Mode):
         self.menu = menu
         self.name = menu.name
         self.player = player
-        self.cursor = 0
+        self.cursor = menu.cursor
 
     def legend(self, player: str) -> Legend:
         return (("menu", "next item"), ("select", "choose"), ("back", "leave the menu"))
@@ -74,7 +75,7 @@ class MenuMode(Mode):
     def card(self) -> Card:
         visible = self.menu.visible()
         items = tuple(i.text() for i in visible)
-        numbers = tuple(self.menu.items.index(i) + 1 for i in visible) if self.menu.numbered else ()
+        numbers = tuple(range(1, len(visible) + 1)) if self.menu.numbered else ()
         return Card(self.menu.title, items, self.cursor, FOOTER, self.player, numbers)
 
     def press(self, button: str, player: str | None) -> None:
@@ -91,17 +92,17 @@ class MenuMode(Mode):
             self.take(items[min(self.cursor, len(items) - 1)])
 
     def pick(self, number: int) -> None:
-        """Take item ``number`` at once (a number key): items are numbered from 1 in the
-        menu's order, hidden or not, so a number means the same item every time; the number
-        of an item hidden now does nothing."""
-        items = self.menu.items
-        if not self.menu.numbered or not 1 <= number <= len(items):
-            return
-        item = items[number - 1]
+        """Take item ``number`` at once (a number key): the items shown are numbered from 1
+        without gaps; in a list whose items carry their own numbers ("11. The 21 opening
+        throws") the item of that number."""
         visible = self.menu.visible()
-        if item in visible:
-            self.cursor = visible.index(item)
-            self.take(item)
+        if self.menu.numbered:
+            chosen = visible[number - 1] if 1 <= number <= len(visible) else None
+        else:
+            chosen = next((i for i in visible if i.text().startswith(f"{number}. ")), None)
+        if chosen is not None:
+            self.cursor = visible.index(chosen)
+            self.take(chosen)
             self.stack.refresh()
 
     def take(self, item: Item) -> None:

@@ -16,6 +16,7 @@ from kiosk.app.modes.entry import NameEntryMode
 from kiosk.app.modes.game import double, may_double
 from kiosk.app.replay import book_replays, recorded_replay
 from kiosk.config import save_config
+from kiosk.events import Message
 from kiosk.play import CubeError, throw_off
 from kiosk.rules import WHITE, Colour, Phase
 from kiosk.rules.chouette import Chouette, ChouetteError, player_names
@@ -96,6 +97,7 @@ class TableMenus:
                 Item("Quit the application", app.quit),
             ],
             name="settings",
+            on_back=self._settings_left,
         )
 
     # -- the main menu -------------------------------------------------------------------
@@ -368,20 +370,28 @@ class TableMenus:
     def _switch_companion(self) -> None:
         from kiosk.app.companion import switch  # aiohttp is loaded only when it is used
 
-        self.app.say("both", switch(self.app))
+        self._installer(switch(self.app))
 
     def _self_test(self) -> None:
         if not self.app.link.request_self_test():
-            self.app.say("both", "The table is not connected, so it cannot test its switches.")
+            self._installer("The table is not connected, so it cannot test its switches.")
 
     def _save(self) -> None:
         app = self.app
         try:
             where = save_config(app.config, app.config_file)
         except OSError as err:
-            app.say("both", f"The settings could not be saved: {err}", warning=True)
+            self._installer(f"The settings could not be saved: {err}", warning=True)
             return
-        app.say("both", f"Settings saved to {where}; new games use them.")
+        self._installer(f"Settings saved to {where}; new games use them.")
+
+    def _installer(self, text: str, warning: bool = False) -> None:
+        """Words for the installer in Settings: held above the players' own lines, and
+        gone from them when the installer leaves Settings."""
+        self.app.bus.publish(Message(to="both", text=text, warning=warning, prompt="notice"))
+
+    def _settings_left(self) -> None:
+        self.app.bus.publish(Message(to="both", text="", prompt="notice"))
 
 
 def _call(fn: Callable[..., None], *args: object) -> Callable[[], None]:

@@ -33,10 +33,12 @@ starts                                      waits under it) and any take-back of
                                             back); a new game drops it
 a lesson ends or is left                    the Lessons menu, over the men as the lesson
                                             left them (Back from it: the game)
-nobody at the table for ``IDLE_MS``         the attract screen goes on top
+nobody at the table ``invite_after_s``     the attract screen goes on top
 a button pressed or a man moved             the attract screen goes, and the choice of
                                             what to do opens (the press does nothing else)
-a game left for ``ABANDON_MS`` (or found    a warning with a countdown goes on top; any
+a class open on the companion, or its       the idle clock starts again; the attract
+teacher acting                              screen or a warning goes (nothing opens)
+a game left ``put_away_after_s`` (or found  a warning with a countdown goes on top; any
 that old after a restart)                   button keeps the game; at its end the game is
                                             put away, a new one laid out, the attract
                                             screen shown
@@ -51,8 +53,6 @@ from typing import TYPE_CHECKING
 from kiosk.app.menu import Menu, MenuMode
 from kiosk.app.modes import ACTIVITIES, Activity, Mode
 from kiosk.app.modes.attract import (
-    ABANDON_MS,
-    IDLE_MS,
     AbandonWarningMode,
     AttractMode,
     NoticeMode,
@@ -160,18 +160,21 @@ class Transitions:
         self.modes.push(NoticeMode(lines, show_ms))
 
     def tick(self, now: int, idle_since: int) -> None:
-        """Time passes: after ``IDLE_MS`` with nobody at the table, the attract screen;
-        after ``ABANDON_MS``, a warning before the game left is put away."""
-        if now - idle_since >= IDLE_MS and self.modes.find(AttractMode) is None:
+        """Time passes: after ``[display] invite_after_s`` with nobody at the table, the
+        attract screen; after ``put_away_after_s``, a warning before the game left is put
+        away."""
+        settings = self.app.config.display
+        idle = now - idle_since
+        if idle >= settings.invite_after_s * 1000 and self.modes.find(AttractMode) is None:
             self.modes.push(AttractMode())
         if (
-            now - idle_since >= ABANDON_MS
+            idle >= settings.put_away_after_s * 1000
             and self._warned != idle_since
             and self.modes.find(AbandonWarningMode) is None
             and self.app.worth_keeping()
         ):
             self._warned = idle_since
-            minutes = (now - idle_since) // 60_000
+            minutes = idle // 60_000
             self.abandoned(f"{minutes} minutes ago")
 
     def abandoned(self, left: str) -> None:
@@ -183,6 +186,15 @@ class Transitions:
         self.app.put_away_game()  # the game has the table again
         self.modes.reset()
         self.modes.push(AttractMode())
+
+    def present(self) -> None:
+        """Somebody is with the table though nobody touches it (a class, its teacher): the
+        idle clock starts again; the attract screen or a warning goes (nothing opens)."""
+        self.app.idle_since = self.app.now
+        for kind in (AbandonWarningMode, AttractMode):
+            mode = self.modes.find(kind)
+            if mode is not None:
+                self.modes.pop(mode)
 
     def woken(self, player: str | None = None) -> bool:
         """Somebody is at the table (a button, a man moved): a warning is answered (the

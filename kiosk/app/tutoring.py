@@ -141,8 +141,8 @@ class TableTutor:
         if not game.turns:
             return
         turn = game.turns[-1]
-        if turn.colour != event.player or turn.play != event.play:
-            return
+        if turn.colour != event.player or turn.play != event.play or not event.move:
+            return  # not this play, or no play at all: nothing to rate
         self._coach().submit(
             self.core.game_serial,
             len(game.turns),

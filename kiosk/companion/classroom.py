@@ -41,6 +41,7 @@ from kiosk.events import (
     TakeBack,
 )
 from kiosk.rules import Position
+from kiosk.tutor.lessons.engine import DICE_HELP
 
 MAX_OPTIONS = 40  # a vote among more plays than this is on the top candidates instead
 TOP = 5  # candidates ranked and offered by default
@@ -142,6 +143,7 @@ class Classroom:
         self.class_side: str | None = None  # the class plays this side against the teacher
         self.students: dict[str, Student] = {}
         self.status = ""  # the teacher's last command's outcome
+        self.awake = ""  # when the table would invite visitors or put the game away, in words
         self.last_board: float | None = None  # when the table last reported its board
         self.seq = 0  # counts the changes the pages have been sent
         self._svg: tuple[str, str] = ("", "")
@@ -186,7 +188,8 @@ class Classroom:
                 "step": data.get("step"),
                 "steps": data.get("steps"),
                 "kind": data.get("kind"),
-                "text": data.get("text", ""),
+                # the table's own words about its dice wells are for its players
+                "text": str(data.get("text", "")).replace(f" {DICE_HELP}", ""),
                 "source": data.get("detail", ""),
                 "choices": list(data.get("choices", ())),
             }
@@ -216,6 +219,10 @@ class Classroom:
             self.problem = problem  # the table has it now
             return
         self.problem = problem
+        vote = self.vote
+        if problem is not None and vote is not None and not vote.open:
+            if vote.problem is None or vote.problem.key != problem.key:
+                self.vote = None  # a closed vote on another question: not shown with this one
         if problem is None or problem.key != self.ranking_key:
             self.revealed = False
             self.ranking_error = ""
@@ -250,6 +257,12 @@ class Classroom:
         self.vote = None
         self.seq += 1
         return self.join.open(now)
+
+    def class_plays(self, side: str) -> None:
+        """The class plays ``side`` in a new game against the teacher: earlier votes go."""
+        self.class_side = side
+        self.vote, self.revealed = None, False
+        self.seq += 1
 
     def close_class(self) -> None:
         """The class is over: no code lets anyone in, the students' pages stop."""
@@ -415,6 +428,7 @@ class Classroom:
             ),
             "status": self.status,
             "class_open": bool(self.join.class_id),
+            "awake": self.awake,
         }
 
 

@@ -79,7 +79,7 @@ def projector() -> str:
     <p id="vote-total" class="hint"></p>
    </section>
    <section id="candidates" class="panel" hidden>
-    <h2>The best plays</h2>
+    <h2>The best plays <span id="candidates-votes" class="hint"></span></h2>
     <ol id="candidate-list" class="candidates"></ol>
    </section>
   </aside>
@@ -149,6 +149,7 @@ def teacher(csrf: str, library: Library) -> str:
   <section class="card" id="class-card">
    <h2>The class</h2>
    <p id="class-state">No class is open.</p>
+   <p id="awake" class="hint" aria-live="polite"></p>
    <p class="join-big" id="join-code"></p>
    <div class="row">
     <button type="button" data-post="/api/teacher/class/open" id="open-class">Open a class</button>
@@ -310,7 +311,7 @@ def handouts(library: Library) -> str:
     )
     body = (
         '<main class="narrow"><h1>Handouts</h1><p>One printable page a lesson (print it from '
-        f'the browser).</p><ol class="links">{items}</ol></main>'
+        f'the browser).</p><ul class="links numbered">{items}</ul></main>'
     )
     return page(f"{TITLE}: handouts", "handouts", body)
 

@@ -50,6 +50,7 @@ from kiosk.companion.limits import (
     keep_to,
     within,
 )
+from kiosk.companion.records import ClassRecords
 from kiosk.companion.security import (
     COOKIE,
     AllowList,
@@ -150,7 +151,7 @@ class CompanionServer:
         settings: CompanionSection,
         control: TableControl,
         *,
-        store: Any = None,
+        store: ClassRecords | None = None,
         clock: Callable[[], float] = time.monotonic,
         name: str = "Backgammon Table",
     ) -> None:
@@ -170,6 +171,7 @@ class CompanionServer:
         self.joins = RateLimit(burst=40, every=2.0)  # a class joins at once from one NAT
         self.allow = AllowList(settings.allow)
         self.pages: set[_Page] = set()
+        self.acted = 0  # the teacher's actions so far
         self.url = ""
         self.port = 0  # the port it listens on, once started
         self.votes_cast = 0
@@ -302,6 +304,16 @@ class CompanionServer:
         assert self._wake is not None and self._table is not None
         self._table.set()
         self._wake.set()
+
+    def touch(self) -> None:
+        """Something the pages show changed on the table's side outside its events: push
+        it (from any thread)."""
+        loop = self._loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.changed)
+            except RuntimeError:  # the server's loop has stopped
+                pass
 
     def changed(self) -> None:
         """Something the pages show changed on the server's side: push it."""
@@ -544,6 +556,7 @@ class CompanionServer:
             session, data = await self._form(request)
             if session.role != "teacher":
                 raise web.HTTPUnauthorized(reason="Log in as the teacher first.")
+            self.acted += 1  # the teacher is with the table: it stays awake
             return await handler(data)
 
         return guarded
@@ -1036,7 +1049,7 @@ class CompanionServer:
             raise InputError("Open the class first: the students vote on its plays.")
         problem = await self._command("class_game", side)
         if problem is None:
-            self.room.class_side = str(side)
+            self.room.class_plays(str(side))
         return self._done(
             f"A new game: the class plays {side}, the teacher {side.other}; the coach is on.",
             problem,

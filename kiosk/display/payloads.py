@@ -33,6 +33,7 @@ class CoachWords:
     warning: bool = False
     rating: str = ""
     take_back: bool = False  # the play may be taken back (a teaching game)
+    cube: bool = False  # the verdict is on a cube decision, not a play
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> CoachWords:
@@ -44,6 +45,7 @@ class CoachWords:
             warning=bool(data.get("warning", False)),
             rating=str(data.get("rating") or ""),
             take_back=bool(data.get("take_back", False)),
+            cube="cube" in data,
         )
 
 

@@ -513,6 +513,7 @@ class Renderer:
             view.hide_pips,
             view.dice if mine else None,
             view.cocked if mine else (),
+            view.lost_throw,
             (message.text, bool(message.detail), message.warning, message.rating, message.take_back)
             if message
             else None,
@@ -927,6 +928,8 @@ class BandPainter:
         die = int(h * 0.5)
         font = self.text.font(label_size)
         width = max(2 * die + 3 * pad, font.size("FIRST THROW")[0] + 2 * pad)
+        thrown = view.lost_throw  # the throw this side could not play, kept in sight
+        lost = thrown[1] if thrown is not None and thrown[0] == self.colour else None
         if view.mode in (Kind.LESSON, Kind.REPLAY):
             label = self.text.render(view.mode.upper(), label_size, ACCENT)
         elif view.opening:
@@ -945,6 +948,8 @@ class BandPainter:
         elif mine:
             words = "MY TURN" if view.table == self.colour and view.visitor else "YOUR TURN"
             label = self.text.render(words, label_size, ACCENT)
+        elif lost:
+            label = self.text.render("NO PLAY", label_size, ACCENT)
         else:
             label = self.text.render("Their turn", label_size, DIM)
         if label.get_width() > width - 2 * pad:  # a long label fits the column
@@ -953,10 +958,10 @@ class BandPainter:
                 label, (width - 2 * pad, max(1, int(label.get_height() * scale)))
             )
         surface.blit(label, (pad, pad))
-        if mine:
+        if mine or lost:
             top = pad + label.get_height() + pad // 2
             size = min(die, h - top - pad // 2)
-            faces = view.dice or ()
+            faces = (view.dice if mine else lost) or ()
             for i in range(2):
                 rect = pygame.Rect(pad + i * (size + pad), top, size, size)
                 if (i + 1) in view.cocked:

@@ -63,6 +63,7 @@ from kiosk.events import (
     from_json,
 )
 from kiosk.rules import Colour, Position
+from kiosk.rules.blocked import why_no_play
 from kiosk.rules.moves import Play
 from kiosk.rules.russian import RussianPosition
 from kiosk.table.sensing import location
@@ -108,7 +109,10 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
 
     >>> view = TableView(score=(2, 1), match_length=5)
     >>> score_lines(view, "white")
-    ('Score 2-1  (to 5)', 'Cube in the middle')
+    ('You 2, Black 1  (to 5)', 'Cube in the middle')
+    >>> view.table = "black"  # against the table: white is the visitor
+    >>> score_lines(view, "white")[0], score_lines(view, "black")[0]
+    ('You 2, the table 1  (to 5)', 'The table 1, you 2  (to 5)')
     """
     if view.mode == Kind.RUSSIAN:  # the waiting game's score and cube are not this game's
         return "Russian: not scored", "No cube in this game"
@@ -122,10 +126,16 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
             first = "Partners: " + ", ".join(f"{n} {tally[n]:+d}" for n in session.order[1:])
         return first, _cube_words(view, colour)
     mine, theirs = view.score[me], view.score[1 - me]
-    if session is not None and session.kind == "money":
-        first = f"Money {mine:+d}, they {theirs:+d}"
+    other = "black" if colour == "white" else "white"
+    if colour == view.table and view.visitor is not None:  # the table's own band
+        us, them = "The table", "you"
     else:
-        first = f"Score {mine}-{theirs}"
+        name = view.name(other)
+        us, them = "You", "the table" if name == "The table" else name
+    if session is not None and session.kind == "money":
+        first = f"Money: {us.lower() if us == 'You' else us} {mine:+d}, {them} {theirs:+d}"
+    else:
+        first = f"{us} {mine}, {them} {theirs}"
         if view.match_length:
             first += f"  (to {view.match_length})"
     if session is not None and session.crawford:
@@ -167,6 +177,7 @@ class TableView:
     turn: str = "white"
     dice: tuple[int, int] | None = None
     cocked: tuple[int, ...] = ()
+    lost_throw: tuple[str, tuple[int, int]] | None = None  # a throw with no play, and whose
     movable: tuple[str, ...] = ()  # locations whose men may move now
     lifted: str | None = None  # location a man was lifted from
     targets: tuple[str, ...] = ()  # where the lifted man may go
@@ -338,7 +349,7 @@ class TableView:
         d1, d2 = event.dice
         self.dice, self.opening = (d1, d2), False
         self.turn = str(event.player)
-        self.cocked = ()
+        self.cocked, self.lost_throw = (), None
         self.illegal = None
         self.prompts.clear_all("wrong", "notice", "done")
         self._tell(self.turn, "turn", *wording.threw(d1, d2))
@@ -386,14 +397,21 @@ class TableView:
         if event.position:
             self._played(event)
         self.last_move = event.move
+        lost = not event.move and not event.bonus and len(event.dice) == 2
         self.dice = None
+        self.lost_throw = (str(event.player), event.dice) if lost else None  # stays in sight
         self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
         mover = str(event.player)
         self.turn = str(event.player.other)
         self.prompts.clear_all("answer")  # which play, a wrong move: answered
         old = () if mover == self.table else VERDICTS  # the visitor's verdict stays
         self._clear(mover, "turn", "done", "notice", "wrong", *old)
-        self._tell(mover, "said", *wording.played(event.move))
+        if lost:
+            d1, d2 = event.dice
+            why = why_no_play(self.position.with_turn(event.player), d1, d2)
+            self._tell(mover, "said", f"No play with {d1}-{d2}. {why}", why)
+        else:
+            self._tell(mover, "said", *wording.played(event.move))
         self._tell(self.turn, "turn", *wording.YOUR_TURN)
 
     @_fold.register
@@ -443,7 +461,8 @@ class TableView:
     def _setup_ok(self, event: SetupOk) -> None:
         self.prompts.clear_all("wrong")
         self.setup = ()
-        self.say("both", wording.set_up(bool(event.restored)))
+        over = bool(event.restored) and self.winner is not None  # a game over: not played on
+        self.say("both", wording.set_up(bool(event.restored), over))
 
     @_fold.register
     def _session(self, event: SessionShown) -> None:
@@ -496,6 +515,9 @@ class TableView:
             words.take_back,
             kind="coach",
         )
+        if words.take_back and not words.cube and words.to in ("white", "black"):
+            other = str(Colour.parse(words.to).other)  # his throw would end the offer
+            self._tell(other, "turn", wording.may_take_back(self.name(words.to)))
 
     @_fold.register
     def _lesson_event(self, event: LessonEvent) -> None:
@@ -625,7 +647,7 @@ class TableView:
         dice = getattr(event, "dice", None)  # a new game has none yet
         self.dice = (dice[0], dice[1]) if dice else None
         self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
-        self.cocked = ()
+        self.cocked, self.lost_throw = (), None
         if isinstance(event, PositionShown):
             self.prompts.clear_all("wrong", "done", "notice")
             self.last_play = tuple((a, b) for a, b in event.arrows or ())
@@ -637,7 +659,10 @@ class TableView:
         self.show_detail = {}
         self.last_play, self.last_move = (), ""
         self.winner, self.setup = None, ()
-        self.table = None if event.table is MISSING else str(event.table)
+        table = None if event.table is MISSING else str(event.table)
+        if isinstance(event, NewGame) and table != self.table and self.session is None:
+            self.score = (0, 0)  # another opponent: a two players' tally is not the table's
+        self.table = table
         self.opening = isinstance(event, NewGame) or getattr(event, "phase", "") == "opening"
         self.cube = (int(event.cube[0]), event.cube[1])
         self.tutor_on = event.tutor
@@ -649,6 +674,8 @@ class TableView:
                 self.session, self.score, self.match_length = None, (0, 0), 0
             self.banner = session_banner(self.session, self.tutor_on)
             self.stranded = ()
+        elif isinstance(event, Resume) and self.mode == "game":  # "Tutor on" after a restart
+            self.banner = session_banner(self.session, self.tutor_on)
 
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""
@@ -691,7 +718,8 @@ class TableView:
         elif kind == "lesson-result":
             self.lights = page.lights
             self.lesson_result = page.correct
-            self.answers = ()
+            if page.correct:  # a wrong answer: the choices stay, to answer again
+                self.answers = ()
         elif kind == "chart" and page.chart is not None:
             self.chart = {k: _plain(v) for k, v in page.chart.items()}
         elif kind in ("lesson-end", "lesson-exit"):

@@ -60,9 +60,16 @@ def table_plays(move: str) -> str:
     return f"The table plays {move}: move its men as the arrows show."
 
 
-def set_up(restored: bool) -> str:
-    """The men are laid out."""
+def set_up(restored: bool, over: bool = False) -> str:
+    """The men are laid out (``over``: as a game that is over ended)."""
+    if restored and over:
+        return "The board is as the game ended: Done starts a new game."
     return "The board is restored. Play on." if restored else "The board is set. Throw to start."
+
+
+def may_take_back(name: str) -> str:
+    """The other player's line while a play may still be taken back."""
+    return f"{name} may take the play back first; if not, throw."
 
 
 def first_play(

@@ -140,6 +140,10 @@ class PlaySession:
                 if self.stranded is not None:
                     lines.insert(0, "Stranded men: " + "; ".join(self.stranded.lines()) + ".")
                 fields = s.game_over_fields()
+                if fields.get("match_over"):  # the match's end said on the line, not the detail
+                    mine, theirs = sorted(fields["score"], reverse=True)
+                    how = ": the double was passed." if passed else f" with a {result} game."
+                    won = f"{name} wins the match {mine}-{theirs}{how}"
                 counted = replace(
                     over,
                     points=s.games[-1].points,

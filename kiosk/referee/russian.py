@@ -308,7 +308,7 @@ class RussianReferee:
                 self._illegal = None
                 self._publish(Legal(player=mover))  # put right: the red card goes
             if k in self._complete and self._complete[k].steps:
-                said = f"{self._part_words().capitalize()} is played: press Done."
+                said = f"You have played {self._part_words()}: press Done."
                 self._publish(Message(to=str(mover), text=said))
             return
         start = cap(russian_board(self.turn.position), self.layout)

@@ -46,7 +46,9 @@ from kiosk.store.errors import (
 from kiosk.store.salvage import salvage
 from kiosk.store.store import (
     HEADER,
+    ClassAnswer,
     GameSummary,
+    LessonRecord,
     MatchSummary,
     Store,
     StoreError,
@@ -177,6 +179,10 @@ class StoreWriter:
         """Queue the count of wrong PINs in a row (``key``: whose)."""
         self._put("save_pin_failures", (failures, key), {})
 
+    def save_class_answer(self, answer: ClassAnswer) -> None:
+        """Queue one student's answer to a class vote (see :meth:`Store.save_class_answer`)."""
+        self._put("save_class_answer", (answer,), {})
+
     def _put(self, name: str, args: tuple, kwargs: dict) -> None:
         write = (name, args, kwargs)
         with self._cond:
@@ -270,6 +276,18 @@ class StoreWriter:
     def pin_failures(self, key: str = "pin_failures") -> int:
         """How many wrong PINs were entered in a row, as last kept (``key``: whose)."""
         return self._read("pin_failures", key)
+
+    def all_lesson_progress(self) -> list[LessonRecord]:
+        """Every learner's progress in every lesson, by learner then lesson."""
+        return self._read("all_lesson_progress")
+
+    def class_answers(self, student: str | None = None) -> list[ClassAnswer]:
+        """The answers kept from class votes, oldest first (one student's, if named)."""
+        return self._read("class_answers", student)
+
+    def activity_since(self, since: str) -> tuple[int, int]:
+        """Games started and lessons worked on since ``since`` (ISO 8601, UTC)."""
+        return self._read("activity_since", since)
 
     # -- what the loop polls -------------------------------------------------------------------
 

@@ -387,10 +387,11 @@ def cube_event(
         )
         if take_back:
             text += TAKE_BACK_QUESTION
+    reasons = analysis.reasons if decision == "double" else taker_reasons(analysis)
     return verdict_event(
         player,
         text,
-        analysis.reasons,
+        reasons,
         analysis.evaluator,
         take_back,
         rating=rating,
@@ -398,6 +399,64 @@ def cube_event(
         cube=decision,
         best=analysis.right_for(decision),
     )
+
+
+def taker_reasons(analysis: CubeDecision) -> list[dict]:
+    """The reasons of a cube decision as the player who was doubled reads them: his own
+    chances, what taking and passing leave him, the match from his score; what only the
+    doubler could do (the market, too good to double, whose cube it is) said of the doubler.
+
+    >>> d = CubeDecision("double", "pass", 0.5, 1.3, 1.0, (0.69, 0, 0, 0, 0), [
+    ...     _reason("chances", "...", win=0.69, average_win=1.2, average_loss=1.0),
+    ...     _reason("take-point", "...", take=-1.3, **{"pass": -1.0}),
+    ...     _reason("market", "...")])
+    >>> for reason in taker_reasons(d):
+    ...     print(reason["text"])
+    You win 31% of games from here (your opponent 69%)
+    Taking leaves you -1.30 (in points of the cube as it stands), passing -1.00: you should pass
+    Your opponent doubled at the right time: many of his throws would have lost his market
+    """
+    should = f"you should {analysis.response}"
+    out: list[dict] = []
+    for reason in analysis.reasons:
+        code, facts = reason["code"], {k: v for k, v in reason.items() if k not in ("code", "text")}
+        if code == "chances":
+            p = float(reason["win"])
+            text = f"You win {1 - p:.0%} of games from here (your opponent {p:.0%})"
+        elif code == "take-point" and "match-equity" in {r["code"] for r in analysis.reasons}:
+            text = (
+                f"If you take you win the match {reason['take']:.1%} of the time, if you pass "
+                f"{reason['pass']:.1%}: {should}"
+            )
+        elif code == "take-point":
+            text = (
+                f"Taking leaves you {reason['take']:+.2f} (in points of the cube as it stands), "
+                f"passing {reason['pass']:+.2f}: {should}"
+            )
+        elif code == "match-equity":
+            text = (
+                f"At {reason['opponent_away']}-away, {reason['away']}-away you win the match "
+                f"{1 - float(reason['double_take']):.0%} of the time if you take and "
+                f"{1 - float(reason['double_pass']):.0%} if you pass; "
+                f"{1 - float(reason['no_double']):.0%} had your opponent played on "
+                "(Kazaross XG2 match equity table; redoubles counted)"
+            )
+        elif code == "market":
+            text = (
+                "Your opponent doubled at the right time: many of his throws would have lost "
+                "his market"
+            )
+        elif code == "too-good":
+            text = (
+                "Your opponent was too good to double: playing on, his gammons would have "
+                "been worth more to him than the point your pass gives him"
+            )
+        elif code == "no-access":
+            continue
+        else:
+            text = str(reason["text"])
+        out.append(_reason(code, text, **facts))
+    return out
 
 
 def chances_function(evaluator_name: str = "auto", plies: int = 0) -> tuple[Chances, str]:

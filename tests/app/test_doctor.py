@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from kiosk.app.build import open_records
 from kiosk.app.doctor import (
     check_audio,
     check_config,
@@ -21,7 +22,6 @@ from kiosk.app.doctor import (
     check_serial,
     check_tutor,
 )
-from kiosk.app_cli import _open_store
 from kiosk.cli import main
 from kiosk.config import Config, PinsSection, StoreSection, TutorSection
 from kiosk.simtable import SimulatedTable
@@ -251,7 +251,7 @@ def test_doctor_and_kiosk_run_agree_about_a_database(
     make(path)
     try:
         check = check_database(path)
-        run = _open_store(Config(store=StoreSection(path=str(path))))
+        run = open_records(Config(store=StoreSection(path=str(path))))
     finally:
         subprocess.run(["chattr", "-i", str(path)], capture_output=True)
     store, problem = run

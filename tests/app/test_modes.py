@@ -10,7 +10,7 @@ import pytest
 
 from kiosk.app.doctor import store_path
 from kiosk.app.modes.attract import NoticeMode
-from kiosk.app.modes.entry import PinLock
+from kiosk.app.modes.entry import PinEntryMode, PinLock
 from kiosk.config import Config, load_config_text
 from kiosk.display import Calibration, Display
 from kiosk.display.screen import SETTLING_FRAMES
@@ -131,9 +131,10 @@ def test_the_opening_throw_shows_both_dice(harness) -> None:
     assert said["white"].text == "Black starts and plays 2-5."
 
 
-def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
-    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
-    h = ready(harness)
+def test_the_attract_screen_after_idle_minutes(harness) -> None:
+    config = Config()
+    config.display.invite_after_s = 3
+    h = ready(harness, config)
     h.wait(3200)
     assert h.app.modes.names() == ["game", "attract"]
     assert h.app.view.menu_title == "Backgammon Table"
@@ -155,10 +156,10 @@ def test_the_attract_screen_after_idle_minutes(harness, monkeypatch) -> None:
     assert h.app.modes.names() == ["game", "menu"]
 
 
-def test_a_game_left_long_is_put_away_after_a_warning(harness, monkeypatch) -> None:
-    monkeypatch.setattr("kiosk.app.transitions.IDLE_MS", 3000)
-    monkeypatch.setattr("kiosk.app.transitions.ABANDON_MS", 10_000)
-    h = ready(harness)
+def test_a_game_left_long_is_put_away_after_a_warning(harness) -> None:
+    config = Config()
+    config.display.invite_after_s, config.display.put_away_after_s = 3, 10
+    h = ready(harness, config)
     throw(h, 3, 1)
     h.sim.move("8", "5")
     h.sim.move("6", "5")
@@ -222,13 +223,14 @@ def test_the_simulated_tables_note_closes_with_a_button_that_does_nothing_else(h
     assert len(notes) == 1  # said once
 
 
-def test_number_keys_pick_the_same_item_whatever_is_hidden(harness) -> None:
+def test_number_keys_pick_the_items_shown_numbered_without_gaps(harness) -> None:
     h = ready(harness)
     button(h, "menu")
     numbers = dict(zip(h.app.view.menu, h.app.view.menu_numbers, strict=True))
-    assert numbers["Lessons: learn the game step by step"] == 3  # near the top
+    assert numbers["Lessons: learn the game step by step"] == 2  # near the top
     assert "Double to 2 (white offers)" not in numbers  # nobody may double yet
-    h.app.modes.top.pick(3)
+    assert list(numbers.values()) == list(range(1, len(numbers) + 1))  # issue 35: no gaps
+    h.app.modes.top.pick(2)
     h.wait(40)
     assert h.app.view.menu_title == "Lessons"
     button(h, "back")
@@ -241,7 +243,8 @@ def test_number_keys_pick_the_same_item_whatever_is_hidden(harness) -> None:
     button(h, "menu", "black")  # black may double now: the item shows, numbered 2
     shown = dict(zip(h.app.view.menu, h.app.view.menu_numbers, strict=True))
     assert shown["Double to 2 (black offers)"] == 2
-    assert shown["Lessons: learn the game step by step"] == 3  # the same key as before
+    assert shown["Lessons: learn the game step by step"] == 3  # the double comes before it
+    assert list(shown.values()) == list(range(1, len(shown) + 1))
     h.app.modes.top.pick(3)
     h.wait(40)
     assert h.app.view.menu_title == "Lessons"
@@ -249,13 +252,18 @@ def test_number_keys_pick_the_same_item_whatever_is_hidden(harness) -> None:
 
 def test_the_keyboards_number_row_picks_a_long_menus_tenth_item(harness) -> None:
     h = ready(harness)
-    button(h, "menu")
+    throw(h, 3, 1)
+    h.sim.move("8", "5")
+    h.sim.move("6", "5")
+    h.wait(300)
+    button(h, "done", "white")
+    button(h, "menu", "black")  # black may double: the main menu's items fill the row
     assert max(h.app.view.menu_numbers) > 9  # the main menu has more items than digits
     keys = dict(zip(h.app.view.menu, h.app.view.menu_numbers, strict=True))
-    assert keys["Replay a game"] == 10 and keys["Settings (installer)"] == 11
+    assert keys["Replay a game"] == 9 and keys["Settings (installer)"] == 10
     h.app.window.input(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_0, unicode="0"))
     h.wait(40)
-    assert h.app.view.menu_title == "Replay a game"  # 0 is the tenth key of the row
+    assert h.app.modes.names()[-1] == PinEntryMode.name  # 0 is the tenth key of the row
 
 
 def test_the_pin_has_an_attempt_limit_and_a_back_off(harness) -> None:

@@ -48,6 +48,7 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     for _ in range(4):
         h.sim.move("off-white", "19")  # the common track's point 6
     h.wait(400)
+    assert h.app.view.messages["white"].text == "You have played four 6s: press Done."
     assert dict(h.app.view.legend["white"])["done"] == "end this part"
     button(h, "done", "white")
     assert h.last("play")["move"] == "hand/6(4)"
@@ -81,7 +82,7 @@ def test_a_russian_game_from_the_menu_part_by_part(harness, tmp_path: Path) -> N
     h.wait(500)
     assert h.last("setup-ok")["restored"] is True
     assert h.app.view.pips == (167, 167)
-    assert score_lines(h.app.view, "white") == ("Score 0-0", "Cube in the middle")
+    assert score_lines(h.app.view, "white") == ("You 0, Black 0", "Cube in the middle")
 
 
 def test_a_wrong_man_in_the_russian_game_says_the_rule(harness) -> None:

@@ -127,7 +127,7 @@ def test_a_match_chosen_from_the_menu_is_played_to_its_end_and_exported(
     assert h.app.modes.names() == ["game"]
     assert h.app.view.banner == "Match to 3 · Tutor off"
     assert score_lines(h.app.view, "white") == (
-        "Score 0-0  (to 3)",
+        "You 0, Black 0  (to 3)",
         f"Cube in the middle · match chance {match_equity(3, 3):.0%}",
     )
     assert h.app.view.messages["white"].detail.startswith("Match to 3: Ann 0, Black 0.")
@@ -154,6 +154,8 @@ def test_a_match_chosen_from_the_menu_is_played_to_its_end_and_exported(
     _black_doubles_and_white_passes(h)
     assert h.last("session")["score"] == [1, 3]
     assert h.app.session.over
+    # issue 35: the match's end on the line itself, not only in the detail
+    assert h.app.view.messages["white"].text.startswith("Black wins the match 3-1: the double")
     assert h.app.view.messages["white"].detail.endswith("Black has won the match.")
     assert dict(h.app.view.legend["white"])["done"] == "new game"
 
@@ -172,7 +174,7 @@ def test_a_match_chosen_from_the_menu_is_played_to_its_end_and_exported(
         assert [score[3] for score in scores] == ["", "", ", Crawford game", ", post-Crawford play"]
     button(h, "done", "white")  # after the match: a plain game
     assert h.app.session is None and h.app.view.banner == "Tutor off"
-    assert score_lines(h.app.view, "white")[0] == "Score 0-0"
+    assert score_lines(h.app.view, "white")[0] == "You 0, Black 0"
 
 
 def test_a_match_survives_a_restart_in_its_crawford_game(harness, tmp_path: Path) -> None:
@@ -226,7 +228,7 @@ def test_stranded_men_are_counted_zone_by_zone_under_the_losers_men(
     message = h.app.view.messages["black"]
     assert message.text.startswith("Ann wins a single game. Stranded men: 1 in the bar x 4 = 4")
     assert "option 2: 15." in message.text
-    assert score_lines(h.app.view, "white")[0] == "Money +15, they -15"
+    assert score_lines(h.app.view, "white")[0] == "Money: you +15, Bob -15"
 
     renderer = Renderer(pygame.Surface((1280, 720)), Calibration.default(1280, 720))
     renderer.draw(h.app.view.copy(), 0)
@@ -350,7 +352,7 @@ def test_a_money_session_at_an_agreed_value_from_the_menu(harness) -> None:
     assert session.stake == 5 and session.players == ("White", "Black")
     _black_doubles_and_white_passes(h)  # the cube at 2 passed: one game at 5
     assert h.last("session")["score"] == [-5, 5]
-    assert score_lines(h.app.view, "black")[0] == "Money +5, they -5"
+    assert score_lines(h.app.view, "black")[0] == "Money: you +5, White -5"
     assert h.app.view.banner == "Money at 5 a game · Tutor off"
 
 

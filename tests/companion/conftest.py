@@ -11,16 +11,17 @@ from typing import Any
 import pytest
 
 from kiosk.config import Config
-from kiosk.store import Store
+from kiosk.store.store import ENV_VAR
 from tests.companion.live import CHROMIUM, CHROMIUM_FLAGS, PIN, Clock, LiveTable
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Callable[..., LiveTable]]:
+def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., LiveTable]]:
     """Build live tables (``live(**companion_settings)``); all are closed after the test. The
     simulated table is the table as designed (one reed a slot) unless ``sensing`` asks for
     another (``"polarity"``: reeds that see each man's colour)."""
     made: list[LiveTable] = []
+    monkeypatch.delenv(ENV_VAR, raising=False)  # the records are the test's own
 
     def build(sensing: str | None = None, **settings: Any) -> LiveTable:
         config = Config()
@@ -37,8 +38,8 @@ def live(tmp_path: Path) -> Iterator[Callable[..., LiveTable]]:
         companion.port = 0  # a free port
         for key, value in settings.items():
             setattr(companion, key, value)
-        store = Store(tmp_path / f"table-{len(made)}.sqlite3")
-        table = LiveTable(config, store, Clock())
+        config.store.path = str(tmp_path / f"table-{len(made)}.sqlite3")
+        table = LiveTable(config, Clock())
         made.append(table)
         return table
 

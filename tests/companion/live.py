@@ -1,6 +1,7 @@
-"""The companion's test helpers: the real App on a stepped simulated table
-(kiosk.app.stepped) kept turning by a driver thread, with the class companion attached on a
-free port of 127.0.0.1; a clock the tests can move on; a small HTTP client."""
+"""The companion's test helpers: the real App as ``kiosk run`` builds it
+(kiosk.app.build: the records behind their writer, the companion attached on a free port of
+127.0.0.1) on a stepped simulated table (kiosk.app.stepped) kept turning by a driver
+thread; a clock the tests can move on; a small HTTP client."""
 
 from __future__ import annotations
 
@@ -19,12 +20,11 @@ from typing import Any
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from kiosk.app.companion import Companion, attach  # noqa: E402
-from kiosk.app.main import App  # noqa: E402
+from kiosk.app.build import build_app  # noqa: E402
+from kiosk.app.companion import Companion  # noqa: E402
 from kiosk.app.stepped import SteppedApp  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.simtable import STARTING_POSITION  # noqa: E402
-from kiosk.store import Store  # noqa: E402
 from kiosk.tutor.lessons import load_lesson  # noqa: E402
 from kiosk.tutor.lessons.model import PlayStep, QuestionStep  # noqa: E402
 
@@ -81,16 +81,17 @@ class LiveTable:
     """The app on a stepped simulated table, turned by its own thread; the test thread hands
     it work with :meth:`do` (the app is only ever touched from the driver thread)."""
 
-    def __init__(self, config: Config, store: Store, clock: Clock) -> None:
-        self.h = SteppedApp(lambda **wired: App(config, store=store, **wired), config)
-        self.store = store
+    def __init__(self, config: Config, clock: Clock) -> None:
+        self.h = SteppedApp(lambda **wired: build_app(config, clock=clock, **wired), config)
+        assert self.h.app.store is not None, self.h.app.store_problem
+        self.store = self.h.app.store  # the records as kiosk run keeps them: behind the writer
         self.clock = clock
         self._jobs: queue.SimpleQueue[tuple[Callable[[SteppedApp], Any], Future]] = (
             queue.SimpleQueue()
         )
         self._running = True
         self.h.sim.set_position(STARTING_POSITION)
-        self.companion: Companion | None = attach(self.h.app, clock)
+        self.companion: Companion | None = self.h.app.companion
         self.h.app.start()
         self.h.wait(400)
         self._thread = threading.Thread(target=self._drive, name="table-driver", daemon=True)

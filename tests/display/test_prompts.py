@@ -188,7 +188,7 @@ HOLDS: dict[str, set[str]] = {
     "opponent-play": {"turn", OWN},
     "part": {"turn"},
     "throw-again": {"turn"},
-    "coach": {"coach"},
+    "coach": {"coach", "turn"},  # a take-back offered: the other player is told of it
     "lesson": {"lesson", "wrong", "turn", "said"},
 }
 

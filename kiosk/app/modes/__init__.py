@@ -136,6 +136,7 @@ class Host(Protocol):
     installer_notes: list[str]  # what is missing, for the installer's eyes (Settings)
     dice_source: str  # wells, buttons or digital
     now: int
+    idle_since: int  # the last sign of somebody at the table (ms, as now)
     modes: ModeStack
     store_problem: str  # why there is no store, if there is none
     speaker: Speaker | None

@@ -16,8 +16,6 @@ from collections.abc import Callable
 
 from kiosk.app.modes import Card, Legend, Mode
 
-IDLE_MS = 3 * 60 * 1000  # no button and no man moved for this long: the attract screen
-ABANDON_MS = 10 * 60 * 1000  # a game left this long is put away (after a warning)
 WARN_MS = 60_000  # the warning's time to answer (WCAG 2.2.1 asks for at least 20 s)
 INVITATION = (
     "Come and play backgammon!",

@@ -132,12 +132,14 @@ class PinEntryMode(Mode):
         self.note = ""
 
     def legend(self, player: str) -> Legend:
+        if self.lock.wait_s(self.clock()):  # locked out: only leaving does anything
+            return (("back", "leave"),)
         return (("menu", "next digit"), ("select", "take it"), ("back", "leave"))
 
     def card(self) -> Card:
         wait = self.lock.wait_s(self.clock())
         line = f"Wait {wait} s: too many wrong PINs" if wait else self.entry.shown()
-        footer = "Menu: next digit   Select: take it   Back: leave"
+        footer = "Back: leave" if wait else "Menu: next digit   Select: take it   Back: leave"
         return Card("Installer PIN", (line, self.note) if self.note else (line,), 0, footer)
 
     def press(self, button: str, player: str | None) -> None:
@@ -285,7 +287,9 @@ class NameEntryMode(Mode):
                 for label, name in zip(self.labels, entry.names, strict=False)
             ),
         ]
-        return Card(f"{self.title}: who is playing?", tuple(items), 0, "Back: undo a letter")
+        facing = who.lower() if who.lower() in ("white", "black") else None  # whose name
+        title = f"{self.title}: who is playing?"
+        return Card(title, tuple(items), 0, "Back: undo a letter", facing)
 
     def press(self, button: str, player: str | None) -> None:
         entry = self.entry

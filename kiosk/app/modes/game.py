@@ -206,7 +206,8 @@ class CubeRethinkMode(Mode):
 
 class TakeBackOfferMode(Mode):
     """The coach offers to take a bad play back: Back takes it back while this is on
-    screen; any other button lets the offer lapse and does what it does in the game."""
+    screen; Menu lets the offer lapse and opens the menu; Select (reading why) and Done do
+    what they do in the game and the offer stays until the game goes on."""
 
     name = "take-back-offer"
 
@@ -223,6 +224,10 @@ class TakeBackOfferMode(Mode):
         return keys
 
     def press(self, button: str, player: str | None) -> None:
+        below = self.stack.below(self)
+        if button in ("select", "done") and below is not None:
+            below.press(button, player)  # the game going on makes the offer lapse
+            return
         self.leave()
         if button == "back":
             self.take_back()
@@ -298,6 +303,10 @@ def press_done(app: Host, player: str | None) -> None:
         else:
             app.say("both", "Throw both dice into the dice wells.")
     elif game.phase == Phase.PLAY:
+        if who is not None and who != game.turn and not _throws_for_the_table(app, str(who)):
+            # said on the presser's own line: the mover's line keeps what it asks of him
+            app.say(str(who), f"It is {game.turn}'s turn: {game.turn} presses Done.")
+            return
         core.press_done(who)
 
 

@@ -8,6 +8,7 @@ table or Back from the menu gives it back to the game.
 from __future__ import annotations
 
 from kiosk.app.lessons import LessonTable
+from kiosk.app.menu import Menu
 from kiosk.app.modes import Activity, Host, Legend
 from kiosk.events import Choose, Detail, Kind, LessonEvent, WrongMove
 from kiosk.rules import Colour
@@ -49,20 +50,26 @@ class LessonMode(Activity):
             keys.append(("done", "next"))
         elif state == State.SHOWING:  # a wrong play, the play wanted shown with arrows
             keys.append(("done", "put the men back and try again"))
-        elif state == State.ASKING:
-            keys += [("select", "next answer"), ("done", "give this answer")]
+        elif state == State.ASKING:  # the menus' buttons: Menu moves, Select chooses
+            shown = self.app.view.show_detail.get(player)
+            keys += [("menu", "next answer"), ("select", "give this answer")]
+            keys.append(("done", "close the text" if shown else "read it all"))
         elif state == State.PLAYING:
             keys.append(("done", "finish the play"))
         if state in (*NEXT, State.PLAYING, State.SHOWING):
             shown = self.app.view.show_detail.get(player)
             keys.append(("select", "close the text" if shown else "read all, and the source"))
+        if state == State.ASKING:
+            return (*keys, ("back", "leave the lesson"))
         return (*keys, ("back", "leave the lesson"), ("menu", "lessons menu"))
 
     def press(self, button: str, player: str | None) -> None:
         engine = self.engine
         if button == "done" and player is not None:
             self._reader = player
-        if button == "select" and engine.state in (*NEXT, State.PLAYING, State.SHOWING):
+        if engine.state == State.ASKING and button in ("menu", "select", "done"):
+            self._asked(button, player)
+        elif button == "select" and engine.state in (*NEXT, State.PLAYING, State.SHOWING):
             self.app.bus.publish(Detail(player=Colour.parse(player or self._reader)))
         elif button == "done" and engine.state == State.PLAYING and engine.referee is not None:
             self.app.core.press_done(None)  # whichever side the learner plays
@@ -70,6 +77,16 @@ class LessonMode(Activity):
             engine.on_event({"event": "button", "name": "menu"})  # leave, progress kept
         elif button in ("done", "select"):
             engine.on_event({"event": "button", "name": button})
+
+    def _asked(self, button: str, player: str | None) -> None:
+        """A question on show takes the menus' buttons: Menu moves to the next answer,
+        Select gives it; Done opens (and closes) the whole text, a long answer's too."""
+        if button == "menu":
+            self.engine.on_event({"event": "button", "name": "select"})
+        elif button == "select":
+            self.engine.on_event({"event": "button", "name": "done"})
+        else:
+            self.app.bus.publish(Detail(player=Colour.parse(player or self._reader)))
 
     def tick(self, now: int) -> None:
         """A changed board (as the lesson's referee judges it) to the engine."""
@@ -94,6 +111,8 @@ class LessonMode(Activity):
             between = BetweenLessons(app)
             menu = app.menus.lessons()
             menu.on_back = between.leave  # the game takes the table back
+            if event.kind == "lesson-end":  # its end seen, the next lesson under the cursor
+                finished(menu, engine.lesson.info.number, str(event.to_json().get("text", "")))
             app.transitions.lesson_over(between, menu)
 
 
@@ -111,6 +130,16 @@ class BetweenLessons(Activity):
 
     def take(self) -> None:
         self.app.core.take(Kind.LESSON)
+
+
+def finished(menu: Menu, number: int, words: str) -> None:
+    """The Lessons menu after lesson ``number`` was finished: titled with its end
+    (``words``), the cursor on the lesson after it."""
+    menu.title = words.removesuffix(".") or menu.title
+    labels = [item.text() for item in menu.items]
+    done = next((i for i, label in enumerate(labels) if label.startswith(f"{number}. ")), None)
+    if done is not None and done + 1 < len(labels):
+        menu.cursor = done + 1
 
 
 def start_lesson(app: Host, lesson_id: str, slot: str | None = None) -> None:

@@ -23,11 +23,21 @@
     if (el) el.hidden = !visible;
   }
 
-  function say(message, bad) {
+  // The answer to a button or a form: on the page's status line, and on the teacher's page
+  // also just under what was pressed (the page is long: the top is out of sight).
+  function say(message, bad, near) {
     const el = $("status");
     if (!el) return;
     el.textContent = message || "";
     el.classList.toggle("bad", !!bad);
+    if (role !== "teacher" || !near) return;
+    for (const old of document.querySelectorAll(".feedback")) old.remove();
+    const where = near.closest("form, .row, .throws") || near;
+    const note = document.createElement("p");
+    note.className = "feedback status" + (bad ? " bad" : "");
+    note.setAttribute("role", "status");
+    note.textContent = message || "";
+    where.after(note);
   }
 
   async function post(url, body) {
@@ -64,10 +74,10 @@
     if (event.submitter && event.submitter.name) body[event.submitter.name] = event.submitter.value;
     try {
       const data = await post(form.dataset.action, body);
-      say(data.status || "Done.");
+      say(data.status || "Done.", false, event.submitter || form);
       after(form.dataset.then);
     } catch (err) {
-      say(err.message, true);
+      say(err.message, true, event.submitter || form);
     }
   });
 
@@ -81,10 +91,10 @@
     button.disabled = true;
     try {
       const data = await post(button.dataset.post, body);
-      say(data.status || "Done.");
+      say(data.status || "Done.", false, button);
       after(button.dataset.then);
     } catch (err) {
-      say(err.message, true);
+      say(err.message, true, button);
     } finally {
       button.disabled = false;
     }
@@ -146,22 +156,41 @@
   function draw() {
     const s = current;
     document.body.dataset.seq = s.seq;
-    text("banner", s.mode === "lesson" ? s.banner : "Backgammon Table" + (s.banner ? " · " + s.banner : ""));
+    const lessonTitled = s.mode === "lesson" && role !== "projector";  // its panel names it
+    text("banner", lessonTitled ? s.banner : "Backgammon Table" + (s.banner && s.mode !== "lesson" ? " · " + s.banner : ""));
     drawLines(s);
     drawLesson(s);
     drawJoin(s);
     drawProblem(s);
     drawVote(s);
-    if (role !== "teacher") drawCandidates($("candidate-list"), s.candidates);
+    if (role !== "teacher") drawCandidates($("candidate-list"), s.candidates, s.vote);
     if (role === "teacher" && teacherState) drawTeacher(s, teacherState);
     if (role === "student") drawStudent(s);
+    if (role === "projector") fitProjector(s);
+  }
+
+  // The projector shows everything it is asked to within the screen: the revealed plays
+  // take the room the board gives up; if they still do not fit, the last reasons go.
+  function fitProjector(s) {
+    document.body.classList.toggle("revealed", !!s.candidates);
+    const side = document.querySelector(".projector .side");
+    if (!side) return;
+    const reasons = [...document.querySelectorAll("#candidate-list .reasons li")];
+    while (side.scrollHeight > side.clientHeight + 1 && reasons.length > 0) {
+      reasons.pop().remove();
+    }
   }
 
   function drawLines(s) {
+    const said = new Set();
     for (const side of ["white", "black"]) {
       const el = $("line-" + side);
       if (!el) continue;
-      const m = s.messages[side];
+      let m = s.messages[side];
+      // on the projector each text once: a lesson says it in its panel, both sides' same
+      // words are shown one time
+      if (role === "projector" && m && (s.lesson || said.has(m.text))) m = null;
+      if (m) said.add(m.text);
       el.textContent = m ? side.charAt(0).toUpperCase() + side.slice(1) + ": " + m.text : "";
       el.classList.toggle("warning", !!(m && m.warning));
       el.dataset.rating = m && m.rating ? m.rating : "";
@@ -229,7 +258,9 @@
   function drawVote(s) {
     const vote = s.vote;
     if (role === "student") return;
-    show("vote", !!vote);
+    // a play's vote revealed: its counts go beside the ranked plays on the projector
+    const merged = role === "projector" && vote && vote.kind === "play" && s.candidates;
+    show("vote", !!vote && !merged);
     const list = $("vote-options");
     if (!list) return;
     if (!vote) {
@@ -269,13 +300,20 @@
     );
   }
 
-  function drawCandidates(list, candidates) {
+  function drawCandidates(list, candidates, vote) {
     if (!list) return;
     const few = role === "projector";
     if (role === "projector") show("candidates", !!candidates);
     if (!candidates) {
       list.replaceChildren();
       return;
+    }
+    const counted = few && vote && vote.kind === "play" ? vote : null;
+    if (few) {
+      text(
+        "candidates-votes",
+        counted ? counted.total + (counted.total === 1 ? " vote" : " votes") : "",
+      );
     }
     list.replaceChildren(
       ...candidates.slice(0, few ? 3 : candidates.length).map((c) => {
@@ -291,6 +329,14 @@
           (c.equity === null ? "" : "equity " + c.equity.toFixed(3)) +
           (c.loss ? "  (−" + c.loss.toFixed(3) + ", " + c.rating + ")" : "");
         head.append(move, eq);
+        if (counted) {
+          const at = counted.options.indexOf(c.move);
+          const votes = document.createElement("span");
+          votes.className = "votes";
+          const n = at < 0 ? 0 : counted.counts[at];
+          votes.textContent = n + (n === 1 ? " vote" : " votes");
+          head.append(votes);
+        }
         const reasons = document.createElement("ul");
         reasons.className = "reasons";
         for (const r of c.reasons.slice(0, few ? (c.loss ? 1 : 2) : 4)) {
@@ -317,6 +363,7 @@
         : "No class is open.";
     }
     text("join-code", s.join ? s.join.code : "");
+    text("awake", t.awake);
     const students = $("students");
     if (students) {
       students.replaceChildren(
