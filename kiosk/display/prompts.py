@@ -28,44 +28,50 @@ own         the table's own words, on the table's own side     replaced
 ==========  =================================================  ==========================
 
 >>> prompts = Prompts()
->>> prompts.put("white", "said", Text("You played 8/5 6/5."))
->>> prompts.put("white", "coach", Text("Good play: 8/5 6/5.", rating="fine"))
+>>> prompts.put("white", Prompt.SAID, Text("You played 8/5 6/5."))
+>>> prompts.put("white", Prompt.COACH, Text("Good play: 8/5 6/5.", rating="fine"))
 >>> prompts.top("white").text
 'Good play: 8/5 6/5.'
->>> prompts.put("white", "answer", Text("Black doubles to 2. Select: take, Back: pass."))
+>>> prompts.put("white", Prompt.ANSWER, Text("Black doubles to 2. Select: take, Back: pass."))
 >>> prompts.top("white").text, prompts.kind("white")
-('Black doubles to 2. Select: take, Back: pass.', 'answer')
->>> prompts.clear("white", "answer"); prompts.kind("white")
-'coach'
+('Black doubles to 2. Select: take, Back: pass.', <Prompt.ANSWER: 'answer'>)
+>>> prompts.clear("white", Prompt.ANSWER); prompts.kind("white")
+<Prompt.COACH: 'coach'>
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from kiosk.tutor.coach import TAKE_BACK_QUESTION
 
-#: The kinds of prompt, most urgent first (see the module docstring).
-PRIORITY: tuple[str, ...] = (
-    "answer",
-    "wrong",
-    "result",
-    "lesson",
-    "done",
-    "notice",
-    "coach",
-    "turn",
-    "coached",
-    "said",
-    "own",
-)
+
+class Prompt(StrEnum):
+    """The kinds of prompt, most urgent first (see the module docstring); each equals its
+    name as a string (``Message.prompt`` names one so)."""
+
+    ANSWER = "answer"
+    WRONG = "wrong"
+    RESULT = "result"
+    LESSON = "lesson"
+    DONE = "done"
+    NOTICE = "notice"
+    COACH = "coach"
+    TURN = "turn"
+    COACHED = "coached"
+    SAID = "said"
+    OWN = "own"
+
+
+#: The kinds of prompt, most urgent first.
+PRIORITY: tuple[Prompt, ...] = tuple(Prompt)
 
 #: The kinds the coach's verdict is held as: fresh, then once the game went on.
-VERDICTS = ("coach", "coached")
+VERDICTS = (Prompt.COACH, Prompt.COACHED)
 
 #: The only kind drawn on the table's own side in a game against it.
-OWN = "own"
-
+OWN = Prompt.OWN
 
 
 @dataclass(frozen=True)
@@ -84,30 +90,30 @@ class Prompts:
     """Each player's prompts by kind; the line shows the most urgent one."""
 
     def __init__(self) -> None:
-        self.held: dict[str, dict[str, Text]] = {"white": {}, "black": {}}
+        self.held: dict[str, dict[Prompt, Text]] = {"white": {}, "black": {}}
 
-    def put(self, player: str, kind: str, text: Text) -> None:
+    def put(self, player: str, kind: Prompt, text: Text) -> None:
         """Hold ``text`` as ``player``'s prompt of ``kind`` (replacing the one held)."""
         if kind not in PRIORITY:
             raise ValueError(f"no prompt is of kind {kind!r}")
         self.held.setdefault(player, {})[kind] = text
 
-    def get(self, player: str, kind: str) -> Text | None:
+    def get(self, player: str, kind: Prompt) -> Text | None:
         """``player``'s prompt of ``kind``, if one is held."""
         return self.held.get(player, {}).get(kind)
 
-    def clear(self, player: str, *kinds: str) -> None:
+    def clear(self, player: str, *kinds: Prompt) -> None:
         """Drop ``player``'s prompts of ``kinds`` (every kind with none named)."""
         held = self.held.get(player, {})
         for kind in kinds or tuple(held):
             held.pop(kind, None)
 
-    def clear_all(self, *kinds: str) -> None:
+    def clear_all(self, *kinds: Prompt) -> None:
         """Drop both players' prompts of ``kinds`` (every kind with none named)."""
         for player in self.held:
             self.clear(player, *kinds)
 
-    def kind(self, player: str) -> str | None:
+    def kind(self, player: str) -> Prompt | None:
         """The kind of the prompt ``player``'s line shows (None: nothing to show)."""
         held = self.held.get(player, {})
         return next((k for k in PRIORITY if k in held), None)
@@ -132,13 +138,13 @@ class Prompts:
         """The game went on: a verdict's take-back offer lapses, and the verdict is held
         beneath what the turn asks (``coached``)."""
         for held in self.held.values():
-            verdict = held.pop("coach", None)
+            verdict = held.pop(Prompt.COACH, None)
             if verdict is None:
                 continue
             if verdict.take_back:
                 text = verdict.text.removesuffix(TAKE_BACK_QUESTION)
                 verdict = replace(verdict, text=text, take_back=False)
-            held["coached"] = verdict
+            held[Prompt.COACHED] = verdict
 
     def copy(self) -> Prompts:
         """A snapshot (the display draws it while the events go on)."""

@@ -68,6 +68,7 @@ from kiosk.display.palette import (
     WRONG,
 )
 from kiosk.display.payloads import Correction
+from kiosk.display.prompts import Prompt
 from kiosk.display.text import TextCache
 from kiosk.display.view import MENU_KEYS, PlayerText, TableView, button_label, score_lines
 from kiosk.events import Kind
@@ -537,7 +538,7 @@ class Renderer:
 
     def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
         over = view.winner and view.mode == Kind.GAME
-        result = view.prompts.get(colour, "result") if over else None
+        result = view.prompts.get(colour, Prompt.RESULT) if over else None
         if view.choices and view.facing(view.turn) == colour:
             options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
             content = ("choose", f"Which play? {options}")

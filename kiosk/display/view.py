@@ -25,7 +25,7 @@ from typing import Any
 
 from kiosk.display import wording
 from kiosk.display.payloads import CoachWords, Correction, LessonPage
-from kiosk.display.prompts import OWN, VERDICTS, Prompts, Text
+from kiosk.display.prompts import OWN, VERDICTS, Prompt, Prompts, Text
 from kiosk.events import (
     MISSING,
     Board,
@@ -284,7 +284,7 @@ class TableView:
         rating: str = "",
         take_back: bool = False,
         title: str = "",
-        kind: str = "turn",
+        kind: Prompt = Prompt.TURN,
     ) -> None:
         """Hold a prompt of ``kind`` for one player (``"both"`` for both); against the
         table anything but the table's own words goes to the visitor."""
@@ -297,7 +297,9 @@ class TableView:
             else:  # nothing to say: the prompt of that kind is done with
                 self.prompts.clear(who, kind)
 
-    def _tell(self, colour: str, kind: str, text: str, table_words: str = "", **more: Any) -> None:
+    def _tell(
+        self, colour: str, kind: Prompt, text: str, table_words: str = "", **more: Any
+    ) -> None:
         """Words for ``colour``; against the table, the visitor reads ``table_words``
         instead where ``colour`` is the table's (nothing if there are none)."""
         if colour == self.table and self.visitor is not None:
@@ -351,8 +353,8 @@ class TableView:
         self.turn = str(event.player)
         self.cocked, self.lost_throw = (), None
         self.illegal = None
-        self.prompts.clear_all("wrong", "notice", "done")
-        self._tell(self.turn, "turn", *wording.threw(d1, d2))
+        self.prompts.clear_all(Prompt.WRONG, Prompt.NOTICE, Prompt.DONE)
+        self._tell(self.turn, Prompt.TURN, *wording.threw(d1, d2))
 
     @_fold.register
     def _destinations(self, event: Destinations) -> None:
@@ -361,32 +363,32 @@ class TableView:
             src, to = table.get("from", src), table.get("to", to)
         self.lifted, self.targets = src, tuple(to)
         self._men_down = _men(self.board)
-        self._clear(str(event.player), "notice")  # a man in the hand is no man to push
+        self._clear(str(event.player), Prompt.NOTICE)  # a man in the hand is no man to push
 
     @_fold.register
     def _illegal(self, event: Illegal) -> None:
         self.illegal = (event.table or self.lifted or "", event.reason, event.message)
-        self._clear(str(event.player), "done", "notice")
-        self.say(str(event.player), event.message, event.law or "", warning=True, kind="wrong")
+        self._clear(str(event.player), Prompt.DONE, Prompt.NOTICE)
+        self.say(str(event.player), event.message, event.law or "", warning=True, kind=Prompt.WRONG)
 
     @_fold.register
     def _legal(self, event: Legal) -> None:
         self.illegal = None
         self.lifted, self.targets = None, ()
-        self._clear(str(event.player), "wrong")
+        self._clear(str(event.player), Prompt.WRONG)
         words = wording.fine(self.dice)
-        self._tell(str(event.player), "turn", words, words)
+        self._tell(str(event.player), Prompt.TURN, words, words)
 
     @_fold.register
     def _part(self, event: PartToPlay) -> None:
         self.turn, self.dice = str(event.player), None
-        self._clear(self.turn, "notice")  # a doublet chosen: the part is on
+        self._clear(self.turn, Prompt.NOTICE)  # a doublet chosen: the part is on
         self.say(self.turn, event.message)
 
     @_fold.register
     def _throw_again(self, event: ThrowAgain) -> None:
         self.turn = str(event.player)
-        self._clear(self.turn, "notice")
+        self._clear(self.turn, Prompt.NOTICE)
         self.say(self.turn, wording.THROW_AGAIN)
 
     @_fold.register
@@ -403,16 +405,16 @@ class TableView:
         self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
         mover = str(event.player)
         self.turn = str(event.player.other)
-        self.prompts.clear_all("answer")  # which play, a wrong move: answered
+        self.prompts.clear_all(Prompt.ANSWER)  # which play, a wrong move: answered
         old = () if mover == self.table else VERDICTS  # the visitor's verdict stays
-        self._clear(mover, "turn", "done", "notice", "wrong", *old)
+        self._clear(mover, Prompt.TURN, Prompt.DONE, Prompt.NOTICE, Prompt.WRONG, *old)
         if lost:
             d1, d2 = event.dice
             why = why_no_play(self.position.with_turn(event.player), d1, d2)
-            self._tell(mover, "said", f"No play with {d1}-{d2}. {why}", why)
+            self._tell(mover, Prompt.SAID, f"No play with {d1}-{d2}. {why}", why)
         else:
-            self._tell(mover, "said", *wording.played(event.move))
-        self._tell(self.turn, "turn", *wording.YOUR_TURN)
+            self._tell(mover, Prompt.SAID, *wording.played(event.move))
+        self._tell(self.turn, Prompt.TURN, *wording.YOUR_TURN)
 
     @_fold.register
     def _table_plays(self, event: OpponentPlayShown) -> None:
@@ -420,25 +422,25 @@ class TableView:
         self.last_play = tuple((str(a), str(b)) for a, b in event.arrows or ())
         self.last_move = event.move
         self.say(self.table, wording.table_own(event.move, event.text), kind=OWN)
-        self._tell(self.table, "turn", "", wording.table_plays(event.move))
+        self._tell(self.table, Prompt.TURN, "", wording.table_plays(event.move))
 
     @_fold.register
     def _wrong_move(self, event: WrongMove) -> None:  # laws mode
-        self.say(str(event.player.other), event.message, event.law or "", True, kind="answer")
+        self.say(str(event.player.other), event.message, event.law or "", True, kind=Prompt.ANSWER)
 
     @_fold.register
     def _penalty(self, event: Penalty) -> None:
-        self.say(str(event.player), event.message, event.law or "", warning=True, kind="said")
+        self.say(str(event.player), event.message, event.law or "", warning=True, kind=Prompt.SAID)
 
     @_fold.register
     def _choose(self, event: Choose) -> None:
         self.choices = tuple(event.options)
-        self.say(str(event.player), event.message, kind="answer")
+        self.say(str(event.player), event.message, kind=Prompt.ANSWER)
 
     @_fold.register
     def _cocked(self, event: Cocked) -> None:
         self.cocked = (*self.cocked, event.well)
-        self.say("both", event.message, event.law or "", warning=True, kind="wrong")
+        self.say("both", event.message, event.law or "", warning=True, kind=Prompt.WRONG)
 
     @_fold.register
     def _opening(self, event: Opening) -> None:
@@ -459,7 +461,7 @@ class TableView:
 
     @_fold.register
     def _setup_ok(self, event: SetupOk) -> None:
-        self.prompts.clear_all("wrong")
+        self.prompts.clear_all(Prompt.WRONG)
         self.setup = ()
         over = bool(event.restored) and self.winner is not None  # a game over: not played on
         self.say("both", wording.set_up(bool(event.restored), over))
@@ -491,7 +493,7 @@ class TableView:
 
     @_fold.register
     def _notice(self, event: Notice) -> None:  # the referee waits on the player on turn
-        self.say(self.turn, event.message, kind="notice")
+        self.say(self.turn, event.message, kind=Prompt.NOTICE)
 
     @_fold.register
     def _message(self, event: Message) -> None:
@@ -500,7 +502,8 @@ class TableView:
             return
         if event.complete:  # a whole play is on the board: nothing is lifted
             self.lifted, self.targets = None, ()
-        kind = event.prompt or ("done" if event.complete else "turn")
+        default = Prompt.DONE if event.complete else Prompt.TURN
+        kind = Prompt(event.prompt) if event.prompt else default
         self.say(event.to, event.text, event.detail or "", bool(event.warning), kind=kind)
 
     @_fold.register
@@ -513,11 +516,11 @@ class TableView:
             words.warning,
             words.rating,
             words.take_back,
-            kind="coach",
+            kind=Prompt.COACH,
         )
         if words.take_back and not words.cube and words.to in ("white", "black"):
             other = str(Colour.parse(words.to).other)  # his throw would end the offer
-            self._tell(other, "turn", wording.may_take_back(self.name(words.to)))
+            self._tell(other, Prompt.TURN, wording.may_take_back(self.name(words.to)))
 
     @_fold.register
     def _lesson_event(self, event: LessonEvent) -> None:
@@ -538,7 +541,7 @@ class TableView:
     @_fold.register
     def _board(self, event: Board) -> None:
         if event.board != self.board:
-            self.prompts.clear_all("notice")  # its cause is gone, or said again
+            self.prompts.clear_all(Prompt.NOTICE)  # its cause is gone, or said again
         self.board = dict(event.board)
         if self.lifted is not None and _men(self.board) > self._men_down:
             self.lifted, self.targets = None, ()  # the lifted man is down again
@@ -580,7 +583,7 @@ class TableView:
     def _position(self, event: NewGame | Resume | PositionShown) -> None:
         self._shown(event)
 
-    def _clear(self, colour: str, *kinds: str) -> None:
+    def _clear(self, colour: str, *kinds: Prompt) -> None:
         """Drop ``colour``'s prompts of ``kinds`` (the visitor's, for the table's side)."""
         self.prompts.clear(self.facing(colour) if colour == self.table else colour, *kinds)
 
@@ -593,52 +596,52 @@ class TableView:
             ask, wait = wording.double_offered(
                 self.name(player), self.name(other), stake, other == self.table
             )
-            self._tell(other, "answer", ask)
-            self._tell(player, "turn", wait)
+            self._tell(other, Prompt.ANSWER, ask)
+            self._tell(player, Prompt.TURN, wait)
             return
-        self.prompts.clear_all("answer")
+        self.prompts.clear_all(Prompt.ANSWER)
         if action == "take":
             doubler = other
             if player == self.table:
-                self._tell(doubler, "turn", wording.table_takes(value))
+                self._tell(doubler, Prompt.TURN, wording.table_takes(value))
                 return
             to_taker, to_doubler = wording.taken(value, self.name(player), self.name(doubler))
-            self._tell(player, "turn", to_taker)
-            self._tell(doubler, "turn", *to_doubler)
+            self._tell(player, Prompt.TURN, to_taker)
+            self._tell(doubler, Prompt.TURN, *to_doubler)
 
     def _game_over(self, winner: str, result: str, points: int, passed: bool) -> None:
         """The result on each player's line: the winner's own words, the loser's."""
-        self.prompts.clear_all("answer", "turn", "done", "notice", "wrong")
+        self.prompts.clear_all(Prompt.ANSWER, Prompt.TURN, Prompt.DONE, Prompt.NOTICE, Prompt.WRONG)
         loser = "black" if winner == "white" else "white"
         names = {who: self.name(who) for who in ("white", "black")}
         for who in ("white", "black"):
             if who == self.table and self.visitor is not None:
                 continue
             text = wording.game_over(who, winner, loser, names, result, points, passed)
-            self.prompts.put(who, "result", Text(text))
+            self.prompts.put(who, Prompt.RESULT, Text(text))
 
     def _set_up(self, corrections: tuple[Mapping[str, Any], ...], said: str, law: str) -> None:
         """Men to lay out: drawn as pale men where they go (crosses on men to take away),
         with a count of what is left to do, not a telling-off one man at a time."""
         self.setup = tuple(c for pair in corrections for c in Correction.each(pair))
         if not self.setup:  # a referee's word with nothing to show: said as it is
-            self.say("both", said, law, kind="wrong")
+            self.say("both", said, law, kind=Prompt.WRONG)
             return
         text = wording.setup_todo(self.setup)
         for who in self.sides():
             words = [wording.setup_words(c, who) for c in self.setup]
             detail = "What is left to do:\n" + "\n".join(words) + (f"\n\n{law}" if law else "")
-            self.say(who, text, detail, kind="wrong")
+            self.say(who, text, detail, kind=Prompt.WRONG)
 
     def _review(self, colour: str, review: str) -> None:
         """The table's review of the visitor's plays: the result's full explanation (the
         result stays on the line)."""
-        result = self.prompts.get(colour, "result")
+        result = self.prompts.get(colour, Prompt.RESULT)
         if result is None:
-            self.say(colour, review, kind="said")
+            self.say(colour, review, kind=Prompt.SAID)
             return
         detail = f"{result.detail}\n\n{review}" if result.detail else review
-        self.prompts.put(colour, "result", replace(result, detail=detail, title=result.text))
+        self.prompts.put(colour, Prompt.RESULT, replace(result, detail=detail, title=result.text))
 
     def _shown(self, event: NewGame | Resume | PositionShown) -> None:
         """A position to show: a new game, a game resumed, a replay's step, a take-back."""
@@ -649,7 +652,7 @@ class TableView:
         self.lifted, self.targets, self.illegal, self.choices = None, (), None, ()
         self.cocked, self.lost_throw = (), None
         if isinstance(event, PositionShown):
-            self.prompts.clear_all("wrong", "done", "notice")
+            self.prompts.clear_all(Prompt.WRONG, Prompt.DONE, Prompt.NOTICE)
             self.last_play = tuple((a, b) for a, b in event.arrows or ())
             self.last_move = event.move or ""
             if event.text:
@@ -681,8 +684,8 @@ class TableView:
         """The opening throw decided who starts with those two dice: say it to each."""
         other = "black" if starter == "white" else "white"
         to_starter, to_other = wording.first_play(starter, other, white, black, self.name(starter))
-        self._tell(starter, "turn", *to_starter)
-        self._tell(other, "turn", to_other)
+        self._tell(starter, Prompt.TURN, *to_starter)
+        self._tell(other, Prompt.TURN, to_other)
 
     def _lesson(self, page: LessonPage) -> None:
         """A lesson's step, result, chart or end: what it says, lights, asks and charts."""
@@ -707,7 +710,7 @@ class TableView:
             self.show_detail = {}
             warning = wrong if page.warning is None else page.warning
             title = self.banner or "The lesson"
-            self.say(page.to, page.text, page.detail, warning, title=title, kind="lesson")
+            self.say(page.to, page.text, page.detail, warning, title=title, kind=Prompt.LESSON)
         if kind == "lesson":
             self.lights = page.lights
             self.lesson_result = None
@@ -747,12 +750,14 @@ class TableView:
         mover = str(event.player)
         self.last_move, self.last_play = event.move, ()
         self.lifted, self.targets, self.illegal = None, (), None
-        self._clear(mover, "turn", "done", "notice", "wrong")
+        self._clear(mover, Prompt.TURN, Prompt.DONE, Prompt.NOTICE, Prompt.WRONG)
         self._russian_pips(RussianPosition.from_notation(str(event.position)))
         played = (
             wording.russian_words(event.move) if event.move else "played nothing (no legal move)"
         )
-        self.say(mover, f"You {played}.", f"In the books' notation: {event.move}.", kind="said")
+        self.say(
+            mover, f"You {played}.", f"In the books' notation: {event.move}.", kind=Prompt.SAID
+        )
         on_roll = "white" if event.position.split(":")[1] == "w" else "black"
         if on_roll != mover:
             self.turn, self.dice = on_roll, None
