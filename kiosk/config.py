@@ -298,7 +298,7 @@ class CompanionSection:
     allow: str = _setting(
         "",
         "addresses or networks that may read /health and /metrics, comma-separated "
-        '(such as "127.0.0.1, 192.168.1.0/24"); "" lets every address read them',
+        '(such as "127.0.0.1, 192.168.1.0/24"); "" lets only this machine read them',
         _networks,
     )
 

@@ -18,8 +18,10 @@ descriptors) logged once a minute with a count, never a traceback each.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import resource
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -142,6 +144,32 @@ class QuietLoopErrors:
             log.error("companion: %s (%s)", message, err, exc_info=err if err else None)
         else:
             log.error("companion: %s (%s), %d times in the last minute", message, err, count)
+
+
+def host_is_ours(host: str, address: str = "") -> bool:
+    """Whether a request's ``Host`` header names this machine: an IP address, ``localhost``,
+    its host name (or ``NAME.local``), or the address it was told to listen on.
+
+    >>> host_is_ours("192.168.1.20:8080"), host_is_ours("[::1]:8080"), host_is_ours("localhost")
+    (True, True, True)
+    >>> host_is_ours("attacker.example:8080"), host_is_ours("")
+    (False, False)
+    """
+    name = host.strip().lower()
+    if name.startswith("["):  # [IPv6]:port
+        name = name[1 : name.find("]")] if "]" in name else name[1:]
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    name = name.rstrip(".")
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    mine = socket.gethostname().lower()
+    return name in ("localhost", mine, f"{mine}.local", address.lower())
 
 
 async def within(seconds: float, request: Any, answer: Callable[[Any], Any]) -> Any:

@@ -310,11 +310,14 @@ class RateLimit:
 
 
 class AllowList:
-    """The addresses that may read the health page and the metrics ("" : all of them).
+    """The addresses that may read the health page and the metrics ("": this machine only;
+    they name the serial port, the paths and the firmware).
 
     >>> allow = AllowList("127.0.0.1, 192.168.1.0/24")
     >>> allow.permits("192.168.1.40"), allow.permits("10.0.0.1"), AllowList("").permits("::1")
     (True, False, True)
+    >>> AllowList("").permits("192.168.1.40")
+    False
     """
 
     def __init__(self, text: str) -> None:
@@ -326,12 +329,12 @@ class AllowList:
 
     def permits(self, address: str | None) -> bool:
         """Whether ``address`` may read them."""
-        if not self.networks:
-            return True
         try:
             ip = ipaddress.ip_address((address or "").split("%")[0])
         except ValueError:
             return False
         if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped
+        if not self.networks:
+            return ip.is_loopback
         return any(ip.version == n.version and ip in n for n in self.networks)

@@ -47,6 +47,7 @@ from kiosk.companion.limits import (
     Gate,
     QuietLoopErrors,
     connection_cap,
+    host_is_ours,
     keep_to,
     within,
 )
@@ -480,6 +481,10 @@ class CompanionServer:
     async def _guard(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         """Security headers on every answer; a bad request gets one line, never a trace."""
         try:
+            if not self._our_host(request.host):
+                raise web.HTTPMisdirectedRequest(
+                    reason="This table answers to its own address only (the Host was not it)."
+                )
             if request.path == "/ws":
                 response = await handler(request)
             else:  # a request's body sent slowly holds its connection this long at most
@@ -510,7 +515,14 @@ class CompanionServer:
         if not isinstance(response, web.WebSocketResponse):
             for key, value in SECURITY_HEADERS.items():
                 response.headers.setdefault(key, value)
+            response.headers["Server"] = "Backgammon Table"  # no versions for a stranger
         return response
+
+    def _our_host(self, host: str | None) -> bool:
+        """Whether a request's ``Host`` names this table (an address, ``localhost``, its
+        name): a page of another site whose name was pointed at the table's address (DNS
+        rebinding) names its own, and is refused."""
+        return host_is_ours(host or "", self.settings.address)
 
     def _busy(self) -> set[str]:
         """The sessions with a page open (never ended to make room for new ones)."""
@@ -544,7 +556,7 @@ class CompanionServer:
             raise web.HTTPForbidden(reason="This request came from another site.")
         try:
             data = await request.json() if request.can_read_body else {}
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise InputError("The request is not readable (JSON expected).") from None
         if not isinstance(data, dict):
             raise InputError("The request is not readable (a JSON object expected).")
@@ -621,8 +633,10 @@ class CompanionServer:
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         kinds = {".js": "text/javascript", ".css": "text/css"}
+        if len(name) > 100 or "/" in name or name.startswith("."):
+            raise web.HTTPNotFound(reason="There is no such file.")
         path = STATIC / name
-        if "/" in name or name.startswith(".") or path.suffix not in kinds or not path.is_file():
+        if path.suffix not in kinds or not path.is_file():
             raise web.HTTPNotFound(reason="There is no such file.")
         return web.Response(
             body=path.read_bytes(), content_type=kinds[path.suffix], charset="utf-8"
