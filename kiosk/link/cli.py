@@ -98,16 +98,22 @@ def _layout(args: argparse.Namespace) -> TableLayout:
 
 def _simulate(args: argparse.Namespace) -> int:
     from kiosk.simtable.console import execute
+    from kiosk.simtable.micropython import MicroPythonError
     from kiosk.simtable.table import STARTING_POSITION, SimulatedTable
 
-    with SimulatedTable(
-        _layout(args),
-        realtime=True,
-        scan_hz=args.scan_hz,
-        debounce_scans=args.debounce,
-        seed=args.seed,
-        firmware=args.firmware,
-    ) as sim:
+    try:
+        sim = SimulatedTable(
+            _layout(args),
+            realtime=True,
+            scan_hz=args.scan_hz,
+            debounce_scans=args.debounce,
+            seed=args.seed,
+            firmware=args.firmware,
+        )
+    except MicroPythonError as err:  # the firmware's interpreter (or chip) cannot start
+        print(f"kiosk simulate-table: {err}", file=sys.stderr)
+        return 1
+    with sim:
         if not args.empty:
             sim.set_position(STARTING_POSITION)
         print(

@@ -32,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from kiosk.rig.scenario import run_script
     from kiosk.rig.stepped import TableTimeout
+    from kiosk.simtable.micropython import MicroPythonError
 
     try:
         # bytes from a file and from standard input alike: a line that is not UTF-8 is an
@@ -49,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
                 firmware=args.firmware,
                 opponents=_opponents,
             )
-    except TableTimeout as err:
+    except (TableTimeout, MicroPythonError) as err:
         print(f"kiosk scenario: {err}", file=sys.stderr)
         return 1
     return 0

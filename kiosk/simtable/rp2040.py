@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.simtable.firmware import FIRMWARE_DIR, load_firmware
+from kiosk.simtable.micropython import MicroPythonError
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "chip" / "rp2040-table.mjs"
@@ -33,8 +34,8 @@ EMULATOR_ENV = "BGTABLE_RP2040JS"
 IMAGE_NAME = "rp2-pico-1.25.0"
 
 
-class ChipError(RuntimeError):
-    """The emulated chip cannot be started, or stopped answering."""
+class ChipError(MicroPythonError):
+    """The emulated chip (its MicroPython) cannot be started, or stopped answering."""
 
 
 def cache_dir() -> Path:
@@ -65,7 +66,7 @@ def unavailable() -> str | None:
         return f"the RP2040 emulator is not installed at {emulator_dir()} (run make install)"
     if not (image_dir() / ".done").exists() or not (image_dir() / "image.json").exists():
         log = image_dir() / "build.log"
-        tried = f"; its last build failed, see {log}" if log.exists() else ""
+        tried = f"; no build has finished there, see {log}" if log.exists() else ""
         return (
             f"no MicroPython rp2 image at {image_dir()} "
             f"(firmware/chip/build-image.sh builds it, as root; make install runs it){tried}"

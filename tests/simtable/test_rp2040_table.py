@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.link.protocol import FrameParser
-from kiosk.play.scenario import run_script
+from kiosk.rig.scenario import run_script
 from kiosk.simtable.rp2040 import Chip, firmware_files, unavailable
 
 pytestmark = pytest.mark.skipif(
