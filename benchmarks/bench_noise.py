@@ -227,10 +227,10 @@ def _carry_two(
 
 def _deliberate_wrong(runner: NoisyRunner, tally: Tally, now: Position, step: Step) -> bool:
     """Put a man on a point it may not reach, wait for the verdict, put it back."""
-    plays = runner.referee._plays
+    plays = runner.core.referee._plays
     if plays is None or step.src == BAR:
         return False
-    dst = _wrong_target(plays, now, step, runner.sensing, runner.referee)
+    dst = _wrong_target(plays, now, step, runner.sensing, runner.core.referee)
     if dst is None:
         return False
     mover = now.turn
@@ -296,7 +296,7 @@ def play_game(runner: NoisyRunner, rng: random.Random, tally: Tally) -> None:
             break
         start = len(runner.events)
         d1, d2 = _throw(runner, rng, tally)
-        runner.wait(runner.referee.config.dice_rest)  # the dice rest; the throw counts
+        runner.wait(runner.core.referee.config.dice_rest)  # the dice rest; the throw counts
         read = [e["dice"] for e in runner.events[start:] if e["event"] in ("dice", "opening")]
         if read != [[d1, d2]]:
             tally.dice_misread += 1

@@ -51,7 +51,7 @@ from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.replay import ReplayMode
 from kiosk.app.modes.russian import RussianMode
-from kiosk.app.pacing import wait_for_input
+from kiosk.app.pacing import judge_due, wait_for_input
 from kiosk.app.replay import Replay
 from kiosk.app.transitions import Transitions
 from kiosk.app.window import Window
@@ -655,7 +655,8 @@ class App:
                 now = int(time.monotonic() * 1000)
                 self.step(now)
                 self.frame(now)
-                next_frame = wait_for_input(next_frame, period, self.listener.frames)
+                due = judge_due(self.core.judge, now)  # a board judged to the millisecond
+                next_frame = wait_for_input(next_frame, period, self.listener.frames, due)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)

@@ -139,6 +139,7 @@ class RefereeConfig:
     """Timing and strictness."""
 
     settle_ms: int = 300  # a board must stay unchanged this long before it is judged
+    accept_ms: int = 90  # ... or this long, if it shows a legal (partial) play or a man in hand
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
     dice_rest_ms: int = 300  # both wells must show the same faces this long for a throw
@@ -444,11 +445,15 @@ class Referee:
             self._publish(Error(message="The game is over: start a new one from the menu."))
 
     def tick(self, now: int) -> None:
-        """Time passes: count dice that have rested, judge the board once it has settled."""
+        """Time passes: count dice that have rested, judge the board once it has settled:
+        after ``accept_ms`` if it shows a legal partial or whole play (or a man in the
+        hand), after ``settle_ms`` otherwise (a wrong board is never called while the hand
+        may still be moving)."""
         self._settle_dice(now)
         if self._board is None:
             return
-        if now - self._changed_at < self.config.settle_ms:
+        still = now - self._changed_at
+        if still < min(self.config.accept_ms, self.config.settle_ms):
             return
         if self._counts is not None:  # colours follow the game as it is now
             seen = (self._reference(), self._plays, self.game.turn)
@@ -456,6 +461,8 @@ class Referee:
                 self._coloured_against = seen
                 self._board = self._coloured(self._counts)
         k = key(self._board)
+        if still < self.config.settle_ms and self._judged != k and not self._acceptable():
+            return
         if self._judged != k:
             self._judged = k
             self._judge(self._board, now)
@@ -467,6 +474,41 @@ class Referee:
             and now - self._complete_since >= auto
         ):
             self.press_done(None, now)
+
+    def _acceptable(self) -> bool:
+        """Whether the board may be judged before the full settle: it shows a legal partial
+        or whole play, or one with a man in the hand (no verdict against the player), or
+        the men as they stand while no play is awaited, or the position being set up."""
+        board = self._board
+        assert board is not None
+        if self._check_table or self._touched is not None:
+            return False
+        if self._target is not None:
+            return board == project(self._target, self.layout)
+        plays = self._plays
+        if self.game.phase != Phase.PLAY or plays is None:
+            expected = self._wrong if self._wrong is not None else self.game.position
+            return self._masked(board) == project(expected, self.layout)
+        board = self._masked(board)
+        if plays.shows_partial(board):
+            return True
+        lifted = self._lift_verdict is not None and self._lift_verdict[0] == key(board)
+        return not lifted and plays.in_motion(board)
+
+    def due(self, now: int) -> int | None:
+        """The next time after ``now`` (on the clock ``tick`` is given) at which a tick may
+        judge the board or count the dice, while one is pending: the loop wakes then, not
+        at its next frame, so that the settle is honoured to the millisecond."""
+        times = []
+        if self._faces is not None and self._dice_armed:
+            times.append(self._faces_since + self.config.dice_rest)
+        if self._board is not None and self._judged != key(self._board):
+            times += (self._changed_at + self.config.accept_ms,
+                      self._changed_at + self.config.settle_ms)
+        if self._complete_since is not None and self.config.auto_done_ms is not None:
+            times.append(self._complete_since + self.config.auto_done_ms)
+        later = [t for t in times if t > now]
+        return min(later) if later else None
 
     def press_done(self, colour: Colour | None, now: int) -> None:
         """A player's Done button (``None``: whoever is on roll)."""
