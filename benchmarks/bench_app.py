@@ -53,6 +53,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from kiosk.app.main import App, table_layout, wait_for_frame  # noqa: E402
+from kiosk.app.pacing import wait_for_input  # noqa: E402
 from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
 from kiosk.events import Illegal, Legal  # noqa: E402
@@ -65,6 +66,8 @@ SETTLE_SECONDS = 3.0  # after the first frame (or the verdict), before the memor
 WAIT = 60.0  # for any one thing the child process should do; generous on a loaded machine
 WINDOW = (1280, 720)
 LAUNCHES = 3  # start-up is timed on each; a loaded machine makes single launches vary
+LOOP_CPU_SECONDS = 1.5  # the loop over each position of loop_cpu
+BLOT_POSITIONS = 12  # middle-game positions with 8-10 blots of the side not on roll
 THINK_TURNS = 40  # positions the table thinks about at each level: its cube, or its play
 
 # Runs ``kiosk run`` as the console script does; the one addition: on its first frame
@@ -94,12 +97,16 @@ sys.exit(main(sys.argv[1:]))
 
 
 def main() -> None:
+    """Every measure, or only those named on the command line (``loop_cpu think``...);
+    ``--quick`` for the short form."""
     global SECONDS, IDLE_SECONDS, SETTLE_SECONDS, LAUNCHES, THINK_TURNS
     if "--quick" in sys.argv[1:]:
         SECONDS, IDLE_SECONDS, SETTLE_SECONDS, LAUNCHES, THINK_TURNS = 3.0, 1.5, 1.0, 1, 2
     figures: dict[str, object] = {}
+    wanted = {a for a in sys.argv[1:] if not a.startswith("--")}
     for measure in MEASURES:
-        figures.update(measure())
+        if not wanted or measure.__name__ in wanted:
+            figures.update(measure())
     print(json.dumps(figures))
 
 
@@ -385,6 +392,85 @@ def think() -> dict[str, object]:
     return figures
 
 
+def loop_cpu() -> dict[str, object]:
+    """The loop's own CPU time a turn (its thread's, so the link's and the simulated table's
+    threads are not counted) while a throw waits to be played: in middle-game positions with
+    8-10 blots of the side not on roll, and in the opening. Each position is restored with the dice
+    thrown, its men laid out by the simulated table, and the loop runs at its frame rate
+    for ``LOOP_CPU_SECONDS``: the first turns take in the new readings, the rest see
+    nothing new (a player thinking)."""
+    from kiosk.rules import Game, Position, get_profile
+
+    rng = random.Random(7)
+    blotted = [
+        (_blotted(rng, 8 + n % 3), (rng.randint(1, 6), rng.randint(1, 6)))
+        for n in range(BLOT_POSITIONS)
+    ]
+    opening = [(Position.standard(), (3, 1)), (Position.standard(), (6, 5))]
+    config = Config()
+    config.dice.source = "digital"
+    config.tutor.enabled = False
+    layout = table_layout(config)
+    sim = SimulatedTable(layout, realtime=True)
+    listener = QueueListener()
+    link = TableLink(sim.port_name, layout=layout, listener=listener).start()
+    link.wait_connected(10)
+    display = Display(Calibration.default(*WINDOW, layout), fullscreen=False, headless=True)
+    app = App(config, link=link, listener=listener, display=display, simulator=sim)
+    app.start()
+    period = 1 / config.display.fps
+    figures: dict[str, object] = {}
+    for label, positions in (("blots", blotted), ("opening", opening)):
+        turns: list[float] = []
+        for position, dice in positions:
+            game = Game(get_profile(config.rules.profile), position)
+            game.start_with(position.turn)
+            game.record_throw(game.turn, dice)
+            app.core.restore(game)
+            next_frame = start = time.monotonic()
+            while time.monotonic() - start < LOOP_CPU_SECONDS:
+                c0 = time.thread_time()
+                now = int(time.monotonic() * 1000)
+                app.step(now)
+                app.frame(now)
+                turns.append((time.thread_time() - c0) * 1000)
+                next_frame = wait_for_input(next_frame, period, listener.frames)
+        turns.sort()
+        p50 = statistics.median(turns)
+        p99 = turns[max(0, int(len(turns) * 0.99) - 1)]
+        suffix = "" if label == "blots" else "_opening"
+        figures[f"loop_cpu_ms_p50{suffix}"] = round(p50, 2)
+        figures[f"loop_cpu_ms_p99{suffix}"] = round(p99, 2)
+        print(
+            f"loop CPU a turn, {label} ({len(positions)} positions, {len(turns)} turns): "
+            f"median {p50:.2f} ms, p99 {p99:.2f} ms, max {turns[-1]:.2f} ms"
+        )
+    app.close()
+    sim.close()
+    return figures
+
+
+def _blotted(rng: random.Random, blots: int) -> object:
+    """A middle-game position, white to play, where black has ``blots`` blots (each of
+    which the occupancy sensing cannot tell from a man that hit it) and his other men on
+    two points; white's men stand on four or five points of two or more."""
+    from kiosk.rules import Position
+
+    points = rng.sample(range(1, 25), 24)
+    layout = {p: -1 for p in points[:blots]}
+    rest = 15 - blots
+    layout[points[blots]] = -(rest // 2)
+    layout[points[blots + 1]] = -(rest - rest // 2)
+    free = points[blots + 2 :]
+    stacks = rng.choice((4, 5))
+    sizes = [3] * stacks
+    for _ in range(15 - 3 * stacks):
+        sizes[rng.randrange(stacks)] += 1
+    for point, men in zip(free, sizes, strict=False):
+        layout[point] = men
+    return Position.from_points(layout)
+
+
 def _positions(rng: random.Random, count: int) -> list:
     """Positions of a game under way with black to play, reached by random legal plays."""
     from kiosk.rules import BLACK, Position
@@ -402,7 +488,12 @@ def _positions(rng: random.Random, count: int) -> list:
     return found
 
 
-MEASURES: tuple[Callable[[], dict[str, object]], ...] = (loop, think, start_and_memory)
+MEASURES: tuple[Callable[[], dict[str, object]], ...] = (
+    loop_cpu,
+    loop,
+    think,
+    start_and_memory,
+)
 
 if __name__ == "__main__":
     main()

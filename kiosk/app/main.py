@@ -53,6 +53,7 @@ from kiosk.app.modes.entry import PinEntryMode, PinLock
 from kiosk.app.modes.game import GameMode
 from kiosk.app.modes.lesson import LessonMode, start_lesson
 from kiosk.app.modes.russian import RussianMode
+from kiosk.app.pacing import judge_due, wait_for_input
 from kiosk.app.record import GameRecord
 from kiosk.app.replay import Replay
 from kiosk.app.transitions import Transitions
@@ -606,7 +607,8 @@ class App:
                 now = int(time.monotonic() * 1000)
                 self.step(now)
                 self.frame(now)
-                next_frame = wait_for_frame(next_frame, period)
+                due = judge_due(self.core.judge, now)  # a board judged to the millisecond
+                next_frame = wait_for_input(next_frame, period, self.listener.frames, due)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)

@@ -83,7 +83,7 @@ from kiosk.rules import (
     Position,
 )
 from kiosk.rules.profiles import StartCast
-from kiosk.table import DieReading, TableLayout, TableReading
+from kiosk.table import LOCATIONS, DieReading, TableLayout, TableReading
 from kiosk.table.sensing import (
     Occupancy,
     Sensed,
@@ -112,6 +112,8 @@ def _collector_paused() -> Iterator[None]:
 
 
 Candidate = tuple[Position, tuple[int, ...]]
+_SLOT = {where: i for i, where in enumerate(LOCATIONS)}
+_COLOURINGS_KEPT = 64  # readings whose colourings are kept for one state of the game
 
 
 #: Why Done does nothing outside a play.
@@ -137,6 +139,7 @@ class RefereeConfig:
     """Timing and strictness."""
 
     settle_ms: int = 300  # a board must stay unchanged this long before it is judged
+    accept_ms: int = 90  # ... or this long, if it shows a legal (partial) play or a man in hand
     auto_done_ms: int | None = None  # end a complete play after it stays settled this long
     mode: Mode = Mode.TEACHING
     dice_rest_ms: int = 300  # both wells must show the same faces this long for a throw
@@ -167,6 +170,8 @@ class Referee:
         self._counts: Occupancy | None = None  # the last board of an occupancy-sensing table
         self._coloured_against: tuple | None = None  # what the counts were last coloured by
         self._readings: list[Sensed] = []  # every colouring of the counts worth judging
+        self._colouring_state: tuple[object, ...] | None = None  # what colourings are kept for
+        self._colourings: dict[tuple[tuple[str, int], ...], tuple[Sensed, list[Sensed]]] = {}
         self._changed_at = 0
         self._judged: tuple | None = None
         self._target: Position | None = None  # set while the board is being set up or restored
@@ -264,21 +269,60 @@ class Referee:
     def readings(self, counts: Occupancy) -> list[Sensed]:
         """Every colouring of an occupancy board worth judging, the first against the last
         board known to be right; then, where the counts cannot tell a blot from the man
-        that hit it, both ways against each partial play still in the running (19/13* or
-        19/18/12* with 6-1). It changes nothing in the referee."""
+        that hit it, each way of reading those blots that leaves the adversary's men as
+        some partial play (a hit man in the hand allowed) would, against each partial play
+        still in the running (19/13* or 19/18/12* with 6-1). The ways are found from the
+        roll's partial plays, never by trying every set of blots, so the cost does not
+        grow with the blots standing. It changes nothing in the referee."""
+        return self._colour(counts)[1]
+
+    def _colour(self, counts: Occupancy) -> tuple[Sensed, list[Sensed]]:
+        """The colouring of ``counts`` the referee takes (see :meth:`_coloured`) and every
+        one worth judging (see :meth:`readings`), worked out once for each reading and
+        state of the game."""
+        state = (self._reference(), self._plays, tuple(self._candidates), self.game.turn)
+        if state != self._colouring_state:
+            self._colouring_state = state
+            self._colourings = {}
+        found = self._colourings.get(counts_key := tuple(counts.items()))
+        if found is None:
+            options = self._options(counts)
+            found = (self._best(counts, options), options)
+            if len(self._colourings) >= _COLOURINGS_KEPT:
+                self._colourings.clear()
+            self._colourings[counts_key] = found
+        return found
+
+    def _unsure(self, position: Position, counts: Occupancy) -> tuple[Sensed, Sensed, list[str]]:
+        """``position`` as the slots read it, ``counts`` coloured against it, and the points
+        where the counts cannot tell the adversary's blot from the man that hit it."""
+        other = project(position, self.layout)
+        start, unsure = colour_in(counts, other, self.game.turn)
+        return other, start, unsure
+
+    def _options(self, counts: Occupancy) -> list[Sensed]:
+        """See :meth:`readings`."""
         mover = self.game.turn
         board, _ = colour_in(counts, project(self._reference(), self.layout), mover)
-        if self._plays is None or self._target is not None:
+        plays = self._plays
+        if plays is None or self._target is not None:
             return [board]
         options = [board]
+        adv = mover.other
         for position in dict.fromkeys(c for c, _ in self._candidates):
-            other = project(position, self.layout)
-            start, unsure = colour_in(counts, other, mover)
-            found = [start] + [
-                colour_in(counts, other, mover, hit)[0]
-                for n in range(1, len(unsure) + 1)
-                for hit in combinations(unsure, n)
-            ]
+            other, start, unsure = self._unsure(position, counts)
+            found = [start]
+            if unsure:
+                # a reading that fits one of the adversary's partial-play sides hits
+                # exactly the blots that side has lost: one reading for each such side
+                hits = {
+                    tuple(i for i, where in enumerate(unsure) if theirs[_SLOT[where]] == 0)
+                    for theirs in plays.theirs
+                }
+                for chosen in sorted((h for h in hits if h), key=lambda h: (len(h), h)):
+                    option = colour_in(counts, other, mover, [unsure[i] for i in chosen])[0]
+                    if side_part(option, adv) in plays.theirs:
+                        found.append(option)
             options += [o for o in found if o not in options]
         return options
 
@@ -287,21 +331,41 @@ class Referee:
         counts cannot tell a blot from the man that hit it, the reading that shows a
         partial play, else one with men in the hand, else one where the mover's men are
         right (only the hit man astray), else one with every man accounted for."""
-        options = self._readings = self.readings(counts)
+        board, self._readings = self._colour(counts)
+        return board
+
+    def _best(self, counts: Occupancy, options: list[Sensed]) -> Sensed:
+        """The reading :meth:`_coloured` takes among ``options`` (see :meth:`readings`)."""
         board, plays = options[0], self._plays
-        if len(options) == 1 or plays is None:
+        if plays is None or self._target is not None:
             return board
+        for option in options:
+            if plays.shows_partial(option):
+                return option
+        for option in options:
+            if plays.in_motion(option):
+                return option
         mover = self.game.turn
+        # the mover's men right with a blot read as hit: he stands on the blot's point,
+        # so it was hit this turn; no more blots than the roll has steps
+        steps = len(plays.tree.dice)
+        unsure_of = [self._unsure(p, counts) for p in dict.fromkeys(c for c, _ in self._candidates)]
+        if side_part(board, mover) in plays.mine:
+            return board
+        for other, start, unsure in unsure_of:
+            for n in range(min(steps, len(unsure)) + 1):
+                for hit in combinations(unsure, n):
+                    option = colour_in(counts, other, mover, hit)[0] if n else start
+                    if side_part(option, mover) in plays.mine:
+                        return option
+        # every man accounted for: each side's count depends only on how many are hit
         reference = project(self._reference(), self.layout)
-        tests = (
-            plays.shows_partial,
-            plays.in_motion,
-            lambda o: side_part(o, mover) in plays.mine,  # the mover's men are right
-            lambda o: _same_men(o, reference),
-        )
-        for fits in tests:
-            for option in options:
-                if fits(option):
+        if _same_men(board, reference):
+            return board
+        for other, start, unsure in unsure_of:
+            for n in range(len(unsure) + 1):
+                option = colour_in(counts, other, mover, unsure[:n])[0] if n else start
+                if _same_men(option, reference):
                     return option
         return board
 
@@ -385,11 +449,15 @@ class Referee:
             self._publish(Error(message="The game is over: start a new one from the menu."))
 
     def tick(self, now: int) -> None:
-        """Time passes: count dice that have rested, judge the board once it has settled."""
+        """Time passes: count dice that have rested, judge the board once it has settled:
+        after ``accept_ms`` if it shows a legal partial or whole play (or a man in the
+        hand), after ``settle_ms`` otherwise (a wrong board is never called while the hand
+        may still be moving)."""
         self._settle_dice(now)
         if self._board is None:
             return
-        if now - self._changed_at < self.config.settle_ms:
+        still = now - self._changed_at
+        if still < min(self.config.accept_ms, self.config.settle_ms):
             return
         if self._counts is not None:  # colours follow the game as it is now
             seen = (self._reference(), self._plays, self.game.turn)
@@ -397,6 +465,8 @@ class Referee:
                 self._coloured_against = seen
                 self._board = self._coloured(self._counts)
         k = key(self._board)
+        if still < self.config.settle_ms and self._judged != k and not self._acceptable():
+            return
         if self._judged != k:
             self._judged = k
             self._judge(self._board, now)
@@ -408,6 +478,41 @@ class Referee:
             and now - self._complete_since >= auto
         ):
             self.press_done(None, now)
+
+    def _acceptable(self) -> bool:
+        """Whether the board may be judged before the full settle: it shows a legal partial
+        or whole play, or one with a man in the hand (no verdict against the player), or
+        the men as they stand while no play is awaited, or the position being set up."""
+        board = self._board
+        assert board is not None
+        if self._check_table or self._touched is not None:
+            return False
+        if self._target is not None:
+            return board == project(self._target, self.layout)
+        plays = self._plays
+        if self.game.phase != Phase.PLAY or plays is None:
+            expected = self._wrong if self._wrong is not None else self.game.position
+            return self._masked(board) == project(expected, self.layout)
+        board = self._masked(board)
+        if plays.shows_partial(board):
+            return True
+        lifted = self._lift_verdict is not None and self._lift_verdict[0] == key(board)
+        return not lifted and plays.in_motion(board)
+
+    def due(self, now: int) -> int | None:
+        """The next time after ``now`` (on the clock ``tick`` is given) at which a tick may
+        judge the board or count the dice, while one is pending: the loop wakes then, not
+        at its next frame, so that the settle is honoured to the millisecond."""
+        times = []
+        if self._faces is not None and self._dice_armed:
+            times.append(self._faces_since + self.config.dice_rest)
+        if self._board is not None and self._judged != key(self._board):
+            times += (self._changed_at + self.config.accept_ms,
+                      self._changed_at + self.config.settle_ms)
+        if self._complete_since is not None and self.config.auto_done_ms is not None:
+            times.append(self._complete_since + self.config.auto_done_ms)
+        later = [t for t in times if t > now]
+        return min(later) if later else None
 
     def press_done(self, colour: Colour | None, now: int) -> None:
         """A player's Done button (``None``: whoever is on roll)."""

@@ -11,6 +11,7 @@ adversary's ace point); ``BAR`` (25) and ``OFF`` (0) complete the numbering.
 from __future__ import annotations
 
 import base64
+from binascii import b2a_base64
 from enum import IntEnum
 from functools import lru_cache
 
@@ -68,20 +69,33 @@ def encode_position_id(roller: tuple[int, ...], other: tuple[int, ...]) -> str:
     """
     # each point: a run of ones (its men) closed by a zero, least significant bit first;
     # written here most significant first, so the side on roll's points, reversed, lead
-    bits = _side_bits(tuple(roller)) + _side_bits(tuple(other))
+    return position_id_of_bits(_side_bits(tuple(roller)) + _side_bits(tuple(other)))
+
+
+def position_id_of_bits(bits: str) -> str:
+    """The Position ID of its bits, most significant first: the side on roll's
+    :func:`side_bits`, then the other side's."""
     if len(bits) > 80:
         raise InvalidPositionError(f"{len(bits) - 50} men do not fit in a Position ID (30 at most)")
-    return base64.b64encode(int(bits, 2).to_bytes(10, "little")).decode("ascii")[:14]
+    return b2a_base64(int(bits, 2).to_bytes(10, "little"), newline=False).decode("ascii")[:14]
 
 
 _RUNS = tuple("1" * n + "0" for n in range(31))
+_RUN = _RUNS.__getitem__
 
 
-@lru_cache(maxsize=4096)
-def _side_bits(side: tuple[int, ...]) -> str:
-    """One side's part of a Position ID, most significant bit first (the side not on roll
-    keeps its men through a whole roll's plays, so most look-ups find it)."""
-    return "".join(map(_RUNS.__getitem__, side))[::-1]
+def side_bits(side: tuple[int, ...]) -> str:
+    """One side's part of a Position ID (25 counts: its points from its own ace point, and
+    its bar), most significant bit first.
+
+    >>> side_bits((2,) + (0,) * 24)
+    '000000000000000000000000011'
+    """
+    return "".join(map(_RUN, side))[::-1]
+
+
+_side_bits = lru_cache(maxsize=4096)(side_bits)  # the side not on roll keeps its men through
+# a whole roll's plays, so most look-ups find it
 
 
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")

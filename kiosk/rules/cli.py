@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
 
-from kiosk.files import shorten
-from kiosk.rules.moves import generate
-from kiosk.rules.position import Position
+from kiosk.rules.board import position_id_of_bits, side_bits
+from kiosk.rules.notation import format_play
+from kiosk.rules.position import Position, legal_ends
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
 from kiosk.rules.russian import (
     VARIANTS,
@@ -21,7 +21,7 @@ from kiosk.rules.russian import (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``plays`` sub-command."""
     parser = subparsers.add_parser(
         "plays",
@@ -67,11 +67,53 @@ def _dice(words: list[str]) -> tuple[int, int]:
 
 def _error(line: str, err: Exception, limit: int = 60) -> str:
     """The error for a line, both cut short: a long bad line is not echoed in full."""
+    from kiosk.files import shorten  # only here: the batch starts without its imports
+
     return f"{shorten(line.strip(), limit)!r}: {shorten(str(err), 2 * limit)}"
 
 
-def batch_line(line: str, profile: RuleProfile) -> dict:
+def batch_line(line: str, profile: RuleProfile) -> dict[str, Any]:
     """The JSON answer for one ``POSITION_ID D1 D2`` line (``{"error": ...}`` if unreadable)."""
+    read = _read_line(line)
+    if isinstance(read, str):
+        return {"error": read}
+    position, d1, d2 = read
+    return {
+        "position": line.split()[0],
+        "dice": [d1, d2],
+        "plays": [
+            {"move": move, "result": result}
+            for move, result in plays_of(position, d1, d2, profile.larger_die)
+        ],
+    }
+
+
+def batch_text(line: str, profile: RuleProfile) -> str:
+    """:func:`batch_line`'s answer as the JSON text ``json.dumps`` writes of it, written
+    straight out: the notation and Position IDs need no escaping, the echoed Position ID
+    is escaped by ``json.dumps`` itself.
+
+    >>> from kiosk.rules.profiles import get_profile
+    >>> line, modern = "4HPwATDgc/ABMA 2 1", get_profile("modern")
+    >>> batch_text(line, modern) == json.dumps(batch_line(line, modern))
+    True
+    """
+    read = _read_line(line)
+    if isinstance(read, str):
+        return json.dumps({"error": read})
+    position, d1, d2 = read
+    plays = ", ".join(
+        [
+            f'{{"move": "{move}", "result": "{result}"}}'
+            for move, result in plays_of(position, d1, d2, profile.larger_die)
+        ]
+    )
+    echoed = json.dumps(line.split()[0])
+    return f'{{"position": {echoed}, "dice": [{d1}, {d2}], "plays": [{plays}]}}'
+
+
+def _read_line(line: str) -> tuple[Position, int, int] | str:
+    """The position and dice of a ``POSITION_ID D1 D2`` line, or why it cannot be read."""
     words = line.split()
     try:
         if not words:
@@ -79,17 +121,34 @@ def batch_line(line: str, profile: RuleProfile) -> dict:
         position = Position.from_id(words[0])
         d1, d2 = _dice(words[1:])
     except ValueError as err:
-        return {"error": _error(line, err)}
-    # each line is a new question: the generator directly, not the cache of recent answers
-    plays = generate(position, d1, d2, profile.larger_die)
-    return {
-        "position": words[0],
-        "dice": [d1, d2],
-        "plays": [{"move": str(p), "result": p.result.position_id()} for p in plays],
-    }
+        return _error(line, err)
+    return position, d1, d2
 
 
-def russian_line(line: str, profile: RussianProfile) -> dict:
+def plays_of(
+    position: Position, d1: int, d2: int, larger_die: bool = True
+) -> list[tuple[str, str]]:
+    """Each legal play's notation and the Position ID it leads to, in the order of
+    :func:`~kiosk.rules.moves.generate`, from the search's results without building the
+    plays' positions. Each line is a new question: the search directly, not the cache of
+    recent answers.
+
+    >>> plays_of(Position.standard(), 6, 5)[:2]
+    [('24/13', '4HPwAyDgc/ABMA'), ('24/18 13/8', '4PPgQSDgc/ABMA')]
+    """
+    found = []
+    theirs: dict[tuple[int, ...], str] = {}  # the adversary's part of the IDs, by his men
+    for key, steps in legal_ends(position, d1, d2, larger_die):
+        # the result, adversary on roll: his side (the mover's arrays turned round) first
+        op = key[26:]
+        first = theirs.get(op)
+        if first is None:
+            first = theirs[op] = side_bits((*key[50:26:-1], key[26]))
+        found.append((format_play(steps), position_id_of_bits(first + side_bits(key[1:26]))))
+    return found
+
+
+def russian_line(line: str, profile: RussianProfile) -> dict[str, Any]:
     """The JSON answer for one ``RUSSIAN_POSITION D1 D2`` line: the plays of the throw's
     first part, each with the position it leads to (the caster still on roll while parts
     or a new throw remain), and the parts of the throw."""
@@ -118,18 +177,19 @@ def russian_line(line: str, profile: RussianProfile) -> dict:
 
 
 def run_batch(
-    source: TextIO, sink: TextIO, profile: RuleProfile, variant: str = "standard"
+    source: Iterable[str], sink: TextIO, profile: RuleProfile, variant: str = "standard"
 ) -> None:
     """Answer every line of ``source`` on ``sink``, one JSON object a line, in order."""
-    answer: Callable[[str, RuleProfile], dict] = batch_line
+    answer: Callable[[str, RuleProfile], str] = batch_text
     if variant != "standard":
         russian = get_russian_profile(variant)
 
-        def answer(line: str, _: RuleProfile) -> dict:
-            return russian_line(line, russian)
+        def answer(line: str, _: RuleProfile) -> str:
+            return json.dumps(russian_line(line, russian))
 
+    write = sink.write
     for line in source:  # one answer a line, a blank one too: answers stay in step
-        sink.write(json.dumps(answer(line, profile)) + "\n")
+        write(answer(line, profile) + "\n")
     sink.flush()
 
 

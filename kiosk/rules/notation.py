@@ -63,6 +63,13 @@ def format_play(steps: Iterable[Step]) -> str:
     '10/4* 8/4'
     """
     steps = tuple(steps)
+    if len(steps) == 2 and not (steps[0].hit or steps[1].hit):  # most plays: the same words
+        return _two_steps(steps[0], steps[1])
+    return _joined(steps)
+
+
+def _joined(steps: tuple[Step, ...]) -> str:
+    """:func:`format_play` of any steps."""
     hit_points = {s.dst for s in steps if s.hit}
     moves: list[tuple[int, int] | None] = [*sorted(((s.src, s.dst) for s in steps), reverse=True)]
     paths: dict[tuple[int, ...], int] = {}  # each man's path, and how many men made it
@@ -94,6 +101,16 @@ def format_play(steps: Iterable[Step]) -> str:
         text += _LANDINGS[end][hit]
         out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
+
+
+def _two_steps(first: Step, second: Step) -> str:
+    """:func:`format_play` of two steps that hit nothing, as :func:`_joined` writes them."""
+    (s1, d1), (s2, d2) = sorted(((first.src, first.dst), (second.src, second.dst)), reverse=True)
+    if s2 == d1:  # one man moved twice
+        return f"{_NAMES[s1]}/{_NAMES[d2]}"
+    if s1 == s2 and d1 == d2:
+        return f"{_NAMES[s1]}/{_NAMES[d1]}(2)"
+    return f"{_NAMES[s1]}/{_NAMES[d1]} {_NAMES[s2]}/{_NAMES[d2]}"
 
 
 _NAMES = tuple(_name(p) for p in range(BAR + 1))
