@@ -124,6 +124,40 @@ run_step 6
 
 as_kiosk() { in_root runuser -u backgammon -- env \
   BACKGAMMON_TABLE_CONFIG=/home/backgammon/.config/backgammon-table/config.toml "$@"; }
+CONFIG=/home/backgammon/.config/backgammon-table/config.toml
+
+say "INSTALL.md step 7, as far as a root where systemd does not run allows: the units copied in, their sandbox rated"
+in_root bash -c 'cd /opt/backgammon-table && cp deploy/backgammon-table.service \
+  deploy/backgammon-table-companion.path deploy/backgammon-table-companion.service /etc/systemd/system/'
+rate() {
+  if command -v systemd-analyze >/dev/null; then
+    systemd-analyze security --offline=yes --root="$ROOT" backgammon-table.service 2>&1 | grep -E "Overall|PrivateNetwork=" || true
+  else
+    echo "(no systemd-analyze on this host: not rated)"
+  fi
+}
+rate
+
+say "INSTALL.md step 10: the companion switched on; companion-network.sh gives the kiosk the local network"
+cp "$ROOT$CONFIG" "$ROOT$CONFIG.before-companion"
+sed -i 's/^enabled = false /enabled = true  /; s/^teacher_pin = "" /teacher_pin = "482913"/; s/^address = "wlan0" /address = "127.0.0.1"/' "$ROOT$CONFIG"
+grep -A4 '^\[companion\]' "$ROOT$CONFIG"
+in_root env SYSTEMCTL=true /opt/backgammon-table/deploy/companion-network.sh
+rate
+as_kiosk /opt/backgammon-table/.venv/bin/kiosk doctor 2>/dev/null | grep "class companion" || true
+say "and switched off again: the drop-in goes"
+cp "$ROOT$CONFIG.before-companion" "$ROOT$CONFIG" && rm "$ROOT$CONFIG.before-companion"
+in_root env SYSTEMCTL=true /opt/backgammon-table/deploy/companion-network.sh
+rate
+
+say "INSTALL.md step 5's mpremote, from Debian where it is packaged"
+if [ -n "$(in_root apt-cache policy micropython-mpremote)" ]; then
+  in_root apt-get install -y -qq micropython-mpremote >/dev/null && in_root mpremote --version || true
+else
+  echo "(Debian $SUITE has no micropython-mpremote: the guide's pipx line)"
+  in_root apt-get install -y -qq pipx >/dev/null && in_root runuser -u pi -- pipx install mpremote \
+    && in_root runuser -u pi -- /home/pi/.local/bin/mpremote --version || true
+fi
 
 say "which Python, pygame, SDL, numpy and lgpio the kiosk's environment imports"
 in_root /opt/backgammon-table/.venv/bin/python - <<'EOF' || true
