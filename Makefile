@@ -66,7 +66,8 @@ test: install
 # (make test runs the first, 3.11, bookworm's), in its own .venv313 with the test tools.
 # PY313 is the first python3.13 that runs, on the PATH (a pyenv shim may not) or pyenv's; `make test-py313 PY313=...`
 # names another. .ci/run takes Debian 13's own in a trixie root where neither exists.
-# The linters ran in make test; only the suite runs here.
+# The linters ran in make test; only the suite runs here (TESTS=... a part of it), after
+# make test, whose .cache (the arm64 display packages) it reads.
 PY313 ?= $(shell for p in $$(command -v python3.13) $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13; do \
 	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null && { echo "$$p"; break; }; done)
 VENV313 ?= .venv313
@@ -81,9 +82,9 @@ $(VENV313)/bin/.installed: pyproject.toml
 print-py313:
 	@echo $(PY313)
 
-test-py313: $(VENV313)/bin/.installed $(MPY) $(SDL_CACHE)
+test-py313: $(VENV313)/bin/.installed $(MPY)
 	@$(VENV313)/bin/python --version
-	$(VENV313)/bin/python -m pytest -q -p no:cacheprovider
+	$(VENV313)/bin/python -m pytest -q -p no:cacheprovider $(TESTS)
 
 bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -25,6 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mount -t proc proc "$ROOT/proc" && mounted+=("$ROOT/proc")
+mount -t sysfs sys "$ROOT/sys" && mounted+=("$ROOT/sys")
 mount --rbind /dev "$ROOT/dev" && mount --make-rslave "$ROOT/dev" && mounted+=("$ROOT/dev")
 mkdir -p "$ROOT/tmp" && chmod 1777 "$ROOT/tmp"
 for path in "$REPO" "$(cd "$REPO/.node" 2>/dev/null && pwd -P || true)" "$(cd "$REPO/.cache" 2>/dev/null && pwd -P || true)"; do
@@ -34,4 +35,4 @@ for path in "$REPO" "$(cd "$REPO/.node" 2>/dev/null && pwd -P || true)" "$(cd "$
   mkdir -p "$ROOT$path" && mount --bind "$path" "$ROOT$path" && mounted+=("$ROOT$path")
 done
 chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin:/usr/games HOME=/root \
-  LANG=C.UTF-8 CI="${CI:-}" bash -c "cd '$REPO' && make test-py313 PY313=/usr/bin/python3.13 VENV313=.venv313-trixie"
+  LANG=C.UTF-8 CI="${CI:-}" bash -c "cd '$REPO' && make test-py313 PY313=/usr/bin/python3.13 VENV313=.venv313-trixie TESTS='${TESTS:-}'"
