@@ -18,7 +18,7 @@ VENV_FLAGS :=
 EXTRAS := [test]
 endif
 
-.PHONY: run test test-deps install bench lint clean
+.PHONY: run test test-deps test-py313 print-py313 install bench lint clean
 
 # Real MicroPython for the firmware's tests and `--firmware micropython`: the WebAssembly
 # port from npm, run by Node.js, in a project-local .node/ (without node the tests skip).
@@ -89,10 +89,34 @@ test: test-deps
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q
 
+# A second interpreter: the suite again on Python 3.13, the Python of Raspberry Pi OS trixie
+# (make test runs the first, 3.11, bookworm's), in its own .venv313 with the test tools.
+# PY313 is the first python3.13 that runs, on the PATH (a pyenv shim may not) or pyenv's; `make test-py313 PY313=...`
+# names another. .ci/run takes Debian 13's own in a trixie root where neither exists.
+# The linters ran in make test; only the suite runs here (TESTS=... a part of it), after
+# make test, whose .cache (the arm64 display packages) it reads.
+PY313 ?= $(shell for p in $$(command -v python3.13) $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13; do \
+	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null && { echo "$$p"; break; }; done)
+VENV313 ?= .venv313
+
+$(VENV313)/bin/.installed: pyproject.toml
+	@[ -n "$(PY313)" ] || { echo "make test-py313: no Python 3.13 here (python3.13 on the PATH or pyenv's); name one: make test-py313 PY313=/path/to/python3.13"; exit 1; }
+	$(PY313) -m venv $(VENV313)
+	$(VENV313)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV313)/bin/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+print-py313:
+	@echo $(PY313)
+
+test-py313: $(VENV313)/bin/.installed $(MPY)
+	@$(VENV313)/bin/python --version
+	$(VENV313)/bin/python -m pytest -q -p no:cacheprovider $(TESTS)
+
 # `make bench QUICK=1`: every benchmark's short form (the figures of a few seconds each, as
 # tests/test_benchmarks.py runs them in `make test`), to see that they all still run.
 bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b $(if $(QUICK),--quick) || exit 1; done
 
 clean:
-	rm -rf $(VENV) .node .node-rp2040 .cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV313) .node .node-rp2040 .cache .pytest_cache .hypothesis

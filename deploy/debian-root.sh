@@ -16,11 +16,25 @@ mirror=$(grep -hoE '^URIs: *[^ ]+/debian$|^deb +[^ ]+/debian ' /etc/apt/sources.
 need=()
 command -v debootstrap >/dev/null || need+=(debootstrap)
 if [ "$arch" != "$(dpkg --print-architecture)" ]; then
-  command -v qemu-"${arch/arm64/aarch64}"-static >/dev/null || need+=(qemu-user-static binfmt-support)
+  { command -v qemu-"${arch/arm64/aarch64}"-static && command -v update-binfmts; } >/dev/null || need+=(qemu-user-static binfmt-support)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+  # The kernel runs a foreign program through the handler binfmt_misc names. In a container
+  # binfmt_misc is often not mounted and the packages' handlers not registered: both done
+  # here (the handler's F flag loads qemu once, so it also runs inside the root's chroot).
+  cpu=${arch/arm64/aarch64}; cpu=${cpu/armhf/arm}; cpu=${cpu/armel/arm}
+  [ -e /proc/sys/fs/binfmt_misc/register ] \
+    || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc \
+    || { echo "debian-root: cannot mount binfmt_misc (a container without that right):" \
+           "$arch programs cannot run here" >&2; exit 1; }
+  [ -e "/proc/sys/fs/binfmt_misc/qemu-$cpu" ] || update-binfmts --import "qemu-$cpu" >/dev/null 2>&1 || true
+  update-binfmts --enable "qemu-$cpu" >/dev/null 2>&1 || true
+  grep -qx enabled "/proc/sys/fs/binfmt_misc/qemu-$cpu" 2>/dev/null \
+    || { echo "debian-root: binfmt_misc has no enabled qemu-$cpu handler: $arch programs cannot run here" >&2; exit 1; }
 fi
 if [ ! -f "$dir/.debootstrapped" ]; then
   rm -rf "$dir"; mkdir -p "$dir"

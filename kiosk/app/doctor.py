@@ -7,6 +7,7 @@ they can be run one by one.
 
 from __future__ import annotations
 
+import errno
 import glob
 import grp
 import json
@@ -14,6 +15,7 @@ import os
 import pwd
 import queue
 import shutil
+import socket
 import subprocess
 import tempfile
 import warnings
@@ -21,7 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.config import DEFAULT_PIN, Config, ConfigError, PinsSection, TutorSection, load_config
+from kiosk.config import (
+    DEFAULT_PIN,
+    CompanionSection,
+    Config,
+    ConfigError,
+    PinsSection,
+    TutorSection,
+    load_config,
+)
 
 MIN_FREE_MB = 200  # the games and logs need little; an SD card this full is in trouble
 
@@ -302,7 +312,9 @@ def _python() -> str:
     return sys.executable
 
 
-def check_audio(run: Callable[..., subprocess.CompletedProcess] = subprocess.run) -> Check:
+def check_audio(
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+) -> Check:
     """espeak-ng is installed and ALSA has a sound card to speak through."""
     name = "speech and sound"
     if shutil.which("espeak-ng") is None:
@@ -488,6 +500,85 @@ def check_commissioning(path: Path) -> Check:
     )
 
 
+SERVICE = "backgammon-table.service"
+COMPANION_NETWORK = "/opt/backgammon-table/deploy/companion-network.sh"
+
+
+def check_companion(
+    companion: CompanionSection,
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+) -> Check:
+    """When the class companion is on: its interface or address is this machine's, its
+    port is free to listen on, and the kiosk's service lets it reach the network."""
+    from kiosk.companion.server import CompanionError, interface_address
+
+    name = "class companion"
+    if not companion.enabled:
+        return Check(name, True, "off ([companion] enabled = false)")
+    try:
+        host = interface_address(companion.address)
+    except CompanionError as err:
+        return Check(
+            name,
+            False,
+            f"{err} Set [companion] address to a connected interface or one of its addresses "
+            "(ip -brief address lists them).",
+        )
+    taken = _listen_problem(host, companion.port)
+    if taken:
+        return Check(name, False, taken)
+    closed = _service_without_network(run)
+    if closed:
+        return Check(name, False, closed)
+    shown = f"[{host}]" if ":" in host else host
+    return Check(name, True, f"can listen on {shown} port {companion.port} (the pages' address)")
+
+
+def _listen_problem(host: str, port: int) -> str | None:
+    """Why nothing could listen on ``host``:``port`` now, in words; None if it could."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind((host, port))
+            probe.listen(1)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return (
+                    f"port {port} on {host} is taken: by the running kiosk (stop it first: "
+                    "sudo systemctl stop backgammon-table) or another program (sudo ss -ltnp "
+                    "names it); else set another [companion] port."
+                )
+            return (
+                f"cannot listen on {host} port {port} ({err.strerror}): set [companion] "
+                "address to one of this machine's addresses or interfaces."
+            )
+    return None
+
+
+def _service_without_network(
+    run: Callable[..., subprocess.CompletedProcess[str]],
+) -> str | None:
+    """The installed kiosk service still keeps the kiosk off the network, in words; None if
+    it does not, or if systemd or the service is not there to ask."""
+    try:
+        shown = run(
+            ["systemctl", "show", "--property=LoadState,PrivateNetwork", SERVICE],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    values = dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
+    if values.get("LoadState") != "loaded" or values.get("PrivateNetwork") != "yes":
+        return None
+    return (
+        f"the service {SERVICE} still runs the kiosk with no network (PrivateNetwork=yes), "
+        f"so no phone can reach the pages: sudo {COMPANION_NETWORK} (INSTALL.md, step 10)."
+    )
+
+
 def run_checks(config_file: str | None = None, port: str | None = None) -> list[Check]:
     """Every check, in the order an installer would fix them."""
     first, config = check_config(config_file)
@@ -506,6 +597,7 @@ def run_checks(config_file: str | None = None, port: str | None = None) -> list[
         check_installer_pin(config.installer.pin),
         *check_teacher_pin(config),
         check_commissioning(_commission_file(config, config_file)),
+        check_companion(config.companion),
     ]
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
+import socket
 import sqlite3
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,7 @@ from gpiozero.pins.mock import MockFactory
 from kiosk.app.build import open_records
 from kiosk.app.doctor import (
     check_audio,
+    check_companion,
     check_config,
     check_database,
     check_disk,
@@ -23,7 +28,7 @@ from kiosk.app.doctor import (
     check_tutor,
 )
 from kiosk.cli import main
-from kiosk.config import Config, PinsSection, StoreSection, TutorSection
+from kiosk.config import CompanionSection, Config, PinsSection, StoreSection, TutorSection
 from kiosk.simtable import SimulatedTable
 from kiosk.store import Store
 from tests.store.games import record_random_game
@@ -169,12 +174,14 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "database",
         "installer PIN",
         "commissioning",
+        "class companion",
     ]
     assert lines[0].startswith("OK      configuration: read from")
     assert lines[4].startswith("PROBLEM display: no screen")
-    assert lines[-4].startswith("OK      database:")
-    assert lines[-3].startswith("PROBLEM installer PIN: still the default 1234")
-    assert lines[-2].startswith("PROBLEM commissioning: not done: run kiosk commission")
+    assert lines[-5].startswith("OK      database:")
+    assert lines[-4].startswith("PROBLEM installer PIN: still the default 1234")
+    assert lines[-3].startswith("PROBLEM commissioning: not done: run kiosk commission")
+    assert lines[-2] == "OK      class companion: off ([companion] enabled = false)"
     assert lines[-1].endswith("problems found.")
 
 
@@ -209,10 +216,33 @@ def _newer(path: Path) -> None:
     raw.close()
 
 
+# The file flags chattr sets (linux/fs.h), set here without e2fsprogs' chattr.
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS, FS_IMMUTABLE_FL = 0x80086601, 0x40086602, 0x10
+
+
+def _set_immutable(path: Path, on: bool) -> bool:
+    """Set or clear a file's immutable flag as ``chattr +i``/``-i`` does; False where the
+    file system or the user's rights do not allow it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        flags = array.array("i", [0])
+        fcntl.ioctl(fd, FS_IOC_GETFLAGS, flags, True)
+        flags[0] = flags[0] | FS_IMMUTABLE_FL if on else flags[0] & ~FS_IMMUTABLE_FL
+        fcntl.ioctl(fd, FS_IOC_SETFLAGS, flags)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
 def _immutable(path: Path) -> None:
     Store(path).close()
-    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-        pytest.skip("chattr +i is not possible here")
+    if not _set_immutable(path, True):
+        pytest.skip("an immutable file is not possible here (the file system or no root)")
 
 
 def _loop(path: Path) -> None:
@@ -253,7 +283,8 @@ def test_doctor_and_kiosk_run_agree_about_a_database(
         check = check_database(path)
         run = open_records(Config(store=StoreSection(path=str(path))))
     finally:
-        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+        if make is _immutable:
+            _set_immutable(path, False)
     store, problem = run
     assert store is None and problem  # kiosk run: not saving
     assert not check.ok  # kiosk doctor: the same
@@ -261,3 +292,71 @@ def test_doctor_and_kiosk_run_agree_about_a_database(
     assert "\n" not in problem and len(problem) < 400
     if make is _damaged:
         assert "more problems" in problem
+
+
+def _systemctl(
+    private_network: str, load_state: str = "loaded"
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """What ``systemctl show`` says of the kiosk's service, for check_companion."""
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        assert command[:2] == ["systemctl", "show"] and command[-1] == "backgammon-table.service"
+        out = f"LoadState={load_state}\nPrivateNetwork={private_network}\n"
+        return subprocess.CompletedProcess(command, 0, out, "")
+
+    return run
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_companion_is_checked_only_when_on() -> None:
+    check = check_companion(CompanionSection(enabled=False, address="nosuch0"))
+    assert check.ok and "off" in check.message
+
+
+def test_a_companion_interface_that_does_not_exist_is_named() -> None:
+    """Issue 35, item 11: a configured interface that does not exist was only in the log."""
+    companion = CompanionSection(enabled=True, address="nosuch0", teacher_pin="482913")
+    check = check_companion(companion, run=_systemctl("no"))
+    assert not check.ok
+    assert "the interface nosuch0 has no IPv4 address" in check.message
+    assert "[companion] address" in check.message
+
+
+def test_the_companion_on_a_free_port_and_on_a_taken_one() -> None:
+    port = _free_port()
+    companion = CompanionSection(
+        enabled=True, address="lo", port=port, teacher_pin="482913"
+    )  # lo: an interface's name, looked up as the companion looks it up
+    check = check_companion(companion, run=_systemctl("no"))
+    assert check.ok and check.message == f"can listen on 127.0.0.1 port {port} (the pages' address)"
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", port))
+        holder.listen(1)
+        check = check_companion(companion, run=_systemctl("no"))
+    assert not check.ok
+    assert check.message.startswith(f"port {port} on 127.0.0.1 is taken: by the running kiosk")
+
+
+def test_an_address_not_of_this_machine() -> None:
+    companion = CompanionSection(enabled=True, address="192.0.2.1", teacher_pin="482913")
+    check = check_companion(companion, run=_systemctl("no"))
+    assert not check.ok and check.message.startswith("cannot listen on 192.0.2.1 port 8080")
+
+
+def test_the_service_that_keeps_the_kiosk_off_the_network_is_named() -> None:
+    """Issue 30, item 3: under PrivateNetwork=yes the companion cannot be reached."""
+    companion = CompanionSection(
+        enabled=True, address="127.0.0.1", port=_free_port(), teacher_pin="482913"
+    )
+    check = check_companion(companion, run=_systemctl("yes"))
+    assert not check.ok
+    assert "PrivateNetwork=yes" in check.message
+    assert "sudo /opt/backgammon-table/deploy/companion-network.sh" in check.message
+    assert (Path(__file__).resolve().parents[2] / "deploy" / "companion-network.sh").exists()
+    # No systemd here (a root, a laptop) or no such service: nothing to say about it.
+    assert check_companion(companion, run=_systemctl("yes", "not-found")).ok
