@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kiosk.app_cli import _open_store
+from kiosk.app.build import open_records
 from kiosk.config import Config
 from kiosk.store import Store, StoreWriter
 from tests.store.games import record_random_game
@@ -43,7 +43,7 @@ def test_damage_found_at_the_start_is_recovered_at_the_start(tmp_path: Path) -> 
     _damage_the_index(path)
     config = Config()
     config.store.path = str(path)
-    writer, problem = _open_store(config)
+    writer, problem = open_records(config)
     assert problem == "" and isinstance(writer, StoreWriter)
     try:
         news = writer.news()
