@@ -30,6 +30,7 @@
     if (!el) return;
     el.textContent = message || "";
     el.classList.toggle("bad", !!bad);
+    el.classList.toggle("beside", role === "teacher" && !!near);  // shown there, read here
     if (role !== "teacher" || !near) return;
     for (const old of document.querySelectorAll(".feedback")) old.remove();
     const where = near.closest("form, .row, .throws") || near;
@@ -221,9 +222,11 @@
     text("lesson-text", lesson.text);
     text("lesson-source", lesson.source ? "From " + lesson.source + "." : "");
     const list = $("lesson-choices");
+    // the class votes on the question: its choices are the vote's (each text once)
+    const voted = role === "projector" && s.vote && s.vote.kind === "question";
     if (list) {
       list.replaceChildren(
-        ...(lesson.choices || []).map((c) => {
+        ...(voted ? [] : lesson.choices || []).map((c) => {
           const li = document.createElement("li");
           li.textContent = c;
           return li;
@@ -290,10 +293,10 @@
         return li;
       }),
     );
+    const asked = s.lesson && vote.kind === "question" && role === "projector";
     text(
       "vote-total",
-      vote.question +
-        " · " +
+      (asked ? "" : vote.question + " · ") +
         vote.total +
         (vote.total === 1 ? " vote" : " votes") +
         (vote.open ? " so far" : ", the vote is closed"),
