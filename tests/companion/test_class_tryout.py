@@ -113,8 +113,9 @@ def test_a_shortened_class_with_three_phones_and_a_table_left_idle(live, browser
     asked = first_question()
     teacher.fill("#lesson-step-input", str(asked.number))
     teacher.click("#lesson-form button[type='submit']")
+    step = f"Step {asked.number} "
     projector.wait_for_function(
-        f"() => document.querySelector('#lesson-step').textContent.startsWith('Step {asked.number}')",
+        f"() => document.querySelector('#lesson-step').textContent.startsWith('{step}')",
         timeout=TIMEOUT,
     )
     teacher.click("button[data-source='question']")

@@ -181,9 +181,7 @@ def test_a_lessons_handout_prints_on_a_few_pages_and_the_index_is_numbered_once(
     page.goto(table.url + "/handouts")
     first = page.locator("main a").first.inner_text()
     assert first.startswith("1. ")
-    style = page.evaluate(
-        "() => getComputedStyle(document.querySelector('main li')).listStyleType"
-    )
+    style = page.evaluate("() => getComputedStyle(document.querySelector('main li')).listStyleType")
     assert style == "none"  # the titles carry their numbers: the list adds none
     page.goto(table.url + f"/handouts/{OPENINGS.info.number}")
     page.wait_for_selector(".handout")
