@@ -164,7 +164,7 @@
     drawJoin(s);
     drawProblem(s);
     drawVote(s);
-    if (role !== "teacher") drawCandidates($("candidate-list"), s.candidates, s.vote);
+    if (role !== "teacher") drawCandidates($("candidate-list"), s.candidates, s.vote, s.problem);
     if (role === "teacher" && teacherState) drawTeacher(s, teacherState);
     if (role === "student") drawStudent(s);
     if (role === "projector") fitProjector(s);
@@ -303,7 +303,7 @@
     );
   }
 
-  function drawCandidates(list, candidates, vote) {
+  function drawCandidates(list, candidates, vote, problem) {
     if (!list) return;
     const few = role === "projector";
     if (role === "projector") show("candidates", !!candidates);
@@ -312,10 +312,12 @@
       return;
     }
     const counted = few && vote && vote.kind === "play" ? vote : null;
-    if (few) {
+    if (few) {  // how many voted, or else the roll they are the plays of
       text(
         "candidates-votes",
-        counted ? counted.total + (counted.total === 1 ? " vote" : " votes") : "",
+        counted
+          ? counted.total + (counted.total === 1 ? " vote" : " votes")
+          : problem ? "· " + problem.label : "",
       );
     }
     list.replaceChildren(
