@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.rules import Colour, Position
 from kiosk.tutor import cubeful
@@ -401,7 +402,7 @@ def cube_event(
     )
 
 
-def taker_reasons(analysis: CubeDecision) -> list[dict]:
+def taker_reasons(analysis: CubeDecision) -> list[dict[str, Any]]:
     """The reasons of a cube decision as the player who was doubled reads them: his own
     chances, what taking and passing leave him, the match from his score; what only the
     doubler could do (the market, too good to double, whose cube it is) said of the doubler.
@@ -417,7 +418,7 @@ def taker_reasons(analysis: CubeDecision) -> list[dict]:
     Your opponent doubled at the right time: many of his throws would have lost his market
     """
     should = f"you should {analysis.response}"
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for reason in analysis.reasons:
         code, facts = reason["code"], {k: v for k, v in reason.items() if k not in ("code", "text")}
         if code == "chances":

@@ -181,9 +181,7 @@ def test_a_lessons_handout_prints_on_a_few_pages_and_the_index_is_numbered_once(
     page.goto(table.url + "/handouts")
     first = page.locator("main a").first.inner_text()
     assert first.startswith("1. ")
-    style = page.evaluate(
-        "() => getComputedStyle(document.querySelector('main li')).listStyleType"
-    )
+    style = page.evaluate("() => getComputedStyle(document.querySelector('main li')).listStyleType")
     assert style == "none"  # the titles carry their numbers: the list adds none
     page.goto(table.url + f"/handouts/{OPENINGS.info.number}")
     page.wait_for_selector(".handout")
@@ -193,3 +191,27 @@ def test_a_lessons_handout_prints_on_a_few_pages_and_the_index_is_numbered_once(
     assert 2 <= pages <= 5, pages
     (SCREENSHOTS / "handout-openings.pdf").write_bytes(pdf)
     page.close()
+
+
+def test_show_them_on_the_projector_shows_the_ranked_plays(live, browser) -> None:
+    table: LiveTable = live()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    projector = context.new_page()
+    projector.goto(table.url + "/projector")
+    projector.wait_for_selector("#board svg", timeout=TIMEOUT)
+    teacher = Http(table.url)
+    token = teacher.login()
+    body = {"position": "4HPwATDgc/ABMA", "turn": "white", "d1": "6", "d2": "2", "go": "rank"}
+    status, answer = teacher.post("/api/teacher/position", body, token)
+    assert status == 200, answer
+    assert teacher.post("/api/teacher/rank", {}, token)[0] == 200
+    assert projector.locator("#candidates").is_hidden()
+    assert teacher.post("/api/teacher/show", {"on": "1"}, token)[0] == 200
+    projector.wait_for_selector("#candidates:not([hidden]) li", timeout=TIMEOUT)
+    assert projector.locator("#candidates h2").inner_text().endswith("White to play 6-2")
+    parts = "#candidate-list li, #candidate-list b, main h2"
+    assert outside(projector, parts) == []
+    projector.screenshot(path=str(SCREENSHOTS / "projector-shown-1280x720.png"))
+    assert teacher.post("/api/teacher/show", {"on": "0"}, token)[0] == 200
+    projector.wait_for_selector("#candidates", state="hidden", timeout=TIMEOUT)
+    context.close()

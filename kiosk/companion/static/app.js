@@ -30,6 +30,7 @@
     if (!el) return;
     el.textContent = message || "";
     el.classList.toggle("bad", !!bad);
+    el.classList.toggle("beside", role === "teacher" && !!near);  // shown there, read here
     if (role !== "teacher" || !near) return;
     for (const old of document.querySelectorAll(".feedback")) old.remove();
     const where = near.closest("form, .row, .throws") || near;
@@ -163,7 +164,7 @@
     drawJoin(s);
     drawProblem(s);
     drawVote(s);
-    if (role !== "teacher") drawCandidates($("candidate-list"), s.candidates, s.vote);
+    if (role !== "teacher") drawCandidates($("candidate-list"), s.candidates, s.vote, s.problem);
     if (role === "teacher" && teacherState) drawTeacher(s, teacherState);
     if (role === "student") drawStudent(s);
     if (role === "projector") fitProjector(s);
@@ -221,9 +222,11 @@
     text("lesson-text", lesson.text);
     text("lesson-source", lesson.source ? "From " + lesson.source + "." : "");
     const list = $("lesson-choices");
+    // the class votes on the question: its choices are the vote's (each text once)
+    const voted = role === "projector" && s.vote && s.vote.kind === "question";
     if (list) {
       list.replaceChildren(
-        ...(lesson.choices || []).map((c) => {
+        ...(voted ? [] : lesson.choices || []).map((c) => {
           const li = document.createElement("li");
           li.textContent = c;
           return li;
@@ -290,17 +293,17 @@
         return li;
       }),
     );
+    const asked = s.lesson && vote.kind === "question" && role === "projector";
     text(
       "vote-total",
-      vote.question +
-        " · " +
+      (asked ? "" : vote.question + " · ") +
         vote.total +
         (vote.total === 1 ? " vote" : " votes") +
         (vote.open ? " so far" : ", the vote is closed"),
     );
   }
 
-  function drawCandidates(list, candidates, vote) {
+  function drawCandidates(list, candidates, vote, problem) {
     if (!list) return;
     const few = role === "projector";
     if (role === "projector") show("candidates", !!candidates);
@@ -309,10 +312,12 @@
       return;
     }
     const counted = few && vote && vote.kind === "play" ? vote : null;
-    if (few) {
+    if (few) {  // how many voted, or else the roll they are the plays of
       text(
         "candidates-votes",
-        counted ? counted.total + (counted.total === 1 ? " vote" : " votes") : "",
+        counted
+          ? counted.total + (counted.total === 1 ? " vote" : " votes")
+          : problem ? "· " + problem.label : "",
       );
     }
     list.replaceChildren(
