@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,18 @@ def test_doctor_does_not_advise_chown_on_a_read_only_file_system(
     check = doctor.check_database(tmp_path / "table.sqlite3")
     assert not check.ok and "read-only file system" in check.message
     assert "chown" not in check.message
+
+
+def test_a_scenario_placing_a_man_on_an_unplugged_chattering_table_ends() -> None:
+    """``unplug``, ``chatter 5``, ``place``: the hand waited for a reed to settle on a table
+    that scans nothing. Run on a thread of its own, so that a hang fails instead."""
+    from tests.referee.hands import run
+
+    out: list[list[dict[str, object]]] = []
+    worker = threading.Thread(
+        target=lambda: out.append(run(["unplug", "chatter 5", "place 6 white", "replug"])),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(60)
+    assert out, "the scenario never ended"
