@@ -28,6 +28,13 @@ Figures (the last line is one JSON object):
     (target under 5 s here); ``year_quick_check_s`` is what the whole-file check that
     every start used to run costs on the same file (warm page cache on both).
 
+``fds_start`` / ``fds_end``, ``threads_start`` / ``threads_end``
+    the process's open descriptors and threads at the start of play and at the end.
+
+With ``--companion`` the class companion runs too, on 127.0.0.1: the teacher logs in and
+opens a class, and 30 phones (another process) join it, follow the board over WebSockets,
+vote, reconnect every minute and join again every other minute (issue 36).
+
 ``python benchmarks/bench_soak.py`` runs 3 minutes; ``--minutes 60`` the long form; ``--quick``
 nine seconds and a fortnight of records (``year_days``), to show that it still runs.
 """
@@ -37,12 +44,15 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import multiprocessing
 import os
 import random
 import shutil
 import sqlite3
 import statistics
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -64,6 +74,11 @@ from kiosk.table.sensing import location  # noqa: E402
 GAMES_A_DAY = 40
 PAGE = os.sysconf("SC_PAGE_SIZE")
 BUCKET_MS = 0.1  # the loop's turns are counted in a histogram: constant memory
+
+
+def open_fds() -> int:
+    """The process's open descriptors now."""
+    return len(os.listdir("/proc/self/fd"))
 
 
 def rss_mb() -> float:
@@ -154,13 +169,44 @@ class Visitor:
         self.not_before = now + 0.3
 
 
-def soak(minutes: float, folder: Path) -> dict:
+def start_class(app: App, minutes: float) -> tuple[object, object]:
+    """The companion attached, a class opened by the teacher, 30 phones joining from another
+    process for ``minutes``; the phones' process and the queue of their counts."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import bench_companion
+
+    from kiosk.app.companion import attach
+
+    companion = attach(app)
+    assert companion is not None, "the companion did not start"
+    server = companion.server
+    base = f"http://127.0.0.1:{server.port}"
+    bench_companion.PIN = app.config.companion.teacher_pin
+    teacher = bench_companion.Teacher(base)
+    teacher.post("/api/teacher/class/open", {})
+    code = server.room.join.code
+    context = multiprocessing.get_context("spawn")
+    ready, counts = context.Event(), context.Queue()
+    phones = context.Process(
+        target=bench_companion.students, args=(base, code, minutes * 60, ready, counts)
+    )
+    phones.start()
+    ready.wait(60)
+    return phones, counts
+
+
+def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
     """Play for ``minutes``; the figures of the session, and the records file."""
     config = Config()
     config.dice.source = "digital"
     config.tutor.evaluator = "builtin"
     config.speech.enabled = False
     config.installer.pin = "8642"
+    if companion:
+        config.companion.enabled = True
+        config.companion.address = "127.0.0.1"
+        config.companion.port = 0  # a free port
+        config.companion.teacher_pin = "864213"
     layout = table_layout(config)
     sim = SimulatedTable(layout, realtime=True, seed=27)
     sim.set_position(STARTING_POSITION)
@@ -183,8 +229,12 @@ def soak(minutes: float, folder: Path) -> dict:
     app.simulator = sim  # new games are laid out on the simulated table at once
     visitor = Visitor(app, sim, idle_every=8 if minutes >= 30 else 0)
     app.start()
+    phones = counts = None
+    if companion:
+        phones, counts = start_class(app, minutes)
     gc.collect()
     gc.freeze()  # as App.run does: what start-up made lives all day
+    fds_start, threads_start = open_fds(), threading.active_count()
     histogram = [0] * int(1000 / BUCKET_MS)
     samples: list[tuple[float, float]] = []
     period = 1 / config.display.fps
@@ -205,11 +255,19 @@ def soak(minutes: float, folder: Path) -> dict:
             if len(samples) % 24 == 0:
                 print(
                     f"{(clock - start) / 60:5.1f} min: {visitor.games} games, "
-                    f"{visitor.turns} turns, rss {samples[-1][1]:.1f} MB",
+                    f"{visitor.turns} turns, rss {samples[-1][1]:.1f} MB, "
+                    f"{open_fds()} descriptors, {threading.active_count()} threads, loop p99 "
+                    f"{_centile(histogram, sum(histogram), 0.99)} ms",
                     flush=True,
                 )
         next_frame = wait_for_frame(next_frame, period)
+    fds_end, threads_end = open_fds(), threading.active_count()
     store.flush()
+    votes = None
+    if phones is not None and counts is not None:
+        phones.join(120)  # type: ignore[attr-defined]
+        got = [counts.get(timeout=5) for _ in range(30)]  # type: ignore[attr-defined]
+        votes = sum(v for v, _ in got)
     app.close()
     sim.close()
     half = [s for s in samples if s[0] >= minutes * 30]
@@ -232,6 +290,12 @@ def soak(minutes: float, folder: Path) -> dict:
         "loop_p50_ms": _centile(histogram, turns, 0.5),
         "loop_p99_ms": _centile(histogram, turns, 0.99),
         "loop_max_ms": _centile(histogram, turns, 1.0),
+        "fds_start": fds_start,
+        "fds_end": fds_end,
+        "threads_start": threads_start,
+        "threads_end": threads_end,
+        "companion": companion,
+        "class_votes": votes,
     }
 
 
@@ -365,6 +429,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (3)")
     parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
+    parser.add_argument(
+        "--companion", action="store_true", help="the class companion on, 30 phones in a class"
+    )
+    parser.add_argument(
+        "--no-year", action="store_true", help="skip the year of records built afterwards"
+    )
     args = parser.parse_args()
     days, checks = 365, 3
     if args.quick:  # a few seconds of play, a fortnight of records
@@ -372,7 +442,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-soak-"))
     try:
         print(f"playing unattended for {args.minutes:g} minutes...", flush=True)
-        figures = soak(args.minutes, folder)
+        figures = soak(args.minutes, folder, companion=args.companion)
         print(
             f"{figures['games']} games, {figures['turns']} turns; rss {figures['rss_start_mb']} "
             f"-> {figures['rss_half_mb']} (half time) -> {figures['rss_end_mb']} MB: "
@@ -380,9 +450,14 @@ def main() -> None:
         )
         print(
             f"loop: median {figures['loop_p50_ms']} ms, p99 {figures['loop_p99_ms']} ms; "
-            f"records: {figures['db_bytes_per_game']} bytes a game"
+            f"records: {figures['db_bytes_per_game']} bytes a game; descriptors "
+            f"{figures['fds_start']} -> {figures['fds_end']}, threads "
+            f"{figures['threads_start']} -> {figures['threads_end']}"
         )
         db = folder / "table.sqlite3"
+        if args.no_year:
+            print(json.dumps(figures))
+            return
         figures["db_bytes_per_pruned_game"] = pruned_bytes_per_game(db, folder)
         year, games = year_of_records(db, folder, days)
         figures["year_games"] = games

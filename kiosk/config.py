@@ -74,6 +74,15 @@ def _between(low: float, high: float) -> Check:
     return check
 
 
+def _zero_or(check: Check) -> Check:
+    """``check``, with 0 (off) allowed besides."""
+
+    def zero_or(value: Any) -> str | None:
+        return None if value == 0 else check(value)
+
+    return zero_or
+
+
 def _pin(optional: bool = False) -> Check:
     def check(value: Any) -> str | None:
         if optional and value == 0:
@@ -136,7 +145,7 @@ class RefereeSection:
 
     settle_ms: int = _setting(300, "an integer 50-5000 (milliseconds)", _between(50, 5000))
     auto_done_ms: int = _setting(
-        0, "0 (players press Done) or 200-60000 milliseconds", _between(0, 60000)
+        0, "0 (players press Done) or 200-60000 milliseconds", _zero_or(_between(200, 60000))
     )
     mode: str = _setting("teaching", "teaching, laws", _choice("teaching", "laws"))
     dice_rest_ms: int = _setting(

@@ -424,6 +424,13 @@ def check_database(path: Path) -> Check:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
             pass
     except OSError as err:
+        if err.errno == errno.EROFS:  # no owner to change: the file system is read-only
+            return Check(
+                name,
+                False,
+                f"the folder {folder} is on a read-only file system, so no game could be "
+                "saved: mount it read-write (or set [store] path to a writable place)",
+            )
         return Check(
             name,
             False,

@@ -123,6 +123,16 @@ class _Facts(Collector):
             family = CounterMetricFamily(f"{PREFIX}_companion_votes", "Votes cast by students")
             family.add_metric([], float(companion["votes"]))
             yield family
+        if "connections" in companion:
+            words = "Connections open to the companion"
+            yield _gauge("companion_connections", words, companion["connections"])
+        if "refused" in companion:
+            family = CounterMetricFamily(
+                f"{PREFIX}_companion_connections_refused",
+                "Connections closed at once for the caps on connections (issue 36)",
+            )
+            family.add_metric([], float(companion["refused"]))
+            yield family
 
 
 def _gauge(name: str, words: str, value: object) -> GaugeMetricFamily:

@@ -64,9 +64,7 @@ class Sessions:
     def __init__(self) -> None:
         self._by_id: OrderedDict[str, Session] = OrderedDict()
 
-    def new(
-        self, role: str, now: float, *, busy: Collection[str] = (), **fields: str
-    ) -> Session:
+    def new(self, role: str, now: float, *, busy: Collection[str] = (), **fields: str) -> Session:
         """A fresh session (a new id: a login or a join never keeps the visitor's). Beyond
         ``MAX_SESSIONS`` (or ``MAX_STUDENTS`` in one class) the visitor, else the student,
         unseen longest goes; never the teacher, nor a session in ``busy`` (ids with a page

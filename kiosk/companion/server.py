@@ -656,6 +656,8 @@ class CompanionServer:
         facts["companion"] = {
             "clients": {k: kinds.count(k) for k in ("projector", "teacher", "student")},
             "votes": self.votes_cast,
+            "connections": self.gate.open,
+            "refused": self.gate.refused,
         }
         return facts
 

@@ -325,9 +325,10 @@ class ScenarioRunner:
         self._hand()
 
     def _hand(self) -> None:
-        """A hand's movement; a hand that set a reed chattering stays until it settles."""
+        """A hand's movement; a hand that set a reed chattering stays until it settles (an
+        unplugged table scans nothing, so nothing settles: it does not wait for that)."""
         self.wait(STEP_MS)
-        while self.sim.chattering:
+        while self.sim.chattering and self.sim.plugged:
             self.wait(STEP_MS)
 
     # -- the table's real-world faults (kiosk.simtable.SimulatedTable) ----------------------

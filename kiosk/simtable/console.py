@@ -24,6 +24,7 @@ HELP = """commands:
   show                        the men on the table and the dice
   quit"""
 
+MAX_NOISE = 1_000_000  # bytes of noise one command puts on the line
 _MARK = {SlotState.WHITE: "W", SlotState.BLACK: "B"}
 
 
@@ -94,7 +95,10 @@ def _run(sim: SimulatedTable, verb: str, args: list[str]) -> str:
     elif verb == "replug":
         sim.replug()
     elif verb == "noise":
-        return f"injected {len(sim.noise(int(args[0]) if args else 64))} bytes"
+        count = int(args[0]) if args else 64
+        if not 0 <= count <= MAX_NOISE:
+            raise ValueError(f"noise takes 0 to {MAX_NOISE} bytes, not {count}")
+        return f"injected {len(sim.noise(count))} bytes"
     elif verb == "show":
         return describe(sim)
     elif verb == "help":

@@ -39,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_run)
 
 
+SQLITE_MAX_INT = 2**63 - 1  # the largest id SQLite can hold
+
+
 def _fail(message: str) -> int:
     print(f"kiosk export: {message}", file=sys.stderr)
     return 2
@@ -51,6 +54,13 @@ def _run(args: argparse.Namespace) -> int:
     path = Path(args.db).expanduser() if args.db else default_path()
     if not path.is_file():
         return _fail(f"there is no record file at {path} (give one with --db PATH)")
+    if path.stat().st_size == 0:  # opening it would write the records' tables into it
+        return _fail(f"{path} is empty: no games are recorded in it")
+    for option in ("game", "match", "position"):
+        number = getattr(args, option)
+        if number is not None and not 0 <= number <= SQLITE_MAX_INT:
+            what = "turn" if option == "position" else option
+            return _fail(f"there is no {what} {number} in {path}")
     try:
         with Store(path) as store:
             if args.list:

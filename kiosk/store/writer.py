@@ -393,8 +393,10 @@ class StoreWriter:
             return False
         except StoreTroubleError as err:
             with self._cond:
+                first = self._trouble is None
                 self._trouble_at(_transient(str(err)), time.monotonic())
-            log.warning("store: %s", err)
+            if first:  # logged once while it lasts, not at every try
+                log.warning("store: %s", err)
             return False
         except StoreError as err:
             with self._cond:
@@ -455,9 +457,11 @@ class StoreWriter:
             problem = self._file_problem()
         except StoreTroubleError as err:
             with self._cond:
+                first = self._trouble is None
                 self._trouble_at(_transient(str(err)), time.monotonic())
                 self._watch_trouble = True
-            log.warning("store: %s", err)
+            if first:  # logged once while it lasts, not at every look
+                log.warning("store: %s", err)
             return
         if self._watch_trouble and problem is None:
             with self._cond:

@@ -186,3 +186,14 @@ def test_the_gate_keeps_each_address_and_the_whole_below_their_caps() -> None:
     assert kept == 200 and gate.refused == 900
     kept += sum(gate.admit(f"10.0.{n // 250}.{n % 250}") for n in range(1100))
     assert kept == gate.total == 1024 - RESERVED_FDS
+
+
+def test_the_metrics_count_the_connections_and_those_refused(live) -> None:
+    from tests.companion.live import Http
+
+    table = live()
+    table.server.gate.refused = 7  # as if seven had come beyond the caps
+    status, _, text = Http(table.url).get("/metrics")
+    assert status == 200
+    assert "companion_connections_refused_total 7.0" in text
+    assert "companion_connections " in text
