@@ -37,7 +37,9 @@ from typing import Any
 from kiosk.rules import Game
 from kiosk.store.store import (
     HEADER,
+    ClassAnswer,
     GameSummary,
+    LessonRecord,
     MatchSummary,
     Store,
     StoreError,
@@ -184,6 +186,10 @@ class StoreWriter:
         """Every game, oldest first, or only those of one match."""
         return self._read("games", match_id)
 
+    def recent_games(self, limit: int) -> list[GameSummary]:
+        """The last ``limit`` games finished with a winner, oldest first."""
+        return self._read("recent_games", limit)
+
     def match(self, match_id: int) -> MatchSummary:
         """One match with its score."""
         return self._read("match", match_id)
@@ -215,6 +221,14 @@ class StoreWriter:
     def lesson_progress(self, player_slot: str) -> dict[str, tuple[int, bool]]:
         """How far ``player_slot`` has come in each lesson."""
         return self._read("lesson_progress", player_slot)
+
+    def learners(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many learners there are, and the names on one page of them."""
+        return self._read("learners", offset, limit)
+
+    def progress_of(self, names: list[str]) -> tuple[list[LessonRecord], list[ClassAnswer]]:
+        """The lesson progress and class answers of the learners named."""
+        return self._read("progress_of", names)
 
     def pin_failures(self) -> int:
         """How many wrong PINs were entered in a row, as last kept."""
