@@ -852,6 +852,7 @@ class App:
         """What the application does about an event (the modes' changes: ``transitions``)."""
         self.transitions.on_event(event)
         self._consider_cube()
+        self._consider_play()
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
@@ -962,6 +963,14 @@ class App:
         self._coach().analyse_cube(
             self.game_serial, len(game.turns), game.position, self.cube_state(), str(decider)
         )
+
+    def _consider_play(self) -> None:
+        """Dice thrown for a person to play: the coach rates the plays now, in its thread."""
+        game, side = self.core.game, self.core.side
+        if not self.tutor or self.lesson is not None or self.replay is not None or self.russian:
+            return
+        if game.phase == Phase.PLAY and game.dice and (side is None or game.turn != side.colour):
+            self._coach().prepare(self.game_serial, len(game.turns), game.position, game.dice)
 
     def cube_state(self) -> CubeState:
         """The cube as the side on roll sees it: its value and owner before any double on

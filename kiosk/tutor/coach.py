@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from kiosk.rules import Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
-from kiosk.tutor.evaluators import Evaluator, EvaluatorError
+from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.features import explain, gives_up
 
@@ -165,8 +165,42 @@ class Coach:
         if fallback is None and not isinstance(evaluator, BuiltinEvaluator):
             fallback = BuiltinEvaluator()
         self.fallback = fallback
+        # rolls worked out before their play (see prepare): the plays ranked, and the chances
+        # after the best play of each
+        self._prepared: dict[tuple[Position, tuple[int, int], str], list[Scored]] = {}
+        self._best_chances: dict[Position, tuple[float, ...]] = {}
+
+    def prepare(self, position: Position, dice: tuple[int, int]) -> None:
+        """Rate the plays of ``dice`` in ``position`` before one is made (the dice have
+        landed, the player thinks): :meth:`rate` then only works out what the play made
+        adds, with the same verdict as without. Raises :class:`EvaluatorError` if the
+        evaluator fails (nothing is kept then)."""
+        d1, d2 = dice
+        if len(position.legal_plays(d1, d2, self.profile)) <= 1:
+            return  # nothing to weigh
+        ranked = self.evaluator.evaluate_plays(position, d1, d2, profile=self.profile)
+        best = ranked[0][0].result
+        chances = mover_chances(self.evaluator, best)
+        if len(self._prepared) >= _PREPARED_KEPT:  # the oldest go
+            self._prepared.pop(next(iter(self._prepared)))
+        if len(self._best_chances) >= _PREPARED_KEPT:
+            self._best_chances.pop(next(iter(self._best_chances)))
+        self._prepared[(position, (d1, d2), self.profile.name)] = ranked
+        if chances is not None:
+            self._best_chances[best] = chances
 
     def _rank(self, position: Position, d1: int, d2: int, play: Play | None):
+        prepared = self._prepared.get((position, (d1, d2), self.profile.name))
+        if prepared is not None:
+            ranked = prepared
+            if play is None or any(p == play for p, _ in ranked):
+                return ranked, self.evaluator.name
+            try:  # the play made was not among those looked at closely: it alone now
+                equity = self.evaluator.equity(play.result)
+            except EvaluatorError as err:
+                log.warning("%s failed (%s); ranking the roll again", self.evaluator.name, err)
+            else:  # as evaluate_plays(keep=play) ranks it: after any play of equal equity
+                return sorted([*ranked, (play, equity)], key=lambda s: -s[1]), self.evaluator.name
         try:
             ranked = self.evaluator.evaluate_plays(
                 position, d1, d2, keep=play, profile=self.profile
@@ -276,8 +310,10 @@ class Coach:
         """The reason naming what ``play`` gives up against ``best`` by the chances of the
         evaluator that judged (None if it gives no chances, or nothing is given up)."""
         evaluator = self.evaluator if judge == self.evaluator.name else self.fallback
+        known = self._best_chances.get(best.result) if evaluator is self.evaluator else None
         try:
-            mine, theirs = (mover_chances(evaluator, p.result) for p in (play, best))
+            mine = mover_chances(evaluator, play.result)
+            theirs = known if known is not None else mover_chances(evaluator, best.result)
         except EvaluatorError as err:
             log.warning("no chances from %s: %s", judge, err)
             return None
@@ -290,6 +326,9 @@ class Coach:
         self.evaluator.close()
         if self.fallback is not None:
             self.fallback.close()
+
+
+_PREPARED_KEPT = 4  # rolls whose working out is kept (the one on the table, and a few)
 
 
 def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, ...] | None:
@@ -394,6 +433,10 @@ class Rater(Protocol):
         """The verdict on ``play`` of ``dice`` in ``position``."""
         ...
 
+    def prepare(self, position: Position, dice: tuple[int, int]) -> None:
+        """The plays of ``dice`` in ``position`` rated before one is made."""
+        ...
+
     def decide_cube(self, position: Position, cube: Any) -> Any:
         """The cube decision of the side on roll in ``position``."""
         ...
@@ -446,10 +489,29 @@ class CoachWorker:
             self._pending += 1
         self._jobs.put(("cube", position, cube, player))
 
+    def submit_prepare(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
+    ) -> None:
+        """Queue the rating of the plays of ``dice`` in ``position`` before one is made (see
+        :meth:`Coach.prepare`); returns at once, publishes nothing."""
+        with self._idle:
+            self._pending += 1
+        self._jobs.put(("prepare", position, dice, profile))
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _prepare(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None
+    ) -> None:
+        try:
+            if profile is not None:
+                self.coach.profile = profile
+            self.coach.prepare(position, dice)
+        except Exception:  # the play is rated from scratch when it comes
+            log.exception("the coach could not rate the plays of %s ahead", position.position_id())
 
     def _cube(self, position: Position, cube: object, player: str) -> dict:
         try:
@@ -490,8 +552,10 @@ class CoachWorker:
             job = self._jobs.get()
             if job is None:
                 return
-            event = self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job)
-            self.publish(event)
+            if job[0] == "prepare":
+                self._prepare(*job[1:])
+            else:
+                self.publish(self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job))
             with self._idle:
                 self._pending -= 1
                 self._idle.notify_all()
