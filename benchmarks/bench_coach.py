@@ -48,6 +48,7 @@ POSITIONS_FILE = Path(__file__).with_name("coach_positions.txt")
 CUBE_FILE = Path(__file__).with_name("cube_positions.txt")
 SEED = 7_100
 GAMES = 40
+THINK_S = 2.0  # a player's thinking before Done, in the verdict-after-Done figures
 EVERY = 5  # keep one position in five, so the set spans many games
 
 
@@ -270,11 +271,14 @@ def time_ratings(evaluator: Evaluator, cases, limit: int) -> float:
     return 1000 * elapsed / max(1, len(chosen))
 
 
-def verdict_after_done(evaluator: Evaluator, cases, limit: int) -> dict[str, float]:
+def verdict_after_done(
+    evaluator: Evaluator, cases, limit: int, think_s: float = THINK_S
+) -> dict[str, float]:
     """Milliseconds from Done to the verdict on a random legal play, over the first
     ``limit`` cases: in every other case the coach rated the roll's plays when the dice
-    landed (``Coach.prepare``, as the table does, not timed here) and in the others not (as
-    before), so that an evaluator's own cache of evaluations favours neither."""
+    landed (``Coach.prepare``, as the table does, for ``think_s`` seconds at most: the
+    player thinking; not timed here) and in the others not (as before), so that an
+    evaluator's own cache of evaluations favours neither."""
     coach = Coach(evaluator)
     rng = random.Random(2)
     ahead: list[float] = []
@@ -282,7 +286,8 @@ def verdict_after_done(evaluator: Evaluator, cases, limit: int) -> dict[str, flo
     for i, (position, d1, d2) in enumerate(cases[:limit]):
         play = rng.choice(position.legal_plays(d1, d2))
         if i % 2:
-            coach.prepare(position, (d1, d2))
+            until = time.monotonic() + think_s
+            coach.prepare(position, (d1, d2), more=lambda until=until: time.monotonic() < until)
         start = time.perf_counter()
         coach.rate(position, (d1, d2), play)
         (ahead if i % 2 else fresh).append((time.perf_counter() - start) * 1000)

@@ -169,14 +169,20 @@ class Coach:
         # after the best play of each
         self._prepared: dict[tuple[Position, tuple[int, int], str], list[Scored]] = {}
         self._best_chances: dict[Position, tuple[float, ...]] = {}
+        self._deep: dict[Position, float] = {}  # the other plays of the last roll prepared
 
-    def prepare(self, position: Position, dice: tuple[int, int]) -> None:
+    def prepare(
+        self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = lambda: False
+    ) -> None:
         """Rate the plays of ``dice`` in ``position`` before one is made (the dice have
         landed, the player thinks): :meth:`rate` then only works out what the play made
-        adds, with the same verdict as without. Raises :class:`EvaluatorError` if the
-        evaluator fails (nothing is kept then)."""
+        adds, with the same verdict as without. Then, as long as ``more()`` says nothing
+        else waits, the other plays are looked at as closely one by one, so that most plays
+        made add nothing at all. Raises :class:`EvaluatorError` if the evaluator fails
+        (what was worked out is kept)."""
         d1, d2 = dice
-        if len(position.legal_plays(d1, d2, self.profile)) <= 1:
+        plays = position.legal_plays(d1, d2, self.profile)
+        if len(plays) <= 1:
             return  # nothing to weigh
         ranked = self.evaluator.evaluate_plays(position, d1, d2, profile=self.profile)
         best = ranked[0][0].result
@@ -188,6 +194,12 @@ class Coach:
         self._prepared[(position, (d1, d2), self.profile.name)] = ranked
         if chances is not None:
             self._best_chances[best] = chances
+        self._deep = {}  # the previous roll's plays are of no more use
+        looked = {p for p, _ in ranked}
+        for play in [p for p in plays if p not in looked][:_LOOK_FURTHER]:
+            if not more():
+                return
+            self._deep[play.result] = self.evaluator.equity(play.result)
 
     def _rank(self, position: Position, d1: int, d2: int, play: Play | None):
         prepared = self._prepared.get((position, (d1, d2), self.profile.name))
@@ -195,8 +207,10 @@ class Coach:
             ranked = prepared
             if play is None or any(p == play for p, _ in ranked):
                 return ranked, self.evaluator.name
-            try:  # the play made was not among those looked at closely: it alone now
-                equity = self.evaluator.equity(play.result)
+            try:  # the play made was not among those looked at closely: it alone
+                equity = self._deep.get(play.result)
+                if equity is None:
+                    equity = self.evaluator.equity(play.result)
             except EvaluatorError as err:
                 log.warning("%s failed (%s); ranking the roll again", self.evaluator.name, err)
             else:  # as evaluate_plays(keep=play) ranks it: after any play of equal equity
@@ -329,6 +343,7 @@ class Coach:
 
 
 _PREPARED_KEPT = 4  # rolls whose working out is kept (the one on the table, and a few)
+_LOOK_FURTHER = 48  # other plays of a roll looked at closely ahead, at most (a Pi's minute)
 
 
 def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, ...] | None:
@@ -433,8 +448,11 @@ class Rater(Protocol):
         """The verdict on ``play`` of ``dice`` in ``position``."""
         ...
 
-    def prepare(self, position: Position, dice: tuple[int, int]) -> None:
-        """The plays of ``dice`` in ``position`` rated before one is made."""
+    def prepare(
+        self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = ...
+    ) -> None:
+        """The plays of ``dice`` in ``position`` rated before one is made, the others while
+        ``more()``."""
         ...
 
     def decide_cube(self, position: Position, cube: Any) -> Any:
@@ -509,7 +527,7 @@ class CoachWorker:
         try:
             if profile is not None:
                 self.coach.profile = profile
-            self.coach.prepare(position, dice)
+            self.coach.prepare(position, dice, more=self._jobs.empty)  # until a play comes
         except Exception:  # the play is rated from scratch when it comes
             log.exception("the coach could not rate the plays of %s ahead", position.position_id())
 

@@ -25,6 +25,9 @@ class Counted(PlyEvaluator):
         self.plies = 2
         self.deep = 0
 
+    def close(self) -> None:
+        """Nothing to release."""
+
     def _equity(self, after: Position, plies: int) -> float:
         equity = self.net.equity(after)
         if plies:
@@ -67,6 +70,20 @@ def test_a_roll_rated_ahead_gives_the_same_verdicts(make: type) -> None:
             outside += looked > 0
     if make is Counted:
         assert outside  # some plays made were not among those looked at closely
+
+
+def test_with_time_to_spare_every_play_is_looked_at_ahead() -> None:
+    rng = random.Random(6)
+    ahead, fresh = Coach(Counted()), Coach(Counted())
+    evaluator = ahead.evaluator
+    assert isinstance(evaluator, Counted)
+    for position, dice in _cases(15):
+        play = rng.choice(position.legal_plays(*dice))
+        ahead.prepare(position, dice, more=lambda: True)
+        deep = evaluator.deep
+        assert _same(ahead.rate(position, dice, play), fresh.rate(position, dice, play))
+        if len(position.legal_plays(*dice)) <= 48:
+            assert evaluator.deep == deep  # nothing left to work out after Done
 
 
 def test_the_worker_rates_ahead_without_publishing() -> None:
