@@ -176,9 +176,11 @@ class Coach:
     ) -> None:
         """Rate the plays of ``dice`` in ``position`` before one is made (the dice have
         landed, the player thinks): :meth:`rate` then only works out what the play made
-        adds, with the same verdict as without. Then, as long as ``more()`` says nothing
-        else waits, the other plays are looked at as closely one by one, so that most plays
-        made add nothing at all. Raises :class:`EvaluatorError` if the evaluator fails
+        adds, with the same verdict as without. Then, with an evaluator that works in a
+        process of its own (``evaluates_elsewhere``: the ``gnubg`` program; one in this
+        process would hold up the table's loop), as long as ``more()`` says nothing else
+        waits, the other plays are looked at as closely one by one, so that most plays made
+        add nothing at all. Raises :class:`EvaluatorError` if the evaluator fails
         (what was worked out is kept)."""
         d1, d2 = dice
         plays = position.legal_plays(d1, d2, self.profile)
@@ -195,6 +197,8 @@ class Coach:
         if chances is not None:
             self._best_chances[best] = chances
         self._deep = {}  # the previous roll's plays are of no more use
+        if not getattr(self.evaluator, "evaluates_elsewhere", False):
+            return  # an evaluator in this process would hold the loop up while it works
         looked = {p for p, _ in ranked}
         for play in [p for p in plays if p not in looked][:_LOOK_FURTHER]:
             if not more():

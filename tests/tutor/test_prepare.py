@@ -19,6 +19,7 @@ class Counted(PlyEvaluator):
     only the best few are looked at closely, and the play made if it is not among them."""
 
     name = "counted"
+    evaluates_elsewhere = True  # as the gnubg program: looked further ahead
 
     def __init__(self) -> None:
         self.net = BuiltinEvaluator()
