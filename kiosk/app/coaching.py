@@ -219,9 +219,11 @@ class CoachOnFirstUse:
         """:meth:`Coach.rate`, by the coach made on first use."""
         return self.made().rate(*args, **kwargs)
 
-    def prepare(self, position: Position, dice: tuple[int, int]) -> None:
+    def prepare(
+        self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = lambda: False
+    ) -> None:
         """:meth:`Coach.prepare`, by the coach made on first use."""
-        self.made().prepare(position, dice)
+        self.made().prepare(position, dice, more)
 
     def decide_cube(self, position: Position, cube: CubeState) -> CubeDecision:
         """The cube decision of the side on roll in ``position``, by the cube coach (made

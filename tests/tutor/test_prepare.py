@@ -92,10 +92,12 @@ def test_the_worker_rates_ahead_without_publishing() -> None:
     from kiosk.tutor.coach import CoachConfig
 
     events: list[dict[str, object]] = []
-    worker = CoachWorker(CoachOnFirstUse(CoachConfig(evaluator="builtin"), "modern"), events.append)
+    coach = CoachOnFirstUse(CoachConfig(evaluator="builtin"), "modern")
+    worker = CoachWorker(coach, events.append)
     position, dice = Position.standard(), (3, 1)
     worker.submit_prepare(position, dice)
     assert worker.wait(30) and events == []
+    assert coach.made()._prepared  # the roll was rated ahead, in the worker's thread
     worker.submit(position, dice, "8/5 6/5", "white")
     assert worker.wait(30)
     assert [e["event"] for e in events] == ["coach"] and events[0]["rating"] == "fine"
