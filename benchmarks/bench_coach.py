@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -47,6 +48,7 @@ POSITIONS_FILE = Path(__file__).with_name("coach_positions.txt")
 CUBE_FILE = Path(__file__).with_name("cube_positions.txt")
 SEED = 7_100
 GAMES = 40
+THINK_S = 2.0  # a player's thinking before Done, in the verdict-after-Done figures
 EVERY = 5  # keep one position in five, so the set spans many games
 
 
@@ -297,6 +299,35 @@ def errors_without_reason(
                 missing.append(f"{position.position_id()} {d1}-{d2} {play}")
     coach.close()
     return errors, len(missing), missing
+def verdict_after_done(
+    evaluator: Evaluator, cases, limit: int, think_s: float = THINK_S
+) -> dict[str, float]:
+    """Milliseconds from Done to the verdict on a random legal play, over the first
+    ``limit`` cases: in every other case the coach rated the roll's plays when the dice
+    landed (``Coach.prepare``, as the table does, for ``think_s`` seconds at most: the
+    player thinking; not timed here) and in the others not (as before), so that an
+    evaluator's own cache of evaluations favours neither."""
+    coach = Coach(evaluator)
+    rng = random.Random(2)
+    ahead: list[float] = []
+    fresh: list[float] = []
+    for i, (position, d1, d2) in enumerate(cases[:limit]):
+        play = rng.choice(position.legal_plays(d1, d2))
+        if i % 2:
+            until = time.monotonic() + think_s
+            coach.prepare(position, (d1, d2), more=lambda until=until: time.monotonic() < until)
+        start = time.perf_counter()
+        coach.rate(position, (d1, d2), play)
+        (ahead if i % 2 else fresh).append((time.perf_counter() - start) * 1000)
+    coach.close()
+    figures = {}
+    for label, times in (("", ahead), ("_from_scratch", fresh)):
+        times.sort()
+        figures[f"verdict_after_done_ms_p50{label}"] = round(statistics.median(times), 1)
+        figures[f"verdict_after_done_ms_p99{label}"] = round(
+            times[max(0, math.ceil(len(times) * 0.99) - 1)], 1
+        )
+    return figures
 
 
 def main() -> int:
@@ -306,6 +337,10 @@ def main() -> int:
     parser.add_argument(
         "--program-limit", type=int, default=20, help="positions timed with the gnubg program"
     )
+    parser.add_argument(
+        "--done-limit", type=int, default=120, help="positions for the gnubg program's verdicts"
+    )
+    parser.add_argument("--only-done", action="store_true", help="only the verdicts after Done")
     parser.add_argument("--regenerate", action="store_true", help="draw the positions again")
     parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     parser.add_argument(
@@ -333,6 +368,25 @@ def main() -> int:
     cases = load()
     if args.limit:
         cases = cases[: args.limit]
+
+    done = {"builtin": verdict_after_done(BuiltinEvaluator(), cases, len(cases))}
+    if load_module() is not None:
+        done["gnubg-nn"] = verdict_after_done(GnubgNNEvaluator(plies=args.plies), cases, len(cases))
+    if find_program() is not None:
+        program = GnubgExternalEvaluator(plies=args.plies)
+        program.equity(Position.standard().swap_turn())  # start it outside the timing
+        done[f"gnubg {args.plies}-ply"] = verdict_after_done(program, cases, args.done_limit)
+    for evaluator_name, figures_done in done.items():
+        print(
+            f"verdict after Done with {evaluator_name}: p50 "
+            f"{figures_done['verdict_after_done_ms_p50']} ms, p99 "
+            f"{figures_done['verdict_after_done_ms_p99']} ms (rated from scratch: p50 "
+            f"{figures_done['verdict_after_done_ms_p50_from_scratch']} ms, p99 "
+            f"{figures_done['verdict_after_done_ms_p99_from_scratch']} ms)"
+        )
+    if args.only_done:
+        print(json.dumps({"verdict_after_done": done}))
+        return 0
 
     reference: Evaluator | None = None
     if load_module() is not None:
@@ -390,6 +444,7 @@ def main() -> int:
         "agreement_with_ties": round((agree + tied) / len(cases), 4) if losses else None,
         "mean_equity_loss": round(statistics.fmean(losses), 4) if losses else None,
         "ms_per_rating": timings,
+        "verdict_after_done": done,
         "cube_decisions": {
             "money": sum(not c.match for c in cube_cases),
             "match": sum(bool(c.match) for c in cube_cases),

@@ -6,6 +6,13 @@ time for ``record()`` to return (the event is then on disk), split into play eve
 also add a turn) and the rest; ``load_game`` of the longest game; ``.mat`` export of all
 the games; and the file size per event.
 
+Then a year-sized file (``YEAR_GAMES`` games, ``LEARNERS`` x ``LESSONS`` progress rows,
+class answers), its rows written straight: the Replay menu's list of the last games
+(``replay_menu_ms``, the menu's own code) and one page of the companion's progress view
+(``progress_page_ms``, the server's own code), each the median of ``LISTING_RUNS`` reads;
+beside them, the same read the old way, everything then filtered
+(``replay_menu_all_rows_ms``, ``progress_all_rows_ms``).
+
 Run: .venv/bin/python benchmarks/bench_store.py [--games N] [--dir FOLDER] [--quick]
 (``--dir`` chooses where the file is written: the disk being measured; default a temporary
 folder.) The last line printed is one JSON object of the figures.
@@ -16,13 +23,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sqlite3
+import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 from kiosk.rules import Game, Phase, Position, get_profile
 from kiosk.store import Store
 from kiosk.store.export import match_to_mat
+from kiosk.store.store import ClassAnswer
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -73,6 +85,97 @@ def _play_game(store: Store, rng: random.Random, times: dict[str, list[float]]) 
     return game_id
 
 
+YEAR_GAMES = 14_600  # forty games a day
+LEARNERS, LESSONS = 2_000, 24  # 48,000 progress rows
+ANSWERS = 6_000  # class answers
+LISTING_RUNS = 15
+
+
+def _year_file(path: Path) -> None:
+    """A file as a year of use leaves it, its rows written straight."""
+    with Store(path):
+        pass  # the schema
+    rng = random.Random(365)
+    db = sqlite3.connect(path)
+    with db:
+        db.executemany(
+            "INSERT INTO games (number, started, profile, mode, white, black, match_length, "
+            "start_position, start_turn, finished, winner, result, points) "
+            "VALUES (1, ?, 'modern', 'teaching', 'white', 'black', 0, '4HPwATDgc/ABMA', "
+            "'white', ?, ?, 'single', 1)",
+            [
+                (f"2026-{1 + n * 12 // YEAR_GAMES:02d}-01T10:00:00", "2026-01-01T11:00:00",
+                 rng.choice(("white", "black")))
+                for n in range(YEAR_GAMES)
+            ],
+        )
+        db.executemany(
+            "INSERT INTO lessons (player_slot, lesson_id, step, done, updated) "
+            "VALUES (?, ?, ?, ?, '2026-01-01T10:00:00')",
+            [
+                (f"learner-{n:04d}", f"lesson-{k:02d}", rng.randint(1, 20), rng.random() < 0.5)
+                for n in range(LEARNERS)
+                for k in range(LESSONS)
+            ],
+        )
+    db.close()
+    with Store(path) as store:
+        for n in range(ANSWERS):
+            store.save_class_answer(
+                ClassAnswer(
+                    "c1", f"learner-{rng.randrange(LEARNERS):04d}", f"q{n}", "4HPwATDgc/ABMA",
+                    (3, 1), "8/5 6/5", "8/5 6/5", rng.random() < 0.5, 0.0,
+                    "2026-01-01T10:00:00.000+00:00",
+                )
+            )
+
+
+def _median_ms(read: Callable[[], object], clock: Callable[[], float]) -> float:
+    """The median time of ``read`` by ``clock`` (wall, or this process's CPU)."""
+    times = []
+    for _ in range(LISTING_RUNS):
+        start = clock()
+        read()
+        times.append((clock() - start) * 1000)
+    return round(statistics.median(times), 2)
+
+
+def listings(folder: str) -> dict[str, object]:
+    """The Replay menu's and the progress page's reads on a year-sized file."""
+    from kiosk.app.menus import TableMenus
+    from kiosk.companion.server import CompanionServer
+    from kiosk.config import CompanionSection
+
+    path = Path(folder) / "year.sqlite3"
+    _year_file(path)
+    with Store(path) as store:
+        app = SimpleNamespace(store=store, report_store=print)
+        menus = TableMenus.__new__(TableMenus)
+        menus.app = app  # type: ignore[assignment]
+        server = CompanionServer(CompanionSection(), None, store=store)  # type: ignore[arg-type]
+        assert len(menus.recorded_games()) == 8 and len(server._learners(1)[1]) == 50
+        reads: dict[str, Callable[[], object]] = {
+            "replay_menu": menus.recorded_games,
+            "progress_page": lambda: server._learners(1),
+            "replay_menu_all_rows": lambda: [
+                g for g in store.games() if g.finished and g.winner
+            ][-8:],
+            "progress_all_rows": lambda: (store.all_lesson_progress(), store.class_answers()),
+        }
+        figures: dict[str, object] = {"year_games": YEAR_GAMES, "progress_rows": LEARNERS * LESSONS}
+        for name, read in reads.items():
+            figures[f"{name}_ms"] = _median_ms(read, time.perf_counter)
+            figures[f"{name}_cpu_ms"] = _median_ms(read, time.process_time)
+    print(
+        f"a year's file ({YEAR_GAMES} games, {LEARNERS * LESSONS} progress rows): the Replay "
+        f"menu {figures['replay_menu_ms']} ms (every game read: "
+        f"{figures['replay_menu_all_rows_ms']} ms), a page of progress "
+        f"{figures['progress_page_ms']} ms (every row read: {figures['progress_all_rows_ms']} ms); "
+        f"by CPU time {figures['replay_menu_cpu_ms']} and {figures['progress_page_cpu_ms']} ms"
+    )
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games to record (default 10)")
@@ -113,6 +216,8 @@ def main() -> None:
         "export_games": len(ids),
         "bytes_per_event": round(size / events),
     }
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        figures.update(listings(folder))
     print(
         f"record(): {events} events written and synced, p50 {figures['record_p50_ms']} ms, "
         f"p99 {figures['record_p99_ms']} ms, worst {figures['record_worst_ms']} ms "

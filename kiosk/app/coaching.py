@@ -5,6 +5,8 @@
 on a game that is no longer on is dropped, so it is never taken for the current play.
 A play is taken back with :meth:`kiosk.rules.Game.take_back`.
 
+The plays of a throw are rated as soon as the dice land (:meth:`GameCoach.prepare`), in
+the same thread, so that the verdict after Done waits only for what the play made adds.
 The cube is coached the same way: at each moment a player may double (or must answer a
 double) the cube decision is worked out in the same thread (:meth:`GameCoach.analyse_cube`),
 so that the double, take or pass made there is rated at once, from what is already known
@@ -70,6 +72,7 @@ class GameCoach:
         self._lock = threading.Lock()  # the analyses are written in the worker's thread
         self._analyses: dict[tuple[int, int], CubeDecision | None] = {}
         self._asked: set[tuple[int, int]] = set()
+        self._prepared: set[tuple[int, int]] = set()  # the rolls whose plays are rated ahead
         self._late: dict[tuple[int, int], list[tuple[str, str]]] = {}  # decided before it
 
     @property
@@ -104,6 +107,17 @@ class GameCoach:
         """Queue turn ``turn`` of game ``game`` (``play`` of ``dice`` from ``before``)."""
         self._jobs.append((game, turn))
         self._worker.submit(before, dice, play, player, self._teaching, self._profile)
+
+    def prepare(self, game: int, turn: int, position: Position, dice: tuple[int, int]) -> None:
+        """The dice of turn ``turn`` of game ``game`` have landed: the plays are rated now
+        (once, in the worker's thread, never blocking), so that the verdict on the play made
+        waits only for what that play adds."""
+        key = (game, turn)
+        with self._lock:
+            if key in self._prepared:
+                return
+            self._prepared.add(key)
+        self._worker.submit_prepare(position, dice, self._profile)
 
     def analyse_cube(
         self, game: int, turn: int, position: Position, cube: CubeState, player: str
@@ -204,6 +218,12 @@ class CoachOnFirstUse:
     def rate(self, *args: Any, **kwargs: Any) -> Rating:
         """:meth:`Coach.rate`, by the coach made on first use."""
         return self.made().rate(*args, **kwargs)
+
+    def prepare(
+        self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = lambda: False
+    ) -> None:
+        """:meth:`Coach.prepare`, by the coach made on first use."""
+        self.made().prepare(position, dice, more)
 
     def decide_cube(self, position: Position, cube: CubeState) -> CubeDecision:
         """The cube decision of the side on roll in ``position``, by the cube coach (made

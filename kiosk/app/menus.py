@@ -293,13 +293,12 @@ class TableMenus:
         if app.store is None:
             return []
         try:
-            games = [g for g in app.store.games() if g.finished and g.winner]
+            games = app.store.recent_games(8)  # those rows only, however many games are kept
         except StoreError as err:  # the store says what is wrong in words
             app.report_store(err)
             return []
         return [
-            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})")
-            for g in games[-8:]
+            (g.id, f"Game {g.id}, {g.started[:10]}: {g.winner} won ({g.result})") for g in games
         ]
 
     def _replay_recorded(self, game_id: int, title: str) -> None:

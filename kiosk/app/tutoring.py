@@ -78,10 +78,18 @@ class TableTutor:
         if not self._on() or not self._coached():
             return
         self._consider_cube()
+        self._consider_play()
         if isinstance(event, Played) and not event.accepted:
             side = self.core.side
             if side is None or event.player != side.colour:  # the visitor's plays only
                 self._rate(event)
+
+    def _consider_play(self) -> None:
+        """Dice thrown for a person to play: the coach rates the plays now, in its thread, so
+        the verdict after Done waits only for what the play itself adds."""
+        game, side = self.core.game, self.core.side
+        if game.phase == Phase.PLAY and game.dice and (side is None or game.turn != side.colour):
+            self._coach().prepare(self.core.game_serial, len(game.turns), game.position, game.dice)
 
     def _person_decides_cube(self) -> bool:
         """Whether a person (not the table) has a cube decision now: may double at the start

@@ -76,6 +76,7 @@ VOTES_PUSH_MS = 250  # and the votes' spread (and other changes of the server's 
 COMMAND_TIMEOUT_S = 5.0  # the table's loop runs a command within a turn or two
 MAX_PAGES = 300  # live pages at once; more are refused
 INBOX = 20_000  # events waiting for the server; beyond this the oldest are dropped
+PROGRESS_PAGE = 50  # learners on one page of the teacher's progress view
 IGNORED = (MenuShown, Button, Detail)  # the table's own menus and buttons: not for the pages
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -807,20 +808,33 @@ class CompanionServer:
             raise web.HTTPUnauthorized(reason="Log in as the teacher first.")
 
     async def progress(self, request: web.Request) -> web.Response:
+        """One page of the learners' progress (``?page=N``, from 1; ``PROGRESS_PAGE``
+        learners a page, by name): only that page's rows are read, off the table's loop."""
         self._teacher_session(request)
+        try:
+            page = max(1, int(request.query.get("page", "1")))
+        except ValueError:
+            raise InputError("The page is a number, from 1.") from None
         await self.lessons()
-        return web.json_response({"learners": await self._work(self._learners)})
+        total, learners = await self._work(self._learners, page)
+        pages = max(1, -(-total // PROGRESS_PAGE))
+        return web.json_response(
+            {"learners": learners, "page": page, "pages": pages, "total": total}
+        )
 
-    def _learners(self) -> list[dict[str, Any]]:
+    def _learners(self, page: int = 1) -> tuple[int, list[dict[str, Any]]]:
+        """How many learners there are, and those of one page with their progress."""
         if self.store is None:
-            return []
-        learners: dict[str, dict[str, Any]] = {}
-        for record in self.store.all_lesson_progress():
-            entry = learners.setdefault(record.player_slot, {"lessons": {}, "answers": []})
-            entry["lessons"][record.lesson_id] = (record.step, record.done)
-        for answer in self.store.class_answers():
-            entry = learners.setdefault(answer.student, {"lessons": {}, "answers": []})
-            entry["answers"].append(
+            return 0, []
+        total, names = self.store.learners((page - 1) * PROGRESS_PAGE, PROGRESS_PAGE)
+        records, answers = self.store.progress_of(names)
+        learners: dict[str, dict[str, Any]] = {
+            name: {"lessons": {}, "answers": []} for name in names
+        }
+        for record in records:
+            learners[record.player_slot]["lessons"][record.lesson_id] = (record.step, record.done)
+        for answer in answers:
+            learners[answer.student]["answers"].append(
                 {
                     "question": answer.question,
                     "answer": answer.answer,
@@ -828,14 +842,14 @@ class CompanionServer:
                     "correct": answer.correct,
                 }
             )
-        return [
+        return total, [
             {
                 "name": name,
                 "lessons": self._lessons_of(entry["lessons"]),
                 "answers": entry["answers"],
                 "right": sum(a["correct"] for a in entry["answers"]),
             }
-            for name, entry in sorted(learners.items(), key=lambda kv: kv[0].lower())
+            for name, entry in learners.items()
         ]
 
     async def progress_csv(self, request: web.Request) -> web.Response:

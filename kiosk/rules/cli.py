@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
+from kiosk.files import shorten
 from kiosk.rules.board import position_id_of_bits, side_bits
 from kiosk.rules.notation import format_play
 from kiosk.rules.position import Position, legal_ends
@@ -67,8 +68,6 @@ def _dice(words: list[str]) -> tuple[int, int]:
 
 def _error(line: str, err: Exception, limit: int = 60) -> str:
     """The error for a line, both cut short: a long bad line is not echoed in full."""
-    from kiosk.files import shorten  # only here: the batch starts without its imports
-
     return f"{shorten(line.strip(), limit)!r}: {shorten(str(err), 2 * limit)}"
 
 

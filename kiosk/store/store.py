@@ -131,6 +131,11 @@ CREATE TABLE IF NOT EXISTS installer (
 """
 
 
+# One student's answers read along an index (the teacher's progress page, a page at a time).
+_CLASS_ANSWERS_BY_STUDENT = (
+    "CREATE INDEX IF NOT EXISTS class_answers_by_student ON class_answers(student, id)"
+)
+
 # The answers a class gave in the companion's votes (kiosk/companion): made when first used.
 _CLASS_ANSWERS = """
 CREATE TABLE IF NOT EXISTS class_answers (
@@ -724,6 +729,16 @@ class Store:
             rows = self._read(f"{_GAME_SELECT} WHERE match_id = ? ORDER BY id", (match_id,))
         return [_summary(row) for row in rows]
 
+    def recent_games(self, limit: int) -> list[GameSummary]:
+        """The last ``limit`` games finished with a winner, oldest first: those rows only,
+        read newest first along the games' ids (the Replay menu's list)."""
+        rows = self._read(
+            f"{_GAME_SELECT} WHERE finished IS NOT NULL AND finished != '' "
+            "AND winner IS NOT NULL AND winner != '' ORDER BY id DESC LIMIT ?",
+            (int(limit),),
+        )
+        return [_summary(row) for row in reversed(rows)]
+
     def match(self, match_id: int) -> MatchSummary:
         """One match with its score (raises :class:`StoreError` if there is no such match)."""
         rows = self._read(
@@ -803,6 +818,39 @@ class Store:
             for slot, lesson, step, done, at in rows
         ]
 
+    def learners(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many learners there are (a lesson begun or a class answer kept), and the
+        names of ``limit`` of them from ``offset`` in alphabetical order, case aside: the
+        names alone, read along the indexes."""
+        names = {row[0] for row in self._read("SELECT DISTINCT player_slot FROM lessons")}
+        if self._has_class_answers():
+            names.update(
+                row[0] for row in self._read("SELECT DISTINCT student FROM class_answers")
+            )
+        ordered = sorted(names, key=str.lower)
+        return len(ordered), ordered[max(0, offset) : max(0, offset) + max(0, limit)]
+
+    def progress_of(self, names: list[str]) -> tuple[list[LessonRecord], list[ClassAnswer]]:
+        """The lesson progress (by learner, then lesson) and the class answers (oldest first)
+        of the learners named: their rows only."""
+        if not names:
+            return [], []
+        marks = ", ".join("?" * len(names))
+        rows = self._read(
+            "SELECT player_slot, lesson_id, step, done, updated FROM lessons "
+            f"WHERE player_slot IN ({marks}) ORDER BY player_slot, lesson_id",
+            tuple(names),
+        )
+        lessons = [
+            LessonRecord(slot, lesson, step, bool(done), at)
+            for slot, lesson, step, done, at in rows
+        ]
+        answers = self._class_answers_where(f"student IN ({marks})", tuple(names))
+        return lessons, answers
+
+    def _has_class_answers(self) -> bool:
+        return bool(self._read("SELECT 1 FROM sqlite_master WHERE name = 'class_answers'"))
+
     def save_class_answer(self, answer: ClassAnswer) -> None:
         """Keep one student's answer to a class vote."""
         dice = answer.dice
@@ -814,6 +862,7 @@ class Store:
             _check_position_id(answer.position)
         with self._transaction() as db:
             db.execute(_CLASS_ANSWERS)
+            db.execute(_CLASS_ANSWERS_BY_STUDENT)
             db.execute(
                 "INSERT INTO class_answers (class_id, student, question, position, dice, answer, "
                 "best, correct, equity_loss, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -833,16 +882,18 @@ class Store:
 
     def class_answers(self, student: str | None = None) -> list[ClassAnswer]:
         """The answers kept from class votes, oldest first (one student's, if named)."""
-        if not self._read("SELECT 1 FROM sqlite_master WHERE name = 'class_answers'"):
+        if student is None:
+            return self._class_answers_where("1", ())
+        return self._class_answers_where("student = ?", (student,))
+
+    def _class_answers_where(self, condition: str, args: tuple[object, ...]) -> list[ClassAnswer]:
+        """The class answers meeting ``condition`` (SQL, with ``args``), oldest first."""
+        if not self._has_class_answers():
             return []
-        sql = (
+        rows = self._read(
             "SELECT class_id, student, question, position, dice, answer, best, correct, "
-            "equity_loss, at FROM class_answers"
-        )
-        rows = (
-            self._read(f"{sql} WHERE student = ? ORDER BY id", (student,))
-            if student is not None
-            else self._read(f"{sql} ORDER BY id")
+            f"equity_loss, at FROM class_answers WHERE {condition} ORDER BY id",
+            args,
         )
         return [
             ClassAnswer(c, s, q, p, (int(d[0]), int(d[2])) if d else None, a, b, bool(ok), loss, at)

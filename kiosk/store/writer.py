@@ -241,6 +241,10 @@ class StoreWriter:
         """Every game, oldest first, or only those of one match."""
         return self._read("games", match_id)
 
+    def recent_games(self, limit: int) -> list[GameSummary]:
+        """The last ``limit`` games finished with a winner, oldest first."""
+        return self._read("recent_games", limit)
+
     def match(self, match_id: int) -> MatchSummary:
         """One match with its score."""
         return self._read("match", match_id)
@@ -288,6 +292,13 @@ class StoreWriter:
     def activity_since(self, since: str) -> tuple[int, int]:
         """Games started and lessons worked on since ``since`` (ISO 8601, UTC)."""
         return self._read("activity_since", since)
+    def learners(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many learners there are, and the names on one page of them."""
+        return self._read("learners", offset, limit)
+
+    def progress_of(self, names: list[str]) -> tuple[list[LessonRecord], list[ClassAnswer]]:
+        """The lesson progress and class answers of the learners named."""
+        return self._read("progress_of", names)
 
     # -- what the loop polls -------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from kiosk.rules import Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
-from kiosk.tutor.evaluators import Evaluator, EvaluatorError
+from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.features import WRONG_CODES, Reason, explain, explain_error, gives_up
 
@@ -165,8 +165,60 @@ class Coach:
         if fallback is None and not isinstance(evaluator, BuiltinEvaluator):
             fallback = BuiltinEvaluator()
         self.fallback = fallback
+        # rolls worked out before their play (see prepare): the plays ranked, and the chances
+        # after the best play of each
+        self._prepared: dict[tuple[Position, tuple[int, int], str], list[Scored]] = {}
+        self._best_chances: dict[Position, tuple[float, ...]] = {}
+        self._deep: dict[Position, float] = {}  # the other plays of the last roll prepared
+
+    def prepare(
+        self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = lambda: False
+    ) -> None:
+        """Rate the plays of ``dice`` in ``position`` before one is made (the dice have
+        landed, the player thinks): :meth:`rate` then only works out what the play made
+        adds, with the same verdict as without. Then, with an evaluator that works in a
+        process of its own (``evaluates_elsewhere``: the ``gnubg`` program; one in this
+        process would hold up the table's loop), as long as ``more()`` says nothing else
+        waits, the other plays are looked at as closely one by one, so that most plays made
+        add nothing at all. Raises :class:`EvaluatorError` if the evaluator fails
+        (what was worked out is kept)."""
+        d1, d2 = dice
+        plays = position.legal_plays(d1, d2, self.profile)
+        if len(plays) <= 1:
+            return  # nothing to weigh
+        ranked = self.evaluator.evaluate_plays(position, d1, d2, profile=self.profile)
+        best = ranked[0][0].result
+        chances = mover_chances(self.evaluator, best)
+        if len(self._prepared) >= _PREPARED_KEPT:  # the oldest go
+            self._prepared.pop(next(iter(self._prepared)))
+        if len(self._best_chances) >= _PREPARED_KEPT:
+            self._best_chances.pop(next(iter(self._best_chances)))
+        self._prepared[(position, (d1, d2), self.profile.name)] = ranked
+        if chances is not None:
+            self._best_chances[best] = chances
+        self._deep = {}  # the previous roll's plays are of no more use
+        if not getattr(self.evaluator, "evaluates_elsewhere", False):
+            return  # an evaluator in this process would hold the loop up while it works
+        looked = {p for p, _ in ranked}
+        for play in [p for p in plays if p not in looked][:_LOOK_FURTHER]:
+            if not more():
+                return
+            self._deep[play.result] = self.evaluator.equity(play.result)
 
     def _rank(self, position: Position, d1: int, d2: int, play: Play | None):
+        prepared = self._prepared.get((position, (d1, d2), self.profile.name))
+        if prepared is not None:
+            ranked = prepared
+            if play is None or any(p == play for p, _ in ranked):
+                return ranked, self.evaluator.name
+            try:  # the play made was not among those looked at closely: it alone
+                equity = self._deep.get(play.result)
+                if equity is None:
+                    equity = self.evaluator.equity(play.result)
+            except EvaluatorError as err:
+                log.warning("%s failed (%s); ranking the roll again", self.evaluator.name, err)
+            else:  # as evaluate_plays(keep=play) ranks it: after any play of equal equity
+                return sorted([*ranked, (play, equity)], key=lambda s: -s[1]), self.evaluator.name
         try:
             ranked = self.evaluator.evaluate_plays(
                 position, d1, d2, keep=play, profile=self.profile
@@ -283,8 +335,10 @@ class Coach:
         """The reason naming what ``play`` gives up against ``best`` by the chances of the
         evaluator that judged (None if it gives no chances, or less than ``floor`` of each)."""
         evaluator = self.evaluator if judge == self.evaluator.name else self.fallback
+        known = self._best_chances.get(best.result) if evaluator is self.evaluator else None
         try:
-            mine, theirs = (mover_chances(evaluator, p.result) for p in (play, best))
+            mine = mover_chances(evaluator, play.result)
+            theirs = known if known is not None else mover_chances(evaluator, best.result)
         except EvaluatorError as err:
             log.warning("no chances from %s: %s", judge, err)
             return None
@@ -302,6 +356,8 @@ class Coach:
 def _names_wrong(reasons: Sequence[Reason]) -> bool:
     """Whether one of ``reasons`` names something the play does wrong."""
     return any(r.code in WRONG_CODES for r in reasons)
+_PREPARED_KEPT = 4  # rolls whose working out is kept (the one on the table, and a few)
+_LOOK_FURTHER = 48  # other plays of a roll looked at closely ahead, at most (a Pi's minute)
 
 
 def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, ...] | None:
@@ -406,6 +462,13 @@ class Rater(Protocol):
         """The verdict on ``play`` of ``dice`` in ``position``."""
         ...
 
+    def prepare(
+        self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = ...
+    ) -> None:
+        """The plays of ``dice`` in ``position`` rated before one is made, the others while
+        ``more()``."""
+        ...
+
     def decide_cube(self, position: Position, cube: Any) -> Any:
         """The cube decision of the side on roll in ``position``."""
         ...
@@ -458,10 +521,29 @@ class CoachWorker:
             self._pending += 1
         self._jobs.put(("cube", position, cube, player))
 
+    def submit_prepare(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
+    ) -> None:
+        """Queue the rating of the plays of ``dice`` in ``position`` before one is made (see
+        :meth:`Coach.prepare`); returns at once, publishes nothing."""
+        with self._idle:
+            self._pending += 1
+        self._jobs.put(("prepare", position, dice, profile))
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _prepare(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None
+    ) -> None:
+        try:
+            if profile is not None:
+                self.coach.profile = profile
+            self.coach.prepare(position, dice, more=self._jobs.empty)  # until a play comes
+        except Exception:  # the play is rated from scratch when it comes
+            log.exception("the coach could not rate the plays of %s ahead", position.position_id())
 
     def _cube(self, position: Position, cube: object, player: str) -> dict:
         try:
@@ -502,8 +584,10 @@ class CoachWorker:
             job = self._jobs.get()
             if job is None:
                 return
-            event = self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job)
-            self.publish(event)
+            if job[0] == "prepare":
+                self._prepare(*job[1:])
+            else:
+                self.publish(self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job))
             with self._idle:
                 self._pending -= 1
                 self._idle.notify_all()

@@ -94,6 +94,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
     """GNU Backgammon's evaluation at ``plies``, from one long-running ``gnubg`` process."""
 
     name = "gnubg"
+    evaluates_elsewhere = True  # its work does not hold up this process's threads
 
     def __init__(
         self,
