@@ -56,7 +56,11 @@ bash "$repo/deploy/debian-root.sh" trixie amd64 "$root" dpkg-dev make cmake pyth
 #    _boot.py, rp2.py) and asyncio are frozen: micropython-lib is not in Debian's source.
 if [ ! -d "$root$src/ports/rp2" ]; then
   mkdir -p "$root/build"
-  chroot "$root" sh -c 'cd /build && apt-get source -qq micropython=1.25.0+ds-1' >"$out/build.log" 2>&1
+  chroot "$root" sh -c 'cd /build && apt-get source -qq micropython' >"$out/build.log" 2>&1
+  [ -d "$root$src/ports/rp2" ] || {
+    echo "build-image: trixie's micropython source is not 1.25.0 any more, see $out/build.log" >&2
+    exit 1
+  }
 fi
 if ! ls -d "$root"/build/mbedtls-*/library >/dev/null 2>&1; then
   chroot "$root" sh -c 'cd /build && apt-get source -qq mbedtls' >>"$out/build.log" 2>&1
