@@ -28,6 +28,7 @@ class Outbox:
         self._queue = bytearray()
         self._head = 0  # bytes of the queue already sent
         self._careful = 0  # single bytes still to hand on after a write that waited
+        self._pumping = False  # a write may come while a piece waits (board.py's timer)
         self.dropped = 0
         self.stalls = 0
 
@@ -39,7 +40,7 @@ class Outbox:
         if len(self) + len(data) > self.limit:
             self.dropped += 1
             return False
-        if self._head >= self.limit // 2:  # drop what was sent, now and then, not each time
+        if self._head >= self.limit // 2 and not self._pumping:  # drop what was sent, now and then
             self._queue = self._queue[self._head :]
             self._head = 0
         self._queue.extend(data)
@@ -55,6 +56,13 @@ class Outbox:
         follow it.
         Returns the bytes sent.
         """
+        self._pumping = True
+        try:
+            return self._pump(writable, sink, clock, stall_us)
+        finally:
+            self._pumping = False
+
+    def _pump(self, writable, sink, clock, stall_us):
         queue = self._queue
         head = self._head
         sent = 0
