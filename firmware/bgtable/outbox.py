@@ -69,8 +69,9 @@ class Outbox:
         while sent < self.chunk and head < len(queue) and writable():
             size = 1 if self._careful else self.piece
             end = min(head + size, len(queue), head + self.chunk - sent)
+            piece = queue[head:end]
             start = clock.ticks_us() if clock else 0
-            taken = sink(queue[head:end])
+            taken = sink(piece)
             if taken is None:
                 taken = end - head
             if clock and clock.ticks_diff(clock.ticks_us(), start) >= stall_us:
