@@ -9,7 +9,7 @@ write would cost the Pico about 60 µs a byte (the poll runs the USB stack), a p
 about the same as one byte. The line only says it has room for one byte or more, so a
 piece can still wait when a host stops reading part-way through the line's 256-byte
 buffer: a write that took ``stall_us`` or longer is counted (``stalls``) and the outbox
-then hands the line single bytes, which never wait, until ``PIECE`` of them have gone
+then hands the line one byte a loop, which never waits, until ``PIECE`` of them have gone
 through promptly.
 """
 
@@ -52,8 +52,8 @@ class Outbox:
 
         ``sink(buffer)`` returns how many bytes it took (``None`` means all). ``clock``
         (with ``ticks_us`` and ``ticks_diff``, as MicroPython's ``time``) times each write:
-        one that took ``stall_us`` or longer is counted in ``stalls``, and single bytes
-        follow it.
+        one that took ``stall_us`` or longer is counted in ``stalls``, and a single byte a
+        call follows it until a piece's worth went through promptly.
         Returns the bytes sent.
         """
         self._pumping = True
@@ -79,6 +79,9 @@ class Outbox:
                 self._careful = self.piece
             elif self._careful:
                 self._careful = max(0, self._careful - taken)
+                head += taken
+                sent += taken
+                break  # one careful byte a loop: each costs the Pico a poll and a write
             if taken == 0:
                 break
             head += taken
