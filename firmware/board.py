@@ -222,6 +222,24 @@ def run(stdin=None, stdout=None, poll=None, chip_name=None):
     def can_write():
         return ready(writing)
 
+    # A write to a host that stopped reading part-way can wait up to a second inside
+    # MicroPython's USB code, which runs scheduled callbacks while it waits: this timer's
+    # callback keeps the scan going then, and does nothing otherwise.
+    blocked = [False]
+
+    def scan_while_blocked(_timer):
+        if blocked[0]:
+            firmware.step()
+            watchdog.feed()
+
+    def line(data):
+        blocked[0] = True
+        try:
+            return out.write(data)
+        finally:
+            blocked[0] = False
+
+    machine.Timer(period=1000 // SCAN_HZ, callback=scan_while_blocked)
     period_us = 1000000 // SCAN_HZ
     deadline = time.ticks_add(time.ticks_us(), period_us)
     while True:
@@ -230,7 +248,7 @@ def run(stdin=None, stdout=None, poll=None, chip_name=None):
         while received < 64 and ready(reading):
             firmware.feed(stdin.read(1))
             received += 1
-        outbox.pump(can_write, out.write, time, STALL_US)
+        outbox.pump(can_write, line, time, STALL_US)
         firmware.tx_stalls = outbox.stalls
         watchdog.feed()
         led.value((firmware.scans >> 7) & 1)

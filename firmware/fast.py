@@ -13,9 +13,15 @@ chip (``kiosk/simtable/rp2040.py``) runs these.
 from array import array
 
 import micropython
+from micropython import const
 
 SIO_BASE = 0xD0000000  # words: 1 GPIO_IN, 5 GPIO_OUT_SET, 6 GPIO_OUT_CLR
 TIMER_BASE = 0x40054000  # word 10: TIMERAWL, microseconds
+# Native code changes a pin in one cycle (8 ns): each level is held for this many turns of
+# an empty loop (about 0.3 µs on the emulated chip) so that the 74HC595/74HC165 see pulses
+# longer than their minimum width and outputs settle past their propagation delay (about
+# 30-50 ns at 3.3 V).
+_HOLD = const(2)
 
 
 def scan_settings(count, ser, clock, latch, first, mask, settle):
@@ -41,9 +47,15 @@ def scan_rows(rows, settings):
     settle = word[6]
     sio[6] = ser_bit  # the low bit goes in first: row 0
     for row in range(count):
+        for _ in range(_HOLD):  # SER set up before the clock rises
+            pass
         sio[5] = clock_bit
+        for _ in range(_HOLD):
+            pass
         sio[6] = clock_bit
         sio[5] = latch_bit
+        for _ in range(_HOLD):
+            pass
         sio[6] = latch_bit
         sio[5] = ser_bit  # then ones behind it
         start = timer[10]
@@ -51,8 +63,12 @@ def scan_rows(rows, settings):
             pass
         rows[row] = (0 - 1 - (sio[1] >> first)) & mask
     sio[5] = clock_bit  # and out past the last row
+    for _ in range(_HOLD):
+        pass
     sio[6] = clock_bit
     sio[5] = latch_bit
+    for _ in range(_HOLD):
+        pass
     sio[6] = latch_bit
 
 
@@ -63,11 +79,17 @@ def shift_in(load: int, clock: int, data: int, bits: int) -> int:
     load_bit = 1 << load
     clock_bit = 1 << clock
     sio[6] = load_bit
+    for _ in range(_HOLD):
+        pass
     sio[5] = load_bit
     value = 0
     for bit in range(bits):
+        for _ in range(_HOLD):  # QH settles after the load or the last clock
+            pass
         value |= (((sio[1] >> data) & 1) ^ 1) << bit
         sio[5] = clock_bit
+        for _ in range(_HOLD):
+            pass
         sio[6] = clock_bit
     return value
 

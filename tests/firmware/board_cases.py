@@ -43,7 +43,8 @@ class Stream:
 
 
 class SlowLine(Stream):
-    """A line whose writes wait: each takes ``cost_us`` of the board's virtual time."""
+    """A line whose writes wait: each takes ``cost_us`` of the board's virtual time, during
+    which the board's timers fire once a period, as MicroPython runs them while it waits."""
 
     def __init__(self, cost_us):
         Stream.__init__(self)
@@ -51,8 +52,33 @@ class SlowLine(Stream):
         self.writes = 0
 
     def write(self, data):
-        board.time.us += self.cost_us
+        wait(self.cost_us)
         self.writes += 1
+        return Stream.write(self, data)
+
+
+def wait(us):
+    """``us`` of the board's virtual time inside a write: its timers fire meanwhile."""
+    waited = 0
+    for timer in machine.timers:
+        while waited + timer.period * 1000 <= us:
+            waited += timer.period * 1000
+            board.time.us += timer.period * 1000
+            timer.fire()
+    board.time.us += us - waited
+
+
+class QuietLine(Stream):
+    """A host that stops reading for ``cost_us`` at the first heartbeat, then reads again."""
+
+    def __init__(self, cost_us):
+        Stream.__init__(self)
+        self.cost_us = cost_us
+
+    def write(self, data):
+        if b"$H" in bytes(data):
+            wait(self.cost_us)
+            self.cost_us = 0
         return Stream.write(self, data)
 
 
@@ -226,6 +252,17 @@ def case_a_die_in_a_well_reaches_the_frame():
     found = run(Stream(DUMP, after=5), Stream(), feeds=20)
     frames = [p for k, _, p in found if k == "F"]
     assert frames and frames[-1].split(b" ")[-1] == b"6.", frames
+
+
+def case_the_scan_goes_on_while_a_write_waits():
+    machine.fresh()
+    line = QuietLine(cost_us=800000)  # the host goes quiet for 0.8 s as a heartbeat leaves
+    found = run(Stream(HEARTBEAT, after=3), line, feeds=400)
+    beats = [fields(p) for k, _, p in found if k == "H"]
+    assert len(beats) >= 2 and int(beats[-1]["stall"]) >= 1, found
+    up = int(beats[-1]["up"]) - int(beats[0]["up"])
+    scans = int(beats[-1]["scans"]) - int(beats[0]["scans"])
+    assert up >= 800 and scans >= up * board.SCAN_HZ // 1000 * 9 // 10, (up, scans)
 
 
 def case_only_an_rp2040_starts_the_firmware():

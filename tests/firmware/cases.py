@@ -461,7 +461,7 @@ class _Ticks:
         return a - b
 
 
-def case_outbox_after_a_write_that_waited_hands_on_single_bytes():
+def case_outbox_after_a_write_that_waited_hands_on_a_byte_a_loop():
     box = Outbox(limit=200, chunk=200, piece=8)
     box.write(b"a" * 8 + b"b" * 40)
     ticks = _Ticks()
@@ -471,9 +471,12 @@ def case_outbox_after_a_write_that_waited_hands_on_single_bytes():
         sizes.append(len(data))
         ticks.us += 1500 if len(sizes) == 1 else 10  # the first piece waited 1.5 ms
 
-    assert box.pump(lambda: True, line, ticks, 1000) == 48
-    assert box.stalls == 1
-    assert sizes == [8] + [1] * 8 + [8] * 4  # single bytes until a piece's worth went
+    assert box.pump(lambda: True, line, ticks, 1000) == 9  # the piece, then one byte
+    assert box.stalls == 1 and sizes == [8, 1]
+    for _ in range(7):
+        assert box.pump(lambda: True, line, ticks, 1000) == 1  # one byte a loop
+    assert box.pump(lambda: True, line, ticks, 1000) == 32  # a piece's worth went: pieces
+    assert sizes[2:] == [1] * 7 + [8] * 4
 
 
 # -- sensing -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ a chain (SER GP2, SRCLK GP3, RCLK GP4), 16 pulled-up column inputs from GP6, the
 input register, the watchdog's scratch register and reset reason, and the dice wells' two
 74HC165 (SH/LD GP26, CLK GP27, QH GP28) with active-low Hall switch inputs. Runs under CPython and
 MicroPython alike. ``WDT.feed`` raises ``Halt`` after ``state["feeds_left"]`` feeds so a
-test can stop ``board.run()``.
+test can stop ``board.run()``; a ``Timer`` fires when the test says.
 """
 
 PWRON_RESET = 1
@@ -79,6 +79,7 @@ def fresh(cause=PWRON_RESET, scratch=0, feeds_left=100):
     state["feeds_left"] = feeds_left
     state["resets"] = 0
     _memory[WATCHDOG_SCRATCH0] = scratch
+    timers.clear()
 
 
 class Pin:
@@ -111,6 +112,21 @@ class _Memory:
 
 
 mem32 = _Memory()
+
+
+class Timer:
+    """A periodic timer; it fires only when a test calls ``fire`` (see ``timers``)."""
+
+    def __init__(self, period=0, callback=None):
+        self.period = period
+        self.callback = callback
+        timers.append(self)
+
+    def fire(self):
+        self.callback(self)
+
+
+timers = []
 
 
 class WDT:
