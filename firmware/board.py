@@ -32,12 +32,13 @@ PIN_RCLK = 4
 PIN_FIRST_COLUMN = 6
 PIN_MAINTENANCE = 22  # jumper to GND: do not start, leave the REPL to mpremote
 PIN_LED = 25
-# The dice wells' Hall switches, through two 74HC165 in a chain (hardware/WIRING.md).
+# The dice wells' Hall switches, through three 74HC165 in a chain (hardware/WIRING.md): the
+# first holds well 1's ring, the second well 2's, the third both centres (its H and G).
 PIN_WELL_LOAD = 26  # SH/LD (pin 1) of both: low loads the inputs
 PIN_WELL_CLOCK = 27  # CLK (pin 2) of both
 PIN_WELL_DATA = 28  # QH (pin 9) of the first; the second's QH feeds the first's SER
-WELL_BITS = 16
-CELL_MASK = 0x1F  # five cells a well, on inputs H, G, F, E, D of its 74HC165
+WELL_BITS = 24
+RING_MASK = 0xFF  # a well's eight ring cells, on inputs H-A of its 74HC165
 # A write to the USB line is a piece of up to 64 bytes, made only when the line has room;
 # one that still took this long is counted as a stall (heartbeat ``stall=``) and single
 # bytes, which never wait, follow it for a while (bgtable/outbox.py).
@@ -135,8 +136,8 @@ class DiodeMatrix:
                 clock.value(1)
                 clock.value(0)
         cells = self._cells
-        cells[0] = bits & CELL_MASK
-        cells[1] = (bits >> 8) & CELL_MASK
+        cells[0] = (bits & RING_MASK) | ((bits >> 16) & 1) << 8
+        cells[1] = ((bits >> 8) & RING_MASK) | ((bits >> 17) & 1) << 8
         return cells
 
 

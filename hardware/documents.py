@@ -37,6 +37,9 @@ from geometry import (  # noqa: E402
     CARRIER_STOCK,
     GAP,
     GUIDE,
+    HALL_OFF_MT,
+    HALL_ON_MT,
+    HALL_PART,
     HOLE,
     MAN,
     MARGIN,
@@ -422,28 +425,29 @@ def wiring(layout: TableLayout) -> str:
 
 def well_wiring() -> list[str]:
     """The dice wells' Hall sensors: which 74HC165 input each drives, in firmware order."""
+    import drawings
+
     lines = [
         "## Dice wells",
         "",
-        "Five Hall switches (TI DRV5023FA, TO-92, lying flat) under each well, read through",
-        "two 74HC165 in a chain (the first's QH to the Pico; inputs are active low: an open",
-        "drain output pulls its input low when its pole is above it; 10 kOhm pull-ups to",
-        "3.3 V). *Bit* is the order the firmware shifts them in (`firmware/board.py`).",
+        f"Nine Hall switches (TI {HALL_PART}, TO-92, lying flat, branded face up: each answers a",
+        "south pole) under each well, read through three 74HC165 in a chain (the first's QH to",
+        "the Pico): U4 holds well 1's ring, U5 well 2's, U7 both centres. Inputs are active",
+        "low (an open-drain output pulls its input low when a south pole is above it; 10 kOhm",
+        "pull-ups to 3.3 V). *Bit* is the order the firmware shifts them in",
+        "(`firmware/board.py`); each well has its own harness, J3 and J4.",
         "",
-        "| well | cell | sensor | lies | answers | 74HC165 | input | bit |",
-        "|------|------|--------|------|---------|---------|-------|-----|",
+        "| well | cell | sensor at | 74HC165 | input | bit | harness pin |",
+        "|------|------|-----------|---------|-------|-----|-------------|",
     ]
     for well in (0, 1):
-        for cell, (name, (x, y), pole) in enumerate(WELL_CELLS):
-            bit = 8 * well + cell
-            chip, pin = divmod(bit, 8)
-            way = "branded face up" if pole == "S" else "branded face down"
+        for cell, (name, (x, y), _pole) in enumerate(WELL_CELLS):
+            chip, pin, bit = drawings.well_input(well, cell)
             lines.append(
-                f"| die{well + 1} | {cell} ({name}) | at ({x:+g}, {y:+g}) mm | {way} "
-                f"| a {'south' if pole == 'S' else 'north'} pole | U{chip + 4} | "
-                f"{'HGFEDCBA'[pin]} | {bit} |"
+                f"| die{well + 1} | {cell} ({name}) | ({x:+g}, {y:+g}) mm | {chip} | {pin} | {bit} "
+                f"| J{3 + well}.{cell + 1} |"
             )
-    lines.append("")
+    lines += ["", "J3 and J4: pins 1-9 the cells, 10 3.3 V, 11 GND (a 1 x 11 harness each).", ""]
     return lines
 
 
@@ -476,20 +480,20 @@ def figures_markdown(found: dict) -> str:
         f"(magpylib exact: {found['die_on_point_exact_mT']}) | {found['die_on_point_margin']} "
         f"under {low} mT: a die is never a man |",
         "",
-        "## Dice wells (Hall switches, DRV5023FA)",
+        f"## Dice wells (Hall switches, {HALL_PART})",
         "",
         "| case | figure | margin |",
         "|------|--------|--------|",
         f"| weakest field at a switch that must turn on, every face and turn over the seat's "
         f"tolerance ({found['well_placements']} placements) | {found['well_on_min_mT']} mT | "
-        f"{found['well_on_margin']} over 6.8 mT |",
+        f"{found['well_on_margin']} over {HALL_ON_MT:g} mT |",
         f"| strongest at a switch that must stay off (the other well's die included: "
         f"{found['well_beside_mT']} mT) | {found['well_off_max_mT']} mT | "
-        "below 0.5 mT (negative: it points away) |",
+        f"below {HALL_OFF_MT:g} mT (negative: it points away) |",
         f"| the well jig on the cell tested | {found['jig_on_min_mT']} mT | "
-        f"{found['jig_on_margin']} over 6.8 mT |",
+        f"{found['jig_on_margin']} over {HALL_ON_MT:g} mT |",
         f"| the jig at any other cell | {found['jig_off_max_mT']} mT | "
-        f"{found['jig_off_margin']} under 0.5 mT |",
+        f"{found['jig_off_margin']} under {HALL_OFF_MT:g} mT |",
         "",
         "## Lead forming (a centred man)",
         "",
@@ -516,6 +520,26 @@ def figures_markdown(found: dict) -> str:
             f"{wl}-{wh} mT (ignore margin {fit['slot_ignore_margin']}) | "
             f"{'yes' if fit['fits'] else 'NO'} |"
         )
+    miss = found["wells"]
+    lines += [
+        "",
+        "## A well never misreads (field.well_misreads)",
+        "",
+        f"Every face in every turn, yawed {miss['yaws_deg']} degrees, tilted "
+        f"{miss['tilts_deg'][0]:g} to {miss['tilts_deg'][1]:g} degrees about both axes of the "
+        f"floor ({miss['tilts']} tilts) and pushed {miss['offsets_mm'][0]:g} to "
+        f"{miss['offsets_mm'][1]:g} mm off its seat ({miss['positions']} positions): "
+        f"{miss['placements']} placements, with {miss['sensor_corners']}.",
+        "",
+        "| case | placements reading a wrong face |",
+        "|------|---------------------------------|",
+        f"| thresholds anywhere in their range | {miss['wrong_faces_thresholds_only']} |",
+        f"| and one switch dead or stuck besides | "
+        f"{miss['wrong_faces_with_a_dead_or_stuck_switch']} |",
+        "",
+        f"A die on its seat reads right for sure in {miss['read_right_seated']:.0%} of the "
+        f"seated placements; off its seat or tilted it reads cocked (throw again).",
+    ]
     sag = found["surface"]
     lines += [
         "",

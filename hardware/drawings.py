@@ -199,47 +199,41 @@ def tower_dxf() -> str:
 
 
 def die_dxf() -> str:
-    """A die's face: where its five magnets sit (same on every face), the pip grid, and
-    the table of poles face by face; and the well jig's three faces."""
+    """A die's six faces: where their nine magnets sit (the same on every face) and which
+    pole each shows, as seen on the face; and the well jig's three faces."""
     doc = _document()
     msp = doc.modelspace()
-    _rect(msp, 0, 0, g.DIE, g.DIE, ENGRAVE)
+    import field
+
     centre = g.DIE / 2
-    spots = [(0, 0), *g.DIE_CORNERS]
-    for n, (a, b) in enumerate(spots):
-        msp.add_circle(
-            (centre + a * g.DIE_CORNER, centre + b * g.DIE_CORNER),
-            g.DIE_MAGNET[0] / 2,
-            dxfattribs={"layer": CUT},
-        )
-        label = "c" if n == 0 else str(n)
-        _text(msp, label, centre + a * g.DIE_CORNER + 1.2, centre + b * g.DIE_CORNER + 1.2, 1.5)
     y = -8.0
-    for face, south in g.FACE_CORNERS_SOUTH.items():
-        poles = " ".join("S" if s else "N" for s in south)
-        _text(msp, f"face {face} (lying down): centre S, corners 1-4: {poles}", 0, y, 2.0)
-        y -= 4
+    for face in range(1, 7):  # each face as the builder sees it, looking at it from outside
+        x = (face - 1) * (g.DIE + 8)
+        _rect(msp, x, 0, g.DIE, g.DIE, ENGRAVE)
+        _text(msp, f"face {face}", x, g.DIE + 2, 2.5)
+        for (u, v), pole in field.face_poles(face):
+            msp.add_circle(
+                (x + centre + u, centre + v), g.DIE_MAGNET[0] / 2, dxfattribs={"layer": CUT}
+            )
+            _text(msp, pole, x + centre + u + 1.2, centre + v + 1.2, 1.5)
     _text(
         msp,
-        f"magnets {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm N35, "
-        f"{g.DIE_SKIN:g} mm under the face",
+        f"the die: nine magnets a face, {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm N35, "
+        f"{g.DIE_SKIN:g} mm under the face, the pole out marked; each face seen from outside, "
+        "its u axis to the right (field.face_poles). The face down shows 7 minus it up.",
         0,
         y,
         2.0,
     )
-    x = g.DIE + 15
-    for name, (a, b), pole in (
-        ("C", (0.0, 0.0), "S"),
-        ("S", (-1.0, -1.0), "S"),
-        ("N", (-1.0, -1.0), "N"),
-    ):
-        _rect(msp, x, 0, g.DIE, g.DIE, ENGRAVE)
+    x = 0.0
+    base = -20.0 - g.DIE
+    for name, _normal, cell in field.JIG_FACES:
+        _rect(msp, x, base, g.DIE, g.DIE, ENGRAVE)
+        _, (cx, cy), _ = g.WELL_CELLS[cell]
         msp.add_circle(
-            (x + centre + a * g.DIE_CORNER, centre + b * g.DIE_CORNER),
-            g.DIE_MAGNET[0] / 2,
-            dxfattribs={"layer": CUT},
+            (x + centre + cx, base + centre + cy), g.DIE_MAGNET[0] / 2, dxfattribs={"layer": CUT}
         )
-        _text(msp, f"jig face {name}: one magnet, {pole} out; mark at that corner", x, -8, 2.0)
+        _text(msp, f"jig face {name}: S out", x, base - 4, 2.0)
         x += g.DIE + 10
     return _dxf_text(doc)
 
@@ -573,15 +567,18 @@ def scan_board() -> Stripboard:
         Part("U6", "74HC595", 16),
         Part("U4", "74HC165", 16),
         Part("U5", "74HC165", 16),
+        Part("U7", "74HC165", 16),
         Part("RN1", "10k x8 bussed (cols 0-7)", 9, columns=1),
         Part("RN2", "10k x8 bussed (cols 8-15)", 9, columns=1),
-        Part("RN3", "10k x8 bussed (Hall 1-8)", 9, columns=1),
-        Part("RN4", "10k x8 bussed (Hall 9-10)", 9, columns=1),
+        Part("RN3", "10k x8 bussed (well 1 ring)", 9, columns=1),
+        Part("RN4", "10k x8 bussed (well 2 ring)", 9, columns=1),
+        Part("RN5", "10k x8 bussed (centres)", 9, columns=1),
         Part("J1", "rows 0-11 (1x14: rows, -, -)", 14, columns=1),
         Part("J2", "columns 0-15 (1x16)", 16, columns=1),
-        Part("J3", "dice wells (1x12)", 12, columns=1),
+        Part("J3", "dice well 1 (1x11)", 11, columns=1),
+        Part("J4", "dice well 2 (1x11)", 11, columns=1),
         Part("J5", "maintenance jumper", 2, columns=1),
-        *[Part(f"C{n}", "100 nF", 2, columns=1) for n in range(1, 6)],
+        *[Part(f"C{n}", "100 nF", 2, columns=1) for n in range(1, 7)],
     ]
     return layout_stripboard("scan board", parts, scan_netlist())
 
@@ -594,6 +591,22 @@ def _pico_gp(gp: int) -> int:
     return {26: 31, 27: 32, 28: 34}[gp]
 
 
+# 74HC165 inputs (pin numbers) in the order it shifts them out: H first.
+_SHIFT_PINS = {"H": 6, "G": 5, "F": 4, "E": 3, "D": 14, "C": 13, "B": 12, "A": 11}
+
+
+def well_input(well: int, cell: int) -> tuple[str, str, int]:
+    """Where Hall switch ``cell`` of ``well`` (0 or 1) enters the chain: the 74HC165, its
+    input letter, and the bit the firmware reads it as (``firmware/board.py``): each well's
+    ring on a chip of its own, the two centres on the third."""
+    if cell == g.CENTRE:
+        bit = 16 + well
+    else:
+        bit = 8 * well + cell
+    chip = ("U4", "U5", "U7")[bit // 8]
+    return chip, "HGFEDCBA"[bit % 8], bit
+
+
 def scan_netlist() -> dict[str, set[tuple[str, int]]]:
     """Every connection of the scan board, from hardware/README.md's pin map."""
     nets: dict[str, set[tuple[str, int]]] = {}
@@ -603,7 +616,7 @@ def scan_netlist() -> dict[str, set[tuple[str, int]]]:
 
     add("3V3", ("U1", 36))
     add("GND", ("U1", 38))
-    for chip in ("U2", "U3", "U6", "U4", "U5"):
+    for chip in ("U2", "U3", "U6", "U4", "U5", "U7"):
         add("3V3", (chip, 16))
         add("GND", (chip, 8))
     for chip in ("U2", "U3", "U6"):
@@ -630,29 +643,35 @@ def scan_netlist() -> dict[str, set[tuple[str, int]]]:
             (network, 2 + column % 8),
             ("J2", column + 1),
         )
-    add("3V3", ("RN1", 1), ("RN2", 1), ("RN3", 1), ("RN4", 1))
+    add("3V3", ("RN1", 1), ("RN2", 1), ("RN3", 1), ("RN4", 1), ("RN5", 1))
     # 74HC165: SH/LD 1, CLK 2, E 3, F 4, G 5, H 6, QH 9, SER 10, D 14, CLK INH 15
-    for chip in ("U4", "U5"):
+    for chip in ("U4", "U5", "U7"):
         add("LOAD", (chip, 1))
         add("WCLK", (chip, 2))
         add("GND", (chip, 15))
-        add("3V3", (chip, 11), (chip, 12), (chip, 13))  # C, B, A unused: read off
     add("LOAD", ("U1", _pico_gp(26)))
     add("WCLK", ("U1", _pico_gp(27)))
     add("WDATA", ("U1", _pico_gp(28)), ("U4", 9))
     add("WCHAIN", ("U5", 9), ("U4", 10))
-    add("3V3", ("U5", 10))
-    inputs = [6, 5, 4, 3, 14]  # H, G, F, E, D: cells 0-4
-    for well, chip in enumerate(("U4", "U5")):
-        for cell in range(5):
-            hall = 5 * well + cell
-            network, pin = ("RN3", 2 + hall) if hall < 8 else ("RN4", 2 + hall - 8)
-            add(f"HALL{hall + 1}", (chip, inputs[cell]), (network, pin), ("J3", hall + 1))
-    add("3V3", ("J3", 11))
-    add("GND", ("J3", 12))
+    add("WCHAIN2", ("U7", 9), ("U5", 10))
+    add("GND", ("U7", 10))  # nothing beyond the third: its SER reads a steady level
+    used = set()
+    for well in (0, 1):
+        for cell in range(len(g.WELL_CELLS)):
+            chip, pin, _ = well_input(well, cell)
+            used.add((chip, pin))
+            net = f"HALL{well + 1}.{cell + 1}"
+            network = ("RN3", "RN4")[well] if cell != g.CENTRE else "RN5"
+            resistor = 2 + (cell if cell != g.CENTRE else well)
+            add(net, (chip, _SHIFT_PINS[pin]), (network, resistor), (f"J{3 + well}", cell + 1))
+        add("3V3", (f"J{3 + well}", 10))
+        add("GND", (f"J{3 + well}", 11))
+    for pin in "HGFEDCBA":  # the third chip's inputs left over read high: no cell
+        if ("U7", pin) not in used:
+            add("3V3", ("U7", _SHIFT_PINS[pin]))
     add("MAINT", ("U1", _pico_gp(22)), ("J5", 1))
     add("GND", ("J5", 2))
-    for n in range(1, 6):
+    for n in range(1, 7):
         add("3V3", (f"C{n}", 1))
         add("GND", (f"C{n}", 2))
     return nets
@@ -733,6 +752,13 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
 
         table = documents.build()
     shown = table.display
+    cells = len(g.WELL_CELLS)
+    parts = [part for part, _ in scan_board().placed.values()]
+    values = {value: sum(1 for p in parts if p.value == value) for value in ("74HC595", "74HC165")}
+
+    def count(prefix: str) -> int:
+        return sum(1 for p in parts if p.ref.rstrip("0123456789") == prefix)
+
     return [
         Line(1, "Raspberry Pi 4 Model B, 2 GB", "Raspberry Pi SC0193", 50.0),
         Line(1, "Pi power supply, 5.1 V 3 A, USB-C", "Raspberry Pi SC0218", 9.0),
@@ -768,19 +794,27 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
             0.05,
             "one per reed, 10 mm or more from it",
         ),
-        Line(10, "Hall switch, unipolar, TO-92", "TI DRV5023FAQLPG", 0.9, "five per dice well"),
-        Line(3, "8-bit shift register, DIP-16", "TI SN74HC595N", 0.5, "row drive"),
-        Line(2, "8-bit parallel-in shift register, DIP-16", "TI SN74HC165N", 0.6, "dice wells"),
         Line(
-            4,
+            2 * cells, "Hall switch, unipolar, TO-92", f"TI {g.HALL_PART}QLPG", 0.9, "nine a well"
+        ),
+        Line(values["74HC595"], "8-bit shift register, DIP-16", "TI SN74HC595N", 0.5, "row drive"),
+        Line(
+            values["74HC165"],
+            "8-bit parallel-in shift register, DIP-16",
+            "TI SN74HC165N",
+            0.6,
+            "dice wells",
+        ),
+        Line(
+            count("RN"),
             "10 kOhm bussed resistor network, SIP-9",
             "Bourns 4609X-101-103LF",
             0.3,
             "column and Hall pull-ups",
         ),
-        Line(5, "100 nF ceramic capacitor, 2.54 mm", "KEMET C320C104K5R5TA", 0.15),
+        Line(count("C"), "100 nF ceramic capacitor, 2.54 mm", "KEMET C320C104K5R5TA", 0.15),
         Line(
-            10,
+            2 * cells,
             "10 nF ceramic capacitor, 2.54 mm",
             "KEMET C320C103K5R5TA",
             0.15,
@@ -838,7 +872,11 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
             "two dice and the well jig",
         ),
         Line(
-            63, "die magnet, 1.5 x 0.5 mm, N35, axial", "generic", 0.05, "30 per die, 3 in the jig"
+            2 * 6 * cells + 3,
+            f"die magnet, {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm, N35, axial",
+            "generic",
+            0.05,
+            f"{6 * cells} a die, 3 in the jig",
         ),
         *_sheet_lines(table),
         Line(1, "clear acrylic, 3 mm, dice tower", "laser cut from tower.dxf", 15.0),

@@ -290,23 +290,37 @@ class Magnets:
         )
 
 
-def die_magnets(j: float, faces: dict[int, Sequence[int]] | None = None) -> Magnets:
-    """The 30 magnets of a die in its own frame (centre at the origin): five under each
-    face, south out where ``FACE_CORNERS_SOUTH`` says and at every face's centre."""
-    faces = faces or g.FACE_CORNERS_SOUTH
-    depth = g.DIE_MAGNET_DEPTH
+def die_magnets(j: float) -> Magnets:
+    """The 48 magnets of a die in its own frame (centre at the origin): eight under each
+    face, on the ring of ``DIE_SPOTS``, placed so that the face lying down in its first
+    quarter turn puts a south pole over the cells ``FACE_CELLS`` names and a north pole
+    over the others. Faces in the order of ``FACE_NORMALS``, eight magnets each."""
     positions, polarizations = [], []
     for face, normal in FACE_NORMALS.items():
-        if face not in faces:
-            continue
-        n = np.array(normal, float)
-        u, v = _face_axes(normal)
-        south = [1, *faces[face]] if len(faces[face]) == 4 else list(faces[face])
-        spots = [(0, 0), *g.DIE_CORNERS] if len(faces[face]) == 4 else []
-        for (a, b), is_south in zip(spots, south, strict=True):
-            positions.append(n * depth + (u * a + v * b) * g.DIE_CORNER)
-            polarizations.append(-n * j if is_south else n * j)
+        down = Rotation.align_vectors([(0, 0, -1)], [normal])[0].inv()
+        for k, (_, (x, y), _) in enumerate(g.WELL_CELLS):
+            south = g.FACE_CELLS[face] >> k & 1
+            positions.append(down.apply((x, y, -g.DIE_MAGNET_DEPTH)))
+            # south out of the face lying down: magnetised up, toward the die's centre
+            polarizations.append(down.apply((0.0, 0.0, j if south else -j)))
     return Magnets(np.array(positions), np.array(polarizations))
+
+
+def face_poles(face: int) -> list[tuple[tuple[float, float], str]]:
+    """A face's magnets as the builder sees them looking at that face from outside: each
+    spot in the face's own (u, v) axes (mm) and the pole out, S or N."""
+    n = np.array(FACE_NORMALS[face], float)
+    u, v = _face_axes(FACE_NORMALS[face])
+    die = die_magnets(1.0)
+    size = len(g.WELL_CELLS)
+    start = size * _face_index(face)
+    found = []
+    for position, polarization in zip(
+        die.positions[start : start + size], die.polarizations[start : start + size], strict=True
+    ):
+        spot = (round(float(position @ u), 3), round(float(position @ v), 3))
+        found.append((spot, "S" if polarization @ n < 0 else "N"))
+    return found
 
 
 def _die_rotations(yaws: Iterable[float]) -> list[tuple[int, int, Rotation]]:
@@ -500,35 +514,34 @@ def _beside_die() -> float:
     return float(np.abs(fields).max())
 
 
+# The jig's three magnet faces: its name, outward normal, and the cell its magnet lies over
+# in its first quarter turn (a corner, an edge, the centre).
+JIG_FACES = (("C", (0, 0, -1), 0), ("E", (0, -1, 0), 1), ("M", (0, 0, 1), g.CENTRE))
+
+
+def jig_face(cell: int) -> tuple[str, int]:
+    """Which face of the jig tests ``cell``, and in how many quarter turns."""
+    if cell == g.CENTRE:
+        return "M", 0
+    return ("C", "E")[cell % 2], cell // 2
+
+
 def jig_magnets(cell: int, j: float) -> tuple[Magnets, Rotation]:
-    """The well jig, a blank 30 mm cube with one magnet on three of its faces (face C: its
-    centre, south out; face S: corner 1, south out; face N: corner 1, north out), placed to
-    test ``cell`` (index into ``WELL_CELLS``): that face down, that magnet over the cell."""
-    name, (x, y), pole = g.WELL_CELLS[cell]
-    depth = g.DIE_MAGNET_DEPTH
-    spots = {
-        "C": ((0, 0, -1), (0.0, 0.0), True),
-        "S": ((0, 0, 1), (-1.0, -1.0), True),
-        "N": ((0, -1, 0), (-1.0, -1.0), False),
-    }
+    """The well jig, a blank 30 mm cube with one magnet, south out, on three of its faces:
+    face C at a corner spot, face E at an edge spot, face M at its centre (each face
+    marked, C and E at their magnet). Placed to test ``cell`` (index into ``WELL_CELLS``):
+    that face down, turned so its magnet lies over the cell."""
     positions, polarizations = [], []
-    for normal, (a, b), south in spots.values():
-        n = np.array(normal, float)
-        u, v = _face_axes(normal)
-        positions.append(n * depth + (u * a + v * b) * g.DIE_CORNER)
-        polarizations.append(-n * j if south else n * j)
+    for _, normal, k in JIG_FACES:
+        down = Rotation.align_vectors([(0, 0, -1)], [normal])[0].inv()
+        _, (x, y), _ = g.WELL_CELLS[k]
+        positions.append(down.apply((x, y, -g.DIE_MAGNET_DEPTH)))
+        polarizations.append(down.apply((0.0, 0.0, j)))
     cube = Magnets(np.array(positions), np.array(polarizations))
-    face = "C" if name == "centre" else pole
-    index = list(spots).index(face)
-    normal = spots[face][0]
+    name, quarters = jig_face(cell)
+    normal = {face: n for face, n, _ in JIG_FACES}[name]
     down = Rotation.align_vectors([(0, 0, -1)], [normal])[0]
-    spot = down.apply(cube.positions[index])
-    turn = Rotation.from_euler(
-        "z",
-        math.degrees(math.atan2(y, x) - math.atan2(spot[1], spot[0])) if name != "centre" else 0.0,
-        degrees=True,
-    )
-    return cube, turn * down
+    return cube, Rotation.from_euler("z", quarters * 90, degrees=True) * down
 
 
 @cache
@@ -572,6 +585,133 @@ def die_balance() -> dict[str, float]:
     return {
         "magnets": float(np.linalg.norm(moment) / mass),
         "unfilled_pips": float(np.linalg.norm(moment - removed) / mass),
+    }
+
+
+# -- a well that never misreads ---------------------------------------------------------------
+
+
+def codewords() -> dict[int, int]:
+    """Every cell mask a die lying flat can switch, with the face it shows up."""
+    found = {}
+    for face, mask in g.FACE_CELLS.items():
+        ring = mask & g.RING
+        for turn in range(4):
+            shift = 2 * turn % 8
+            found[(mask & ~g.RING) | ((ring << shift) | (ring >> (8 - shift))) & g.RING] = 7 - face
+    return found
+
+
+def _tilted_placements(
+    offsets: Sequence[float], tilts: Sequence[float], yaws: Sequence[float]
+) -> tuple[list[tuple[int, Rotation]], np.ndarray]:
+    """Every face down in every turn, yawed, tilted about both axes of the floor and pushed
+    off its seat both ways (``MISREAD_*``), resting on its lowest corner or edge: the face
+    shown up and the rotation of each, and the die's centre (mm)."""
+    corners = np.array(list(itertools.product((-1, 1), repeat=3))) * g.DIE / 2
+    poses, centres = [], []
+    for face, _quarter, rotation in _die_rotations(yaws):
+        for tx, ty in itertools.product(tilts, repeat=2):
+            tilted = Rotation.from_euler("xy", (tx, ty), degrees=True) * rotation
+            lift = -float(tilted.apply(corners)[:, 2].min())
+            for dx, dy in itertools.product(offsets, repeat=2):
+                poses.append((7 - face, tilted))
+                centres.append((dx, dy, lift))
+    return poses, np.array(centres)
+
+
+def _unit_fields(
+    poses: list[tuple[int, Rotation]], centres: np.ndarray, depth: float
+) -> np.ndarray:
+    """Each sensor's field (mT, along the pole it answers) from every die placement with
+    its magnets at a polarization of 1 T: (placements, cells). The eight magnets of the
+    face down by magpylib's exact cylinder field, the other forty as point dipoles."""
+    die = die_magnets(1.0)
+    matrices = Rotation.concatenate([r for _, r in poses]).as_matrix()
+    count = len(poses)
+    positions = np.einsum("pij,mj->pmi", matrices, die.positions) + centres[:, np.newaxis]
+    polarizations = np.einsum("pij,mj->pmi", matrices, die.polarizations)
+    sensors = _cell_points((0.0, 0.0), depth)
+    per_face = len(g.WELL_CELLS)
+    lowest = np.argsort(positions[:, :, 2], axis=1)[:, :per_face]  # the face down's
+    take = np.take_along_axis
+    near = _hall_fields(
+        take(positions, lowest[..., np.newaxis], 1),
+        take(polarizations, lowest[..., np.newaxis], 1),
+        np.repeat(sensors[np.newaxis], count, 0),
+    )
+    far_mask = np.ones(positions.shape[:2], bool)
+    np.put_along_axis(far_mask, lowest, False, 1)
+    volume = math.pi * (g.DIE_MAGNET[0] / 2) ** 2 * g.DIE_MAGNET[1] * MM**3
+    moments = polarizations * volume / (4 * math.pi * MU0_4PI) * far_mask[..., np.newaxis]
+    r = (sensors[np.newaxis, :, np.newaxis] - positions[:, np.newaxis]) * MM  # (p, c, m, 3)
+    dist = np.linalg.norm(r, axis=-1)
+    mr = np.sum(moments[:, np.newaxis] * r, axis=-1)
+    bz = MU0_4PI * (3 * mr * r[..., 2] / dist**5 - moments[:, np.newaxis, :, 2] / dist**3)
+    sign = np.array([1.0 if pole == "S" else -1.0 for _, _, pole in g.WELL_CELLS])
+    return near + bz.sum(axis=-1) * 1e3 * sign
+
+
+@cache
+def well_misreads(
+    thresholds: tuple[float, float] = (g.HALL_ON_MT, g.HALL_OFF_MT),
+    offsets: tuple[float, ...] = g.MISREAD_OFFSETS,
+    tilts: tuple[float, ...] = g.MISREAD_TILTS,
+    yaws: tuple[float, ...] = g.MISREAD_YAWS,
+) -> dict[str, object]:
+    """Whether any die, lying on any face in any turn, yawed, tilted up to ``MISREAD_TILTS``
+    about either axis and pushed up to ``MISREAD_OFFSETS`` off its seat, with its magnets at
+    either end of their grade and the sensors' elements at either end of their depth, can
+    read a wrong face: with every switch's threshold anywhere in the datasheet's range (a
+    switch whose field lies between B_RP min and B_OP max may read either way, all
+    combinations taken), and again with any one switch dead or stuck on besides.
+
+    ``thresholds``: B_OP max and B_RP min of the switches (mT). Also how often a die reads
+    right for sure on its seat, and anywhere."""
+    on_mt, off_mt = thresholds
+    poses, centres = _tilted_placements(offsets, tilts, yaws)
+    beside = _beside_die()
+    words = codewords()
+    masks = np.array(list(words), np.int64)
+    faces = np.array(list(words.values()))
+    truth = np.array([face for face, _ in poses])
+    popcount = np.array([bin(k).count("1") for k in range(1 << len(g.WELL_CELLS))])
+    weights = 1 << np.arange(len(g.WELL_CELLS))
+    wrong = {0: 0, 1: 0}
+    right = np.ones(len(poses), bool)
+    for depth in (g.HALL_DEPTH - g.HALL_DEPTH_TOLERANCE, g.HALL_DEPTH + g.HALL_DEPTH_TOLERANCE):
+        unit = _unit_fields(poses, centres, depth)
+        low = np.where(unit > 0, unit * g.J_MIN, unit * g.J_MAX) - beside
+        high = np.where(unit > 0, unit * g.J_MAX, unit * g.J_MIN) + beside
+        sure_on = (low >= on_mt) @ weights
+        sure_off = (high <= off_mt) @ weights
+        # cells where a face's pattern disagrees with a switch that reads for sure
+        every = (1 << len(g.WELL_CELLS)) - 1
+        clash = popcount[
+            (masks[np.newaxis] & sure_off[:, np.newaxis])
+            | (~masks[np.newaxis] & every & sure_on[:, np.newaxis])
+        ]
+        other = faces[np.newaxis] != truth[:, np.newaxis]
+        for faults in (0, 1):
+            wrong[faults] += int(((clash <= faults) & other).any(axis=1).sum())
+        own = faces[np.newaxis] == truth[:, np.newaxis]
+        sure = (sure_on | sure_off) == every
+        right &= sure & (own & (masks[np.newaxis] == sure_on[:, np.newaxis])).any(axis=1)
+    seated = (np.abs(centres[:, :2]).max(axis=1) == 0) & (centres[:, 2] <= g.DIE / 2 + 1e-6)
+    return {
+        "wells_wrong_faces": wrong[0] + wrong[1],
+        "wrong_faces_thresholds_only": wrong[0],
+        "wrong_faces_with_a_dead_or_stuck_switch": wrong[1],
+        "placements": 2 * len(poses),
+        "positions": len(offsets) ** 2,
+        "offsets_mm": [min(offsets), max(offsets)],
+        "tilts": len(tilts) ** 2,
+        "tilts_deg": [min(tilts), max(tilts)],
+        "yaws_deg": list(yaws),
+        "sensor_corners": "thresholds anywhere in B_RP min - B_OP max (all combinations), "
+        "element depth at both ends, magnets at J_MIN and J_MAX, one switch dead or stuck",
+        "read_right_seated": round(float(right[seated].mean()), 3) if seated.any() else None,
+        "read_right_all": round(float(right.mean()), 3),
     }
 
 
@@ -654,6 +794,8 @@ def figures() -> dict[str, object]:
         "die_com_offset_mm": {k: round(v, 4) for k, v in die_balance().items()},
         "display_fits": display_fits(),
         **_surface(),
+        "wells_wrong_faces": well_misreads()["wells_wrong_faces"],
+        "wells": well_misreads(),
     }
 
 

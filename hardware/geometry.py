@@ -54,7 +54,7 @@ LEAD_DROP = 0.0
 # them): order a band whose pull-in lies in ORDER_PULL_IN_MT; the first strip's bench test
 # checks it.
 PULL_IN_MT = (0.3, 2.6)
-ORDER_PULL_IN_MT = (1.5, 2.6)
+ORDER_PULL_IN_MT = (1.95, 2.6)
 
 # -- placement tolerances --------------------------------------------------------------------
 MAN_PLAY = (HOLE - MAN) / 2  # a man in his hole: 0.5 mm any way
@@ -65,10 +65,13 @@ HEIGHT_TOLERANCE = 0.3  # sheet thicknesses and glue
 
 # -- the dice and their wells ----------------------------------------------------------------
 DIE = 30.0  # printed cube
-DIE_MAGNET = (1.5, 0.5)  # N35 disc, five under each face: its centre and four corners
+DIE_MAGNET = (1.5, 0.75)  # N35 disc: nine under each face, its centre and a ring (DIE_SPOTS)
 DIE_SKIN = 0.3  # plastic over each magnet's outer face
-DIE_CORNER = 8.0  # corner magnets at (+-8, +-8) mm from the face's centre
-DIE_CORNERS = ((-1, -1), (1, -1), (1, 1), (-1, 1))  # corners 1-4 going round (x DIE_CORNER)
+DIE_CORNER = 9.0  # the ring's corners at (+-9, +-9) mm from the face's centre
+# The eight spots of a face's ring going round, in units of DIE_CORNER: corner 1, edge a,
+# corner 2, edge b, corner 3, edge c, corner 4, edge d. A quarter turn moves each spot two on.
+DIE_SPOTS = ((-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
+SPOT_NAMES = ("1", "a", "2", "b", "3", "c", "4", "d")
 DIE_MAGNET_DEPTH = DIE / 2 - DIE_SKIN - DIE_MAGNET[1] / 2  # die's centre to a magnet's, mm
 DIE_DENSITY = 1.24e-3  # PLA, g/mm^3, printed solid
 PIP = (5.0, 0.5)  # engraved pip, diameter x depth (filled with paint)
@@ -80,7 +83,7 @@ RAMP_ANGLE = 30.0  # degrees: steeper than a printed die's friction angle on pol
 WELL_FLOOR = 0.3  # polycarbonate film between the die and the sensors, on the sensors
 WELL_WIDTH = DIE + 0.6  # the ramp's channel
 HALL_DEPTH = 0.75  # Hall element below the sensor's top face (either way up)
-WELL_PITCH = 45.0  # between the two wells' centres, side by side
+WELL_PITCH = 50.0  # between the two wells' centres, side by side
 # Seat tolerances: across the channel, along the ramp (the end wall), yaw, sensor placement
 # on its board, element depth.
 SEAT_ACROSS = (WELL_WIDTH - DIE) / 2
@@ -88,32 +91,53 @@ SEAT_ALONG = 0.2
 SEAT_YAW = 1.5  # degrees
 SENSOR_PLACEMENT = 0.3
 HALL_DEPTH_TOLERANCE = 0.25
-# DRV5023FA thresholds (datasheet): it surely operates at B_OP max; it cannot operate below
-# B_RP min, since B_OP always lies above B_RP.
-HALL_ON_MT = 6.8
-HALL_OFF_MT = 0.5
-# The five sensors of a well, in the well's frame (x across the ramp, y up the ramp, from
-# the centre of the die's resting face), and the pole each answers: S-type lie branded face
-# up and answer a south pole above; N-type lie branded face down and answer a north pole.
+# DRV5023AJ thresholds (TI's datasheet, SLIS151: B_OP 6.9 mT typical, 12 mT max; B_RP 1 mT
+# min): it surely operates at B_OP max; it cannot operate below B_RP min, since B_OP always
+# lies above B_RP. A switch whose field lies between may read either way. (The more
+# sensitive FA version, B_RP min 0.5 mT, lets the small magnets' return field switch cells
+# of a die pushed off its seat: field.well_misreads finds wrong faces with it.)
+HALL_PART = "DRV5023AJ"
+HALL_ON_MT = 12.0
+HALL_OFF_MT = 1.0
+# The nine sensors of a well, one under each spot of the die's ring and one under its centre,
+# in the well's frame (x across the ramp, y up the ramp, from the centre of the die's
+# resting face), each lying branded face up: it answers a south pole above it. Cells 0-7 the
+# ring going round, cell 8 the centre.
 WELL_CELLS = (
+    *(
+        (f"{'corner' if a and b else 'edge'} {name}", (a * DIE_CORNER, b * DIE_CORNER), "S")
+        for name, (a, b) in zip(SPOT_NAMES, DIE_SPOTS, strict=True)
+    ),
     ("centre", (0.0, 0.0), "S"),
-    ("corner 1", (-DIE_CORNER, -DIE_CORNER), "S"),
-    ("corner 2", (DIE_CORNER, -DIE_CORNER), "N"),
-    ("corner 3", (DIE_CORNER, DIE_CORNER), "S"),
-    ("corner 4", (-DIE_CORNER, DIE_CORNER), "N"),
 )
-# Which corners of a face carry a south-out magnet, face by face (the face lying down), in
-# the order of the corners going round. Every face has five magnets: the same mass in the
-# same places, so the die is balanced; only the poles differ. Every face's centre is
-# south out (it tells a die lying flat from none).
-FACE_CORNERS_SOUTH = {
-    1: (0, 0, 0, 0),
-    2: (1, 0, 0, 0),
-    3: (1, 1, 0, 0),
-    4: (1, 0, 1, 0),
-    5: (1, 1, 1, 0),
-    6: (1, 1, 1, 1),
+CENTRE = 8
+RING = 0xFF
+# The code: which cells a die lying flat switches, face by face (the face lying down, in its
+# first quarter turn; bit k is cell k). Every face's centre is south out, and its ring puts
+# four south and four north poles on the eight spots: the die is balanced (the same magnets
+# in the same places), and every reading of a die lying flat on its seat has its centre and
+# exactly four ring cells on. The six patterns' quarter-turn families lie at least four
+# ring cells apart: no single dead or stuck sensor, nor three wrong cells together, turns
+# one face into another. A die pushed off its seat far enough that its small magnets' return
+# field reaches the cells reads the ring's complement (faces 3 and 4 are each other's):
+# its centre then reads off too, which the code requires on (field.well_misreads checks the
+# field model over positions, tilts and thresholds).
+FACE_CELLS = {
+    1: 0b1_00001111,
+    2: 0b1_00110011,
+    3: 0b1_01010101,
+    4: 0b1_10101010,
+    5: 0b1_01011010,
+    6: 0b1_01100110,
 }
+# The grid the misreading check runs over: the die pushed off its seat and tilted.
+MISREAD_OFFSETS = (-3.0, -1.5, 0.0, 1.5, 3.0)  # mm, along and across
+MISREAD_TILTS = (-10.0, -5.0, 0.0, 5.0, 10.0)  # degrees, about either axis of the floor
+MISREAD_YAWS = (-3.0, 0.0, 3.0)  # degrees
 
 # -- margins the design must keep (tests/hardware) -----------------------------------------
 MIN_MARGIN = 1.25
+# A well's switches over B_OP max: what the AJ's 12 mT leaves with die magnets small enough
+# that a die lying on the board closes no reed. A switch short of it leaves the die read as
+# cocked (throw again), never as another face (field.well_misreads).
+MIN_WELL_MARGIN = 1.04

@@ -68,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             default=[],
             metavar="LOC/SLOT",
             help=f"with --simulate: a {fault} reed there (slot 1 at the edge), or a {fault} "
-            "Hall switch in a dice well (die1/c, die2/3: the centre or corners 1-4)",
+            "Hall switch in a dice well (die1/m, die2/3, die2/a: the centre, corners 1-4, "
+            "edges a-d)",
         )
     parser.set_defaults(func=_run)
 
@@ -77,7 +78,7 @@ def _fault(text: str) -> Step:
     step = step_named(text)
     if step is None:
         raise ValueError(
-            f"{text!r} is not LOCATION/SLOT (such as 13/2) or a dice-well cell (such as die1/c)"
+            f"{text!r} is not LOCATION/SLOT (such as 13/2) or a dice-well cell (such as die1/m)"
         )
     return step
 

@@ -1,48 +1,52 @@
-"""Reading a die from the five Hall switches under its well (hardware/README.md, "Dice").
+"""Reading a die from the nine Hall switches under its well (hardware/README.md, "Dice").
 
-Every face of a die carries five small magnets: one at its centre, south out, and one at
-each corner, south or north out. The corners' poles, going round the face, tell the faces
-apart: none, one, two side by side, two across, three or four south out are faces 1 to 6
-lying down (the face up is 7 minus it). Every face holds the same magnets in the same
-places, so the die is balanced; only their poles differ.
+Every face of a die carries nine small magnets: one at its centre, south out, and eight on
+a ring around it (the face's four corners and the middles of its four edges), four south
+out and four north out. Under the well lie nine Hall switches, one under each spot, each
+answering a south pole: a die lying flat on its seat switches its centre and exactly the
+four ring cells under its south poles. Which four tells the face (``FACE_CELLS``, in the
+die's first quarter turn; a quarter turn moves every ring spot two cells on, going round).
 
-A well's cells, bit by bit: 0 the centre (answers a south pole), 1-4 the corners going
-round, which answer a south pole (1, 3) or a north pole (2, 4). A die lying flat switches
-the centre and, at each corner, the cell whose pole is there or not; with the centre off
-the well is empty (no cell on) or the die is cocked (a corner on: throw again).
+The six faces' ring patterns lie at least four cells apart in every turn, each has exactly
+four cells on, and the centre must be on: a reading that is not one of the 24 is never
+taken for a face. A dead or stuck switch, a die lifted on one edge, pushed off its seat
+(where its small magnets' return field would show the ring's complement, the centre reads
+off) or missing a magnet reads ``COCKED`` (the laws say throw again); no cell on reads
+``EMPTY``. The field model checks it (hardware/field.py, ``well_misreads``).
+
+A well's cells, bit by bit: 0 corner 1, 1 edge a, 2 corner 2, 3 edge b, 4 corner 3, 5 edge
+c, 6 corner 4, 7 edge d, going round, and 8 the centre (hardware/geometry.py,
+``WELL_CELLS``).
 """
 
 EMPTY = 0
 COCKED = 7
-CELLS = 5
-CENTRE = 0
-NAMES = ("c", "1", "2", "3", "4")  # how the self-test names a well's cells
+CELLS = 9
+CENTRE = 8
+RING = 0xFF
+NAMES = ("1", "a", "2", "b", "3", "c", "4", "d", "m")  # the self-test's names; m the middle
 
-# Which corners of the face lying down are south out, going round.
-SOUTH_CORNERS = {
-    1: (0, 0, 0, 0),
-    2: (1, 0, 0, 0),
-    3: (1, 1, 0, 0),
-    4: (1, 0, 1, 0),
-    5: (1, 1, 1, 0),
-    6: (1, 1, 1, 1),
+# The cells a die lying on each face (face down) switches in its first quarter turn.
+FACE_CELLS = {
+    1: 0b100001111,
+    2: 0b100110011,
+    3: 0b101010101,
+    4: 0b110101010,
+    5: 0b101011010,
+    6: 0b101100110,
 }
 
 
-def _answers_south(corner):
-    """Whether corner ``corner`` (0-3) has a south-answering cell (else north)."""
-    return corner % 2 == 0
+def _turned(mask, turn):
+    """``mask`` with every ring cell moved ``2 * turn`` places on, going round."""
+    shift = (2 * turn) % 8
+    ring = mask & RING
+    return (mask & ~RING) | (((ring << shift) | (ring >> (8 - shift))) & RING)
 
 
 def cells(face_down, turn):
     """The cell mask a die lying on ``face_down``, turned ``turn`` quarter turns, switches."""
-    south = SOUTH_CORNERS[face_down]
-    mask = 1 << CENTRE
-    for corner in range(4):
-        is_south = south[(corner - turn) % 4]
-        if is_south == _answers_south(corner):
-            mask |= 1 << (corner + 1)
-    return mask
+    return _turned(FACE_CELLS[face_down], turn)
 
 
 def orientations(face_down):
@@ -50,19 +54,14 @@ def orientations(face_down):
     return sorted({cells(face_down, turn) for turn in range(4)})
 
 
+_FACE_UP = {}
+for _face in FACE_CELLS:
+    for _mask in orientations(_face):
+        _FACE_UP[_mask] = 7 - _face
+
+
 def read_well(mask):
-    """The face up (1-6) for a 5-bit cell mask, ``EMPTY`` for none, ``COCKED`` otherwise."""
+    """The face up (1-6) for a 9-bit cell mask, ``EMPTY`` for none, ``COCKED`` otherwise."""
     if mask == 0:
         return EMPTY
-    if not mask & (1 << CENTRE):
-        return COCKED
-    south = []
-    for corner in range(4):
-        on = (mask >> (corner + 1)) & 1
-        south.append(on if _answers_south(corner) else 1 - on)
-    count = south[0] + south[1] + south[2] + south[3]
-    if count == 2:
-        face_down = 4 if south[0] == south[2] else 3
-    else:
-        face_down = (1, 2, 0, 5, 6)[count]
-    return 7 - face_down
+    return _FACE_UP.get(mask, COCKED)

@@ -1,7 +1,7 @@
 """The commissioning screen: the board's slots as marks, the one to fill lit, the findings.
 
 Drawn over the calibration, so each mark sits under its slot on the glass; each dice well's
-five Hall switches are drawn as its centre and four corners, beside the field. Pure
+nine Hall switches are drawn as its ring and centre, on a 3 x 3 grid beside the field. Pure
 drawing: ``kiosk commission`` feeds it a ``Commissioning`` walk.
 """
 
@@ -13,9 +13,9 @@ from kiosk.display.calibration import Calibration
 from kiosk.link import LOCATIONS
 from kiosk.link.commission import WELL_CELLS, Commissioning
 
-# Where each well cell sits in the well, on a 3 x 3 grid: the centre, then the corners
-# going round (hardware/geometry.py, WELL_CELLS).
-CELL_GRID = ((1, 1), (0, 0), (2, 0), (2, 2), (0, 2))
+# Where each well cell sits in the well, on a 3 x 3 grid: the ring going round from corner
+# 1, then the centre (hardware/geometry.py, WELL_CELLS).
+CELL_GRID = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1), (1, 1))
 
 BACKGROUND = (8, 14, 12)
 MARK = (90, 90, 90)

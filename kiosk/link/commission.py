@@ -28,17 +28,23 @@ from kiosk.table.layout import LOCATIONS, SlotState, TableLayout
 
 COMMISSION_FILE = "commission.toml"
 # A dice well's Hall switches, as the table's self-test names them (firmware bgtable/dice.py)
-CELL_NAMES = ("c", "1", "2", "3", "4")
+# (the ring going round, corners 1-4 and edges a-d, then m, the middle)
+CELL_NAMES = ("1", "a", "2", "b", "3", "c", "4", "d", "m")
 WELL_CELLS = len(CELL_NAMES)
+CENTRE = 8
+# What each cell is called on screen.
+CELL_KINDS = tuple(
+    "centre" if name == "m" else f"{'edge' if name.isalpha() else 'corner'} {name}"
+    for name in CELL_NAMES
+)
 # How the installer places the well jig to test each cell: the face down and where its mark
-# goes (the jig's faces: C has a magnet at its centre, south out; S one at a corner, south
-# out; N one at a corner, north out).
-JIG_PLACING = (
-    "face C down",
-    "face S down, its mark at corner 1",
-    "face N down, its mark at corner 2",
-    "face S down, its mark at corner 3",
-    "face N down, its mark at corner 4",
+# goes (the jig's faces, each with one magnet, south out: C at a corner, E at the middle of
+# an edge, M at its centre; hardware/field.py, jig_magnets).
+JIG_PLACING = tuple(
+    "face M down"
+    if name == "m"
+    else f"face {'E' if name.isalpha() else 'C'} down, its mark at {kind}"
+    for name, kind in zip(CELL_NAMES, CELL_KINDS, strict=True)
 )
 
 
@@ -49,17 +55,16 @@ class Step:
     location: str | None = None
     slot: int = 0  # 0 at the edge
     well: int | None = None  # 0 or 1
-    cell: int = 0  # 0 the centre, 1-4 the corners going round
+    cell: int = 0  # 0-7 the ring going round (corner 1, edge a, ...), 8 the centre
 
     def name(self) -> str:
         """How the screen and the findings name it."""
         if self.well is None:
             return f"{_where(self.location or '')}, slot {self.slot + 1} from the edge"
-        cell = "centre" if self.cell == 0 else f"corner {self.cell}"
-        return f"dice well {self.well + 1}, cell {CELL_NAMES[self.cell]} ({cell})"
+        return f"dice well {self.well + 1}, cell {CELL_NAMES[self.cell]} ({CELL_KINDS[self.cell]})"
 
     def table_name(self) -> str:
-        """How the table's self-test names it: ``13/2``, ``die1/c``."""
+        """How the table's self-test names it: ``13/2``, ``die1/m``."""
         if self.well is None:
             return f"{self.location}/{self.slot + 1}"
         return f"die{self.well + 1}/{CELL_NAMES[self.cell]}"

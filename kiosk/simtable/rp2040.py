@@ -137,6 +137,20 @@ class Ran:
     led_changes: int
 
 
+#: A 74HC165's parallel inputs.
+CHIP_INPUTS = 8
+
+
+def well_inputs(constants: dict[str, int]) -> list[list[int]]:
+    """For each dice well, the chain input each of its cells is wired to, as
+    ``board.DiodeMatrix.wells`` reads them: well ``w``'s ring cells (``RING_MASK``) on the
+    ``w``-th 74HC165 of the chain, the wells' centres on the last chip, one input a well."""
+    ring = bin(constants["RING_MASK"]).count("1")
+    wells = constants["WELL_BITS"] // CHIP_INPUTS - 1
+    centres = wells * CHIP_INPUTS
+    return [[w * CHIP_INPUTS + c for c in range(ring)] + [centres + w] for w in range(wells)]
+
+
 class Chip:
     """One emulated scan board, booted from power-on (``maintenance``: jumper fitted)."""
 
@@ -157,7 +171,6 @@ class Chip:
         self._dir = tempfile.mkdtemp(prefix="bgtable-rp2040-")
         fs_path = Path(self._dir) / "littlefs.img"
         fs_path.write_bytes(filesystem_image(files or firmware_files(), geometry))
-        wells = 2  # the wells' chips: one 74HC165 each, chained (WELL_BITS inputs in all)
         config = {
             "rp2040js": str(emulator_dir()),
             "bootrom": str(image / "bootrom.bin"),
@@ -167,7 +180,7 @@ class Chip:
             "rows": constants["ROWS"],
             "columns": constants["COLUMNS"],
             "well_bits": constants["WELL_BITS"],
-            "well_chip_bits": constants["WELL_BITS"] // wells,
+            "well_inputs": well_inputs(constants),
             "maintenance": maintenance,
             "pins": {
                 "ser": constants["PIN_SER"],

@@ -415,15 +415,15 @@ class SimulatedTable:
         return faces
 
     def cock(self, well: int) -> None:
-        """Leave the die in ``well`` (1 or 2) leaning: its centre magnet off its cell, one
-        corner's on."""
+        """Leave the die in ``well`` (1 or 2) leaning: its centre magnet off its cell, two
+        ring cells on."""
         with self._lock:
-            self._wells[self._well(well)] = 0b00010
+            self._wells[self._well(well)] = 0b000000011
             self._changed()
 
     def cover_cell(self, well: int, cell: int | None) -> None:
-        """Put the well jig in ``well`` (1 or 2) over one Hall switch (cell 0-4: the centre,
-        then the corners going round), or take it out (``None``): how commissioning tests a
+        """Put the well jig in ``well`` (1 or 2) over one Hall switch (cell 0-7: the ring
+        going round, 8: the centre), or take it out (``None``): how commissioning tests a
         dice well's switches one by one (the field model shows the jig switches that cell
         alone)."""
         with self._lock:

@@ -242,13 +242,14 @@ def case_the_wells_are_read_through_the_shift_registers():
     machine.fresh()
     matrix = board.DiodeMatrix()
     assert matrix.wells() == [0, 0]
-    machine.chip.hall = {(0, 0), (0, 3), (1, 4)}
-    assert matrix.wells() == [0b01001, 0b10000]
+    machine.chip.hall = {(0, 0), (0, 3), (1, 4), (1, 8)}
+    assert matrix.wells() == [0b000001001, 0b100010000]
 
 
 def case_a_die_in_a_well_reaches_the_frame():
     machine.fresh()
-    machine.chip.hall = {(0, 0), (0, 2), (0, 4)}  # centre and both north cells: face 1 down
+    # the centre and ring cells 0-3 (corner 1, edge a, corner 2, edge b): face 1 down, 6 up
+    machine.chip.hall = {(0, cell) for cell in (0, 1, 2, 3, 8)}
     found = run(Stream(DUMP, after=5), Stream(), feeds=20)
     frames = [p for k, _, p in found if k == "F"]
     assert frames and frames[-1].split(b" ")[-1] == b"6.", frames

@@ -238,21 +238,30 @@ def case_every_die_face_reads_in_every_turn():
         for mask in dice.orientations(down):
             assert mask not in faces  # no two faces share a reading
             faces[mask] = 7 - down
-    assert len(faces) == 16  # every corner pattern with the centre on is a face
-    for mask in range(32):
+    assert len(faces) == 14  # 4 + 2 + 1 + 1 + 4 + 2 turns that read differently
+    for mask in range(1 << dice.CELLS):
         expected = faces.get(mask, dice.EMPTY if mask == 0 else dice.COCKED)
         assert dice.read_well(mask) == expected, mask
 
 
+def case_no_single_wrong_cell_turns_one_face_into_another():
+    for down in range(1, 7):
+        for mask in dice.orientations(down):
+            for cell in range(dice.CELLS):
+                assert dice.read_well(mask ^ (1 << cell)) == dice.COCKED, (down, mask, cell)
+
+
 def case_a_die_without_its_centre_is_cocked():
-    assert dice.read_well(0b00010) == dice.COCKED
-    assert dice.read_well(0b11110) == dice.COCKED
+    ring = dice.cells(1, 0) & dice.RING
+    assert dice.read_well(ring) == dice.COCKED  # pushed off its seat: the centre is off
+    assert dice.read_well(ring ^ dice.RING) == dice.COCKED  # ... and the ring reversed
+    assert dice.read_well(1 << dice.CENTRE) == dice.COCKED
     assert dice.read_well(0) == dice.EMPTY
 
 
 def case_wells_in_the_frame():
     rig = ready()
-    rig.matrix.cells = [dice.cells(2, 1), 0b00100]
+    rig.matrix.cells = [dice.cells(2, 1), 0b000000100]
     (frame,) = frames(rig.scan(3))
     assert frame.split(b" ")[-1] == b"5C"
 
@@ -380,12 +389,12 @@ def case_self_test_of_a_full_table_sensing_colour_finds_dead_reeds():
 
 def case_self_test_of_an_empty_table_names_each_well_cell_on():
     rig = ready()
-    rig.matrix.cells = [0, 1 << 3]  # the jig over die2's corner 3
+    rig.matrix.cells = [0, 1 << 4]  # the jig over die2's corner 3
     report = self_test(rig, b"empty")
     assert report["ok"] == "0" and report["closed"] == "die2/3"
-    rig.matrix.cells = [0b00001, 0]
+    rig.matrix.cells = [1 << dice.CENTRE, 0]
     rig.matrix.closed = {rig.reed("9", 0)}
-    assert self_test(rig, b"empty")["closed"] == "9/1,die1/c"
+    assert self_test(rig, b"empty")["closed"] == "9/1,die1/m"
 
 
 def case_self_test_refuses_an_unknown_mode():

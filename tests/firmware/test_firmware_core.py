@@ -65,7 +65,7 @@ def test_both_reeds_closed_is_a_fault_not_a_state(polarity_bench) -> None:
 
 def test_dice_wells_read_faces_up_cocked_and_empty(bench) -> None:
     dice = load_firmware("dice")
-    bench.matrix.well_cells = [dice.orientations(2)[1], 0b00110]
+    bench.matrix.well_cells = [dice.orientations(2)[1], 0b000000110]
     (frame,) = bench.frames(bench.scan(3))
     assert frame.dice == (DieReading.FIVE, DieReading.COCKED)
 
@@ -179,7 +179,7 @@ def test_every_orientation_of_every_face_reads_and_nothing_else_does() -> None:
     for down in range(1, 7):
         for mask in dice.orientations(down):
             faces[mask] = 7 - down
-    for mask in range(32):
+    for mask in range(1 << dice.CELLS):
         expected = faces.get(mask, dice.EMPTY if mask == 0 else dice.COCKED)
         assert dice.read_well(mask) == expected
 

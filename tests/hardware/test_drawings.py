@@ -150,9 +150,10 @@ def test_the_bill_counts_what_the_design_has() -> None:
     by_code = {line.order_code.split(" (")[0]: line.qty for line in lines}
     assert by_code["Littelfuse/Hamlin MITI-3V1"] == LAYOUT.total_slots
     assert by_code["Vishay BAT85S-TR"] == LAYOUT.total_slots
-    assert by_code["TI DRV5023FAQLPG"] == 2 * len(g.WELL_CELLS)
+    assert by_code[f"TI {g.HALL_PART}QLPG"] == 2 * len(g.WELL_CELLS) == 18
+    assert by_code["TI SN74HC165N"] == 3  # 18 Hall switches, 8 inputs a chip
     assert by_code["generic"] >= 1
     magnets = [line for line in lines if line.part.startswith("die magnet")]
-    assert magnets[0].qty == 2 * 30 + 3  # two dice and the jig
+    assert magnets[0].qty == 2 * 6 * 9 + 3  # two dice and the jig
     text = (ROOT / "hardware" / "BOM.md").read_text()
     assert f"**Total (estimate): EUR {drawings.bom_total(lines):.2f}**" in text

@@ -45,7 +45,7 @@ def test_the_point_dipoles_agree_with_magpylibs_exact_field() -> None:
 
 
 def test_every_face_reads_in_its_well_across_the_seat(figures: dict) -> None:
-    assert figures["well_on_min_mT"] >= g.HALL_ON_MT * g.MIN_MARGIN
+    assert figures["well_on_min_mT"] >= g.HALL_ON_MT * g.MIN_WELL_MARGIN
     assert figures["well_off_max_mT"] * g.MIN_MARGIN <= g.HALL_OFF_MT
     assert figures["well_placements"] == 24 * 2 * len(field._seat_shifts())
 
@@ -60,11 +60,12 @@ def test_the_firmware_reads_each_face_as_the_magnets_land() -> None:
             assert dice.read_well(mask) == 7 - face, (face, quarter, cells)
             masks.add(mask)
         assert masks == set(dice.orientations(face))
-    assert dice.SOUTH_CORNERS == g.FACE_CORNERS_SOUTH
+    assert dice.FACE_CELLS == g.FACE_CELLS
+    assert dice.NAMES[: len(g.SPOT_NAMES)] == g.SPOT_NAMES and dice.CENTRE == g.CENTRE
 
 
 def test_the_jig_switches_only_the_cell_it_tests(figures: dict) -> None:
-    assert figures["jig_on_min_mT"] >= g.HALL_ON_MT * g.MIN_MARGIN
+    assert figures["jig_on_min_mT"] >= g.HALL_ON_MT * g.MIN_WELL_MARGIN
     assert figures["jig_off_max_mT"] * g.MIN_MARGIN <= g.HALL_OFF_MT
 
 
@@ -96,3 +97,33 @@ def test_every_display_offered_fits_with_its_reed_band(figures: dict) -> None:
         low, high = found["reed_window_mT"]
         assert g.PULL_IN_MT[0] <= low < high <= g.PULL_IN_MT[1]
     assert fits["50in"]["reed_window_mT"] == list(g.ORDER_PULL_IN_MT)
+
+
+def test_no_die_in_a_well_ever_reads_a_wrong_face(figures: dict) -> None:
+    found = figures["wells"]
+    assert figures["wells_wrong_faces"] == 0
+    assert found["wrong_faces_thresholds_only"] == 0
+    assert found["wrong_faces_with_a_dead_or_stuck_switch"] == 0
+    assert found["offsets_mm"] == [-3.0, 3.0] and found["tilts_deg"] == [-10.0, 10.0]
+    assert found["placements"] == 2 * 24 * 3 * 25 * 25  # both element depths
+    assert found["read_right_seated"] == 1.0  # on its seat it reads, for sure
+
+
+def test_the_misread_check_finds_the_misreads_of_a_more_sensitive_switch() -> None:
+    # the DRV5023FA (B_OP max 6.8, B_RP min 0.5 mT): the return field of a die pushed off
+    # its seat can switch cells it should not
+    found = field.well_misreads((6.8, 0.5), (1.5, 3.0), (0.0, 5.0), (0.0,))
+    assert found["wells_wrong_faces"] > 0
+
+
+def test_every_single_wrong_cell_reads_cocked_never_another_face() -> None:
+    dice = load_firmware("dice")
+    words = field.codewords()
+    assert len(words) == 14
+    for mask in words:
+        for cell in range(len(g.WELL_CELLS)):
+            assert dice.read_well(mask ^ (1 << cell)) == dice.COCKED
+    for a in words:  # faces' readings lie four cells apart or more
+        for b in words:
+            if words[a] != words[b]:
+                assert bin(a ^ b).count("1") >= 4

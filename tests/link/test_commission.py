@@ -60,15 +60,15 @@ def _walk(
 def test_a_sound_table_passes_every_slot_and_cell(sensing: str) -> None:
     walk = _walk(layout=_small(sensing))
     assert walk.phase == "done" and walk.findings == []
-    assert len(walk.steps) == 24 * 2 + 2 * 1 + 2 * 2 + 2 * 5
+    assert len(walk.steps) == 24 * 2 + 2 * 1 + 2 * 2 + 2 * 9
     assert walk.instruction() == "Done: every slot and cell reads right."
 
 
 def test_a_dead_and_a_stuck_well_cell_are_found_and_the_dice_go_to_the_buttons() -> None:
-    walk = _walk(dead_cell=(1, 3), stuck_cell=(2, 0))
+    walk = _walk(dead_cell=(1, 4), stuck_cell=(2, 8))
     found = {f.step.name(): f.reason for f in walk.findings}
     assert found == {
-        "dice well 2, cell c (centre)": "switches with nothing there",
+        "dice well 2, cell m (centre)": "switches with nothing there",
         "dice well 1, cell 3 (corner 3)": "does not switch for the jig",
     }
     assert walk.bad_slots() == []

@@ -8,7 +8,8 @@
 // CONFIG (written by kiosk/simtable/rp2040.py from firmware/board.py and the image's
 // geometry): rp2040js (its package folder), bootrom, firmware (flat image at flash 0),
 // filesystem + storage_base (the LittleFS image and where it lies in flash), pins,
-// rows, columns, well_bits, well_chip_bits, maintenance (jumper fitted).
+// rows, columns, well_bits, well_inputs (each well's cells' chain inputs), maintenance
+// (jumper fitted).
 //
 // Requests, one JSON object a line on stdin; each gets one line back on stdout:
 //   {"op":"run","us":N}          run N µs of chip time -> {"t":µs,"out":hex,"led":n}
@@ -89,10 +90,13 @@ gpio(pins.rclk).addListener((state, old) => {
 let wellCells = [0, 0];
 let chain = 0; // bit 0 is the level on QH now
 function wellInputs() {
-  // a Hall switch that is on pulls its input low; well w is the w-th chip's H, G, F... inputs
+  // a Hall switch that is on pulls its input low; config.well_inputs[w][c] is the chain's
+  // input that well w's cell c is wired to
   let levels = 2 ** config.well_bits - 1;
   wellCells.forEach((cells, well) => {
-    levels &= ~(cells << (well * config.well_chip_bits));
+    config.well_inputs[well].forEach((input, cell) => {
+      if ((cells >> cell) & 1) levels -= 2 ** input;
+    });
   });
   return levels;
 }

@@ -2,7 +2,7 @@
 
 Models the RP2040 as far as the board layer uses it, at register level: three 74HC595 in
 a chain (SER GP2, SRCLK GP3, RCLK GP4), 16 pulled-up column inputs from GP6, the SIO
-input register, the watchdog's scratch register and reset reason, and the dice wells' two
+input register, the watchdog's scratch register and reset reason, and the dice wells' three
 74HC165 (SH/LD GP26, CLK GP27, QH GP28) with active-low Hall switch inputs. Runs under CPython and
 MicroPython alike. ``WDT.feed`` raises ``Halt`` after ``state["feeds_left"]`` feeds so a
 test can stop ``board.run()``; a ``Timer`` fires when the test says.
@@ -35,7 +35,7 @@ class Chip:
         self.stuck_columns = 0
         self.log = None  # a list to record "latch" and "read" in order, when a test sets one
         self.hall = set()  # (well, cell) pairs whose Hall switch is on
-        self.wells_register = 0xFFFF
+        self.wells_register = 0xFFFFFF
 
     def set(self, pin, level):
         rising = level and not self.levels.get(pin, 0)
@@ -47,12 +47,12 @@ class Chip:
             if self.log is not None:
                 self.log.append("latch")
         if pin == 26 and not level:  # SH/LD low: load the Hall switches, active low
-            register = 0xFFFF
-            for well, cell in self.hall:
-                register &= ~(1 << (8 * well + cell))
+            register = 0xFFFFFF
+            for well, cell in self.hall:  # rings on the first two chips, centres on the third
+                register &= ~(1 << (16 + well if cell == 8 else 8 * well + cell))
             self.wells_register = register
         if rising and pin == 27:  # CLK: the next input to QH
-            self.wells_register = (self.wells_register >> 1) | 0x8000
+            self.wells_register = (self.wells_register >> 1) | 0x800000
 
     def gpio_in(self):
         if self.log is not None:
