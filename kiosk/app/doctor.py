@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import glob
 import grp
+import importlib.util
 import json
 import os
 import pwd
@@ -161,14 +162,20 @@ def check_gpio(pins: PinsSection, pin_factory: object | None = None) -> Check:
         try:
             Controls(pins, lambda event: None, pin_factory=pin_factory).close()
         except ControlsUnavailable as err:
-            hint = (
-                f"; add the user to the gpio group: sudo usermod -aG gpio {_user()}"
-                if os.path.exists("/dev/gpiochip0") and not os.access("/dev/gpiochip0", os.W_OK)
-                else "; on a Raspberry Pi the GPIO library, lgpio, comes with make install "
-                "(deploy/INSTALL.md, step 3): run it again"
-            )
-            return Check(name, False, f"{err}{hint}. The keyboard still works.")
+            return Check(name, False, f"{err}{_gpio_hint()}. The keyboard still works.")
     return Check(name, True, "every button, light and the buzzer pin could be claimed")
+
+
+def _gpio_hint() -> str:
+    """What to do when no pin factory loads: the group, or the missing GPIO library."""
+    if os.path.exists("/dev/gpiochip0") and not os.access("/dev/gpiochip0", os.W_OK):
+        return f"; add the user to the gpio group: sudo usermod -aG gpio {_user()}"
+    if importlib.util.find_spec("lgpio") is None:
+        return (
+            "; the GPIO library, lgpio, is missing: on a Raspberry Pi, sudo apt install "
+            "python3-lgpio (deploy/INSTALL.md, step 1; the kiosk's environment sees it)"
+        )
+    return ""
 
 
 # Run in a child process so that a display driver that hangs or crashes cannot take the
