@@ -56,6 +56,11 @@ LIGHT: RGB = REDDISH_PURPLE  # a lesson's outline round a point
 RIGHT: RGB = BLUISH_GREEN  # a lesson answer: a tick
 WRONG: RGB = VERMILLION  # a lesson answer: a cross; a book's wrong figure: a ring
 EDGE: RGB = (12, 22, 40)  # the dark edge round arrows and targets
+GRADE_COLOURS: dict[str, RGB] = {  # a graded destination (kiosk.tutor.hints), with its shape:
+    "best": BLUISH_GREEN,  # a filled disc with a tick
+    "fair": ORANGE,  # a filled diamond
+    "costly": VERMILLION,  # a cross
+}
 CONNECTED: RGB = BLUISH_GREEN  # the dot beside "Table connected"
 LOST: RGB = VERMILLION  # the dot and the screen's border when the table is lost
 CHART_SERIES: tuple[RGB, ...] = (SKY_BLUE, ORANGE, REDDISH_PURPLE, BLUISH_GREEN)
