@@ -304,18 +304,18 @@ def parse_lesson(data: Mapping[str, Any], path: Path) -> Lesson:
         profile = get_profile(profile_name)
     except (KeyError, ValueError) as err:
         raise where.error("profile", str(err)) from None
-    raw_steps = data.get("step")
-    if not isinstance(raw_steps, list) or not raw_steps:
-        raise where.error("step", "a lesson needs at least one [[step]]")
-    builder = _Builder(where, profile)
-    for raw in raw_steps:
-        builder.add(raw)
     hints = None
     if "hints" in data:
         try:
             hints = HintBudget.parse(data["hints"])
         except ValueError as err:
             raise where.error("hints", str(err)) from None
+    raw_steps = data.get("step")
+    if not isinstance(raw_steps, list) or not raw_steps:
+        raise where.error("step", "a lesson needs at least one [[step]]")
+    builder = _Builder(where, profile)
+    for raw in raw_steps:
+        builder.add(raw)
     return Lesson(info, profile, tuple(builder.steps), path, hints)
 
 
