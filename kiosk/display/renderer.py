@@ -394,7 +394,12 @@ class Renderer:
         return min(own, self.calibration.slot_count(where) - 1)
 
     def _draw_target(
-        self, where: str, counts: Mapping, mover: str, pulse: float, grade: str | None = None
+        self,
+        where: str,
+        counts: Mapping[str, tuple[int, int]],
+        mover: str,
+        pulse: float,
+        grade: str | None = None,
     ) -> None:
         own = self._own(counts, where, mover)
         hit = where in POINTS and own == 0 and self._own(counts, where, _other(mover)) == 1
@@ -777,7 +782,9 @@ class Renderer:
             where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
         return panel, where
 
-    def _grades_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _grades_panel(
+        self, view: TableView, colour: str, key: tuple[object, ...] | None
+    ) -> tuple[object, ...] | tuple[pygame.Surface, tuple[int, int]]:
         """The graded destinations' legend, each grade's shape with its words (and what a
         budget has left), along the centre line on ``colour``'s side, left of the bar."""
         content = (colour, view.hints_left)
