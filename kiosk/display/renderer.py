@@ -187,7 +187,7 @@ class Renderer:
         self._blit_panel("cube", self._cube_panel, view, "white")
         if view.illegal:  # under the cards: a menu opened over it is read whole
             self._blit_panel("illegal", self._illegal_panel, view, view.facing(view.turn))
-        if view.grades and view.lifted is not None:
+        if (view.grades or view.hint_note) and view.lifted is not None:
             self._blit_panel("grades", self._grades_panel, view, view.facing(view.turn))
         for colour in sides:
             if view.chart:
@@ -786,32 +786,46 @@ class Renderer:
         self, view: TableView, colour: str, key: tuple[object, ...] | None
     ) -> tuple[object, ...] | tuple[pygame.Surface, tuple[int, int]]:
         """The graded destinations' legend, each grade's shape with its words (and what a
-        budget has left), along the centre line on ``colour``'s side, left of the bar."""
-        content = (colour, view.hints_left)
+        budget has left), or the hint budget's note ("Think first"), along the centre line
+        on ``colour``'s side, left of the bar (smaller words where they would not fit)."""
+        graded = bool(view.grades)
+        content = (colour, graded, view.hints_left if graded else None, view.hint_note)
         if key is None:
             return content
         geometry = self.geometry
         half = geometry.gap.height // 2
         inner = geometry.gap.inflate(-2 * geometry.radius, 0)
+        room = geometry.bar.left - geometry.radius // 2 - inner.left
         size = max(12, int(min(half * 0.45, self._card_line())))
-        pad = size // 2
-        mark = size // 2
-        pieces = [(g, self.text.render(GRADE_WORDS[g], size, CARD_TEXT)) for g in GRADE_WORDS]
-        total = pad + sum(2 * mark + pad // 2 + w.get_width() + pad for _, w in pieces)
-        extra = None
-        if view.hints_left is not None:
-            extra = self.text.render(hints_left(view.hints_left), size, CARD_DIM)
-            total += extra.get_width() + pad
+        while True:  # the largest size at which the row fits left of the bar
+            pad, mark = size // 2, size // 2
+            pieces: list[tuple[str | None, pygame.Surface]] = []
+            if graded:
+                pieces = [
+                    (g, self.text.render(GRADE_WORDS[g], size, CARD_TEXT)) for g in GRADE_WORDS
+                ]
+                if view.hints_left is not None:
+                    words = hints_left(view.hints_left)
+                    pieces.append((None, self.text.render(words, size, CARD_DIM)))
+            else:
+                pieces = [(None, self.text.render(view.hint_note, size, CARD_TEXT))]
+            total = pad + sum(
+                (2 * mark + pad // 2 if g else 0) + w.get_width() + pad for g, w in pieces
+            )
+            if total <= room or size <= 12:
+                break
+            size -= 1
         panel = pygame.Surface((total, half), pygame.SRCALPHA)
         pygame.draw.rect(panel, (*CARD, 235), panel.get_rect(), border_radius=pad)
+        if not graded:
+            pygame.draw.rect(panel, CARD_EDGE, panel.get_rect(), 2, border_radius=pad)
         x = pad
-        for grade, words in pieces:
-            self._grade_mark(panel, grade, (x + mark, half // 2), mark)
-            x += 2 * mark + pad // 2
-            panel.blit(words, words.get_rect(midleft=(x, half // 2)))
-            x += words.get_width() + pad
-        if extra is not None:
-            panel.blit(extra, extra.get_rect(midleft=(x, half // 2)))
+        for grade, words_shown in pieces:
+            if grade is not None:
+                self._grade_mark(panel, grade, (x + mark, half // 2), mark)
+                x += 2 * mark + pad // 2
+            panel.blit(words_shown, words_shown.get_rect(midleft=(x, half // 2)))
+            x += words_shown.get_width() + pad
         if colour == "white":
             where = (inner.left, geometry.gap.top + half)
         else:

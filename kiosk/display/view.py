@@ -185,6 +185,8 @@ class TableView:
     grades: dict[str, str] = field(default_factory=dict)  # target -> best, fair or costly
     # (a graded hint; drawn only for the targets on show)
     hints_left: int | None = None  # a hint budget's graded lifts left after this one
+    hint_note: str = ""  # "think first" or "hints used up", on the board by the lifted man's
+    # legend (a lesson's text holds the player's line)
     illegal: tuple[str, str, str] | None = None  # (location, reason code, message)
     last_play: tuple[tuple[str, str], ...] = ()  # arrows (from, to), table locations
     last_move: str = ""  # the last play in notation
@@ -369,7 +371,7 @@ class TableView:
         self.lifted, self.targets = src, tuple(to)
         self._men_down = _men(self.board)
         self._clear(str(event.player), Prompt.NOTICE)  # a man in the hand is no man to push
-        self.grades, self.hints_left = {}, None  # graded again (or not) by a hints event
+        self.grades, self.hints_left, self.hint_note = {}, None, ""  # hinted again, or not
 
     @_fold.register
     def _hints(self, event: Hints) -> None:
@@ -378,10 +380,10 @@ class TableView:
             return
         who = str(event.player)
         if event.state == "think":
-            self.targets, self.grades = (), {}
+            self.targets, self.grades, self.hint_note = (), {}, wording.THINK_FIRST_NOTE
             self._tell(who, Prompt.NOTICE, wording.THINK_FIRST, wording.THINK_FIRST)
         elif event.state == "used-up":
-            self.grades = {}
+            self.grades, self.hint_note = {}, wording.HINTS_USED_UP_NOTE
             self._tell(who, Prompt.NOTICE, wording.HINTS_USED_UP, wording.HINTS_USED_UP)
         elif event.state == "graded" and event.grades:
             self.grades = {w: g for w, g in event.grades.items() if w in self.targets}

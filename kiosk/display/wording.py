@@ -22,6 +22,9 @@ Pair = tuple[str, str]  # (to the player, to the visitor for the table's side)
 THROW_AGAIN = "The bonus is played: throw again."
 THINK_FIRST = "Think first: where it may go is not shown. Press Done when your play is made."
 HINTS_USED_UP = "Hints used up this turn: only where the man may go is shown."
+#: The same, short, on the board beside the lifted man (a lesson's text holds the line).
+THINK_FIRST_NOTE = "Think first: no hints until Done"
+HINTS_USED_UP_NOTE = "Hints used up: legal moves only"
 #: The graded destinations' legend, best first (the grades of kiosk.tutor.hints).
 GRADE_WORDS: dict[str, str] = {"best": "Best", "fair": "Costs a little", "costly": "Costs more"}
 

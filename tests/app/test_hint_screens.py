@@ -14,6 +14,7 @@ import pytest
 from kiosk.config import Config, HintBudget
 from kiosk.display import Calibration, Display
 from kiosk.display.palette import GRADE_COLOURS, TARGET
+from kiosk.display.wording import HINTS_USED_UP_NOTE, THINK_FIRST_NOTE
 from kiosk.tutor.lessons import model
 from tests.app.test_issue23_screens import count_colour
 from tests.app.test_modes import button, ready, throw
@@ -101,6 +102,7 @@ def test_a_budget_of_one_graded_lift_then_legal_only_said_hints_used_up(screen) 
     view = h.app.view
     assert set(view.targets) == {"5", "3", "2"} and view.grades == {}  # legal only
     assert view.messages["white"].text.startswith("Hints used up this turn")
+    assert view.hint_note == HINTS_USED_UP_NOTE
     picture = s.shot("used-up")
     board = s.display.renderer.geometry.board
     assert count_colour(picture, TARGET, board) > 100  # the plain targets
@@ -160,5 +162,7 @@ def test_a_lessons_own_hint_budget_overrides_the_tables(
     h.sim.lift("13", "white")
     h.wait(400)
     assert h.last("hints")["state"] == "think"
-    assert h.app.view.lifted == "13" and h.app.view.targets == ()
+    view = h.app.view
+    assert view.lifted == "13" and view.targets == ()
+    assert view.hint_note == THINK_FIRST_NOTE  # on the board: the lesson's text holds the line
     s.shot("lesson-think-first")
