@@ -212,14 +212,16 @@ class Dice(Event):
 @dataclass(frozen=True, kw_only=True)
 class Destinations(Event):
     """A man was lifted: where it may go (points in the mover's numbering, and on the table);
-    ``base``: the Position ID of the partial play it was lifted from (the mover on roll)."""
+    ``base``: the Position ID of the partial play it was lifted from (the mover on roll),
+    for grading its destinations."""
 
     name: ClassVar[str] = "destinations"
     src: str = field(metadata={"key": "from"})
     to: tuple[str, ...]
     player: Colour = _colour()
     table: Mapping[str, Any] = _opt()
-    base: str = _opt()
+    base: str = field(default=MISSING, metadata={"json": False}, compare=False)  # in the
+    # program only: the JSON of ``kiosk scenario`` and the records is as it always was
 
 
 @dataclass(frozen=True, kw_only=True)
