@@ -79,8 +79,11 @@ def test_the_grades_thresholds_and_the_only_play() -> None:
     assert grades.destinations(START, 24) == {21: "best", 23: "best"}
 
 
+@pytest.mark.parametrize("dice", [(4, 2), (3, 3)])
 @pytest.mark.parametrize("seed", range(3))
-def test_the_coachs_best_play_starts_at_a_best_destination(seed: int) -> None:
+def test_the_coachs_best_play_starts_at_a_best_destination(
+    seed: int, dice: tuple[int, int]
+) -> None:
     """In positions of a random game, the first man of the coach's best play goes to a
     destination graded ``best``, and every grade is one of the three."""
     rng = random.Random(seed)
@@ -89,12 +92,11 @@ def test_the_coachs_best_play_starts_at_a_best_destination(seed: int) -> None:
         plays = position.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
         position = rng.choice(plays).result if plays else position.with_turn(position.turn.other)
     coach = Coach(BuiltinEvaluator())
-    dice = (4, 2)
     grades = coach.grade_roll(position, dice)
     top = coach.ranked(position, dice, 1)
     best = top[0].best
     if not best.steps:
-        pytest.skip("no play of 4-2 here")
+        pytest.skip("no play of the roll here")
     first = best.steps[0]
     assert grades.destinations(position, first.src)[first.dst] == "best"
     for src in {s.src for p in position.legal_plays(*dice) for s in p.steps}:
@@ -140,12 +142,19 @@ class Giver:
     """A hint giver on a list, its grades weighed when the test says (as the coach's
     thread would, later)."""
 
-    def __init__(self, budget: str, player: Colour = WHITE, dice: tuple[int, int] = (3, 1)):
+    def __init__(
+        self,
+        budget: str,
+        player: Colour = WHITE,
+        dice: tuple[int, int] = (3, 1),
+        position: Position = START,
+    ):
         self.events: list[Event] = []
         self.player = player
+        self.position = position.with_turn(player)
         self.waiting: list = []
         self.turn: HintTurn | None = HintTurn(
-            START.with_turn(player), dice, player, HintBudget.parse(budget), get_profile(None)
+            self.position, dice, player, HintBudget.parse(budget), get_profile(None)
         )
         self.giver = HintGiver(self.events.append, lambda: self.turn, self._grade)
 
@@ -161,8 +170,9 @@ class Giver:
         assert self.turn is not None
         self.giver.follow(Dice(player=self.turn.player, dice=self.turn.dice))
 
-    def lift(self, point: int, base: Position = START) -> list[Hints]:
+    def lift(self, point: int, base: Position | None = None) -> list[Hints]:
         mover = self.player
+        base = self.position if base is None else base
         before = len(self.events)
         self.giver.follow(
             Destinations(
@@ -256,3 +266,12 @@ def test_a_lessons_referee_events_are_followed_and_black_is_graded_in_its_number
     (hints,) = g.lift(8)
     # black's 8 point is the table's 17, its 5 point the table's 20
     assert hints.src == "17" and hints.grades == {"20": "best", "18": "costly", "21": "costly"}
+
+
+def test_a_man_on_the_bar_is_graded_where_it_enters() -> None:
+    hit = START.parse_play(3, 1, "24/21 24/23").result.parse_play(4, 2, "8/4* 6/4").result
+    g = Giver("everything", position=hit)
+    g.throw()
+    g.weigh()
+    (hints,) = g.lift(25)
+    assert hints.src == "bar-white" and hints.grades == {"22": "best", "24": "fair"}
