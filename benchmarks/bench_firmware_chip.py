@@ -212,7 +212,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--window-ms", type=int, default=WINDOW_MS)
     parser.add_argument("--heap-s", type=int, default=HEAP_S)
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.window_ms, args.heap_s = min(args.window_ms, 500), min(args.heap_s, 2)
     reason = unavailable()
     if reason:
         print(json.dumps({"skipped": reason}))

@@ -194,7 +194,10 @@ def measure(sensing: str, rounds: int, rng: random.Random) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="positions per sensing")
+    parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = min(args.rounds, 3)
     rng = random.Random(34)
     figures: dict[str, object] = {
         "settle_ms": Config().referee.settle_ms,

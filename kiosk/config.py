@@ -167,6 +167,59 @@ def _player_slot(value: Any) -> str | None:
     return f"{shorten(repr(value), 60)} is not 1 to 40 letters, digits, '-', '_' or '.'"
 
 
+#: The hint budgets' words, as the configuration and a lesson write them.
+HINT_MODES: tuple[str, ...] = ("everything", "legal", "budget", "think")
+HINT_ALLOWED = "everything, legal, budget N (N graded lifts a turn, 1-15), think"
+
+
+@dataclass(frozen=True)
+class HintBudget:
+    """How much the table shows of a lifted man's destinations (see the module doc)."""
+
+    mode: str = "legal"
+    lifts: int = 0  # ``budget``: the graded lifts a turn
+
+    def __post_init__(self) -> None:
+        if self.mode not in HINT_MODES:
+            raise ValueError(f"{self.mode!r} is not a hint budget; allowed: {HINT_ALLOWED}")
+        if self.mode == "budget" and not 1 <= self.lifts <= 15:
+            raise ValueError(f"budget {self.lifts} is out of range; allowed: {HINT_ALLOWED}")
+
+    @classmethod
+    def parse(cls, text: object) -> HintBudget:
+        """The budget a setting writes (``"budget 3"``); ``ValueError`` names what is wrong.
+
+        >>> HintBudget.parse("budget")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: 'budget' is not a hint budget; allowed: everything, legal, budget N ...
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not a hint budget; allowed: {HINT_ALLOWED}")
+        words = text.strip().lower().split()
+        if len(words) == 2 and words[0] == "budget" and words[1].isdigit():
+            return cls("budget", int(words[1]))
+        if len(words) == 1 and words[0] in HINT_MODES and words[0] != "budget":
+            return cls(words[0])
+        raise ValueError(f"{text!r} is not a hint budget; allowed: {HINT_ALLOWED}")
+
+    @property
+    def graded(self) -> bool:
+        """Whether some lifts are shown graded (``everything`` or a budget)."""
+        return self.mode in ("everything", "budget")
+
+    def __str__(self) -> str:
+        return f"budget {self.lifts}" if self.mode == "budget" else self.mode
+
+
+def _hints(value: Any) -> str | None:
+    try:
+        HintBudget.parse(value)
+    except ValueError:
+        return f"{shorten(repr(value), 60)} is not a hint budget"
+    return None
+
+
 @dataclass
 class TutorSection:
     """The tutor: whether it watches games, how it rates plays, and whose lesson progress."""
@@ -185,6 +238,12 @@ class TutorSection:
     player_slot: str = _setting(
         "guest-1", "1 to 40 letters, digits, '-', '_' or '.' (whose lesson progress)", _player_slot
     )
+    hints: str = _setting("legal", HINT_ALLOWED, _hints)  # a lifted man's destinations shown
+
+    @property
+    def hint_budget(self) -> HintBudget:
+        """How much a lifted man's destinations are shown (``hints``, already checked)."""
+        return HintBudget.parse(self.hints)
 
 
 @dataclass

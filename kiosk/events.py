@@ -211,13 +211,33 @@ class Dice(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Destinations(Event):
-    """A man was lifted: where it may go (points in the mover's numbering, and on the table)."""
+    """A man was lifted: where it may go (points in the mover's numbering, and on the table);
+    ``base``: the Position ID of the partial play it was lifted from (the mover on roll),
+    for grading its destinations."""
 
     name: ClassVar[str] = "destinations"
     src: str = field(metadata={"key": "from"})
     to: tuple[str, ...]
     player: Colour = _colour()
     table: Mapping[str, Any] = _opt()
+    base: str = field(default=MISSING, metadata={"json": False}, compare=False)  # in the
+    # program only: the JSON of ``kiosk scenario`` and the records is as it always was
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hints(Event):
+    """How much a lifted man's destinations are shown, by the hint budget: ``state`` is
+    ``graded`` (``grades``: table location -> ``best``, ``fair`` or ``costly``; ``left``:
+    the graded lifts left this turn under a budget), ``used-up`` (a budget spent: legal
+    destinations only) or ``think`` (nothing shown until Done). ``src``: the table location
+    the man was lifted from."""
+
+    name: ClassVar[str] = "hints"
+    player: Colour = _colour()
+    src: str = field(metadata={"key": "from"})
+    state: str
+    grades: Mapping[str, str] = _opt()
+    left: int = _opt()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -590,6 +610,7 @@ EVENTS: dict[str, type[Event]] = {
         Opening,
         Dice,
         Destinations,
+        Hints,
         Choose,
         Played,
         GameOver,

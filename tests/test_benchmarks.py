@@ -40,7 +40,12 @@ FIGURES: dict[str, set[str]] = {
     "bench_soak.py": {"rss_growth_mb", "loop_p99_ms", "db_bytes_per_game", "start_check_s",
                       "year_games"},
     "bench_store.py": {"record_p50_ms", "record_p99_ms", "load_game_ms", "export_ms",
-                       "bytes_per_event"},
+                       "bytes_per_event", "replay_menu_ms", "progress_page_ms"},
+    "bench_firmware_chip.py": {"declared_scan_hz", "scans_per_s", "late_share",
+                               "reed_to_frame_ms", "frame_send_ms", "heap_free_min"},
+    "bench_verdict.py": {"settle_ms", "accept_ms", "verdict_ms_p50_legal_occupancy",
+                         "verdict_ms_p99_wrong_polarity"},
+    "bench_hints.py": {"positions"},
 }  # fmt: skip
 
 
@@ -58,7 +63,7 @@ def runs(request: pytest.FixtureRequest) -> Iterator[dict[str, subprocess.Popen[
     names = {
         item.callspec.params["name"]
         for item in request.session.items
-        if item.originalname == "test_the_quick_form_runs_and_reports_its_figures"
+        if getattr(item, "originalname", "") == "test_the_quick_form_runs_and_reports_its_figures"
         and hasattr(item, "callspec")
     }
     started = {
@@ -90,4 +95,6 @@ def test_the_quick_form_runs_and_reports_its_figures(
     assert runs[name].returncode == 0, err[-2000:]
     figures = json.loads(out.strip().splitlines()[-1])
     assert isinstance(figures, dict)
+    if "skipped" in figures:  # the emulated RP2040's image could not be built here
+        pytest.skip(str(figures["skipped"]))
     assert FIGURES[name] <= figures.keys(), FIGURES[name] - figures.keys()

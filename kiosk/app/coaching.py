@@ -28,6 +28,7 @@ from kiosk.tutor.coach import Coach, CoachConfig, CoachWorker, Rating, choose_ev
 from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, cube_coach, cube_event
 from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.hints import RollGrades
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class GameCoach:
         self._asked: set[tuple[int, int]] = set()
         self._prepared: set[tuple[int, int]] = set()  # the rolls whose plays are rated ahead
         self._late: dict[tuple[int, int], list[tuple[str, str]]] = {}  # decided before it
+        self._graded: deque[Callable[[RollGrades | None], None]] = deque()  # waiting grades
 
     @property
     def problem(self) -> str:
@@ -150,6 +152,19 @@ class GameCoach:
         verdict = cube_event(analysis, decision, player, self._thresholds, self._teaching)
         return {**verdict, "turn": turn}
 
+    def grade_roll(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        profile: RuleProfile,
+        done: Callable[[RollGrades | None], None],
+    ) -> None:
+        """Weigh every play of ``dice`` in ``position`` in the worker's thread; ``done`` is
+        called there with the grades (``None`` if they cannot be worked out)."""
+        self._graded.append(done)
+        self._jobs.append((-1, 0))
+        self._worker.submit_grades(position, dice, profile)
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
         return self._worker.wait(timeout)
@@ -162,6 +177,9 @@ class GameCoach:
     def _tagged(self, event: dict) -> None:
         """The worker's verdict (one per job, in order), tagged and published if still current."""
         game, turn = self._jobs.popleft()
+        if event.get("event") == "roll-grades":
+            self._graded.popleft()(event.get("grades"))
+            return
         if event.get("event") == "cube-analysis":
             analysis = event.get("analysis")
             with self._lock:
@@ -224,6 +242,11 @@ class CoachOnFirstUse:
     ) -> None:
         """:meth:`Coach.prepare`, by the coach made on first use."""
         self.made().prepare(position, dice, more)
+    def grade_roll(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
+    ) -> RollGrades:
+        """:meth:`Coach.grade_roll`, by the coach made on first use."""
+        return self.made().grade_roll(position, dice, profile)
 
     def decide_cube(self, position: Position, cube: CubeState) -> CubeDecision:
         """The cube decision of the side on roll in ``position``, by the cube coach (made

@@ -46,6 +46,7 @@ from kiosk.app.coaching import GameCoach
 from kiosk.app.complete import CompletePlay
 from kiosk.app.dice import resolve_source
 from kiosk.app.events import EventBus
+from kiosk.app.hinting import HintGiver, HintTurn
 from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
@@ -59,7 +60,7 @@ from kiosk.app.replay import Replay
 from kiosk.app.transitions import Transitions
 from kiosk.app.tutoring import TableTutor
 from kiosk.app.window import Window
-from kiosk.config import DEFAULT_PIN, Config
+from kiosk.config import DEFAULT_PIN, Config, HintBudget
 from kiosk.display.view import TableView, play_arrows, session_banner
 from kiosk.events import (
     MISSING,
@@ -215,6 +216,7 @@ class App:
             lambda: self.tutor,
             lambda: self.modes.activity.coached,
         )
+        self.hints = HintGiver(self.bus.publish, self._hint_turn, self.tutoring.grade_roll)
         self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
         self.installer_notes: list[str] = []  # what is missing, for the installer's eyes
@@ -799,6 +801,7 @@ class App:
         """What the application does about an event (the modes' changes: ``transitions``)."""
         self.transitions.on_event(event)
         self.tutoring.follow(event)  # a play to rate, a cube decision to work out
+        self.hints.follow(event)  # a lifted man's destinations, as the hint budget allows
         match event:
             case Button(button=name, player=player):
                 self.press(name, None if player is MISSING else str(player))
@@ -815,6 +818,30 @@ class App:
                 self._double_offered()
             case GameOver() if self.session is not None and self.modes.activity.recorded:
                 self._session_game_over()
+
+    def _hint_turn(self) -> HintTurn | None:
+        """The turn on now, if a person plays it: a lesson's play (its own hint budget, if
+        it sets one), or a game's the tutor watches (the table's own turns are not hinted);
+        graded hints only with the tutor on."""
+        budget = self.config.tutor.hint_budget
+        activity = self.modes.activity
+        if isinstance(activity, LessonMode):
+            referee = activity.engine.referee
+            if referee is None:
+                return None
+            game = referee.game
+            budget = activity.engine.lesson.hints or budget
+        elif activity.coached:
+            game, side = self.core.game, self.core.side
+            if side is not None and game.turn == side.colour:
+                return None
+            if budget.graded and not self.tutor:
+                budget = HintBudget()
+        else:
+            return None
+        if game.phase != Phase.PLAY or game.dice is None:
+            return None
+        return HintTurn(game.position, game.dice, game.turn, budget, game.profile)
 
     def _double_offered(self) -> None:
         """A double is on offer: its taker answers with Select or Back (the view asks him;

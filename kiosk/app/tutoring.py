@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 from kiosk.app.coaching import GameCoach
 from kiosk.events import Event, Played
 from kiosk.play import GameCore
-from kiosk.rules import Colour, Game, Phase
+from kiosk.rules import Colour, Game, Phase, Position, RuleProfile
 from kiosk.rules.session import Session
 from kiosk.tutor.cube import CubeState
+from kiosk.tutor.hints import RollGrades
 
 if TYPE_CHECKING:
     from kiosk.config import Config
@@ -159,6 +160,17 @@ class TableTutor:
             turn.play,
             str(turn.colour),
         )
+
+    def grade_roll(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        profile: RuleProfile,
+        done: Callable[[RollGrades | None], None],
+    ) -> None:
+        """Weigh every play of ``dice`` in ``position`` in the coach's thread (started now if
+        it was not), for graded destinations; ``done`` is called there with the grades."""
+        self._coach().grade_roll(position, dice, profile, done)
 
     def close(self) -> None:
         """Stop the coach's thread, if it was started."""

@@ -38,6 +38,14 @@ class ClassRecords(Protocol):
         """Every learner's progress in every lesson."""
         ...
 
+    def learners(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many learners there are, and the names on one page of them."""
+        ...
+
+    def progress_of(self, names: list[str]) -> tuple[list[LessonRecord], list[ClassAnswer]]:
+        """The lesson progress and class answers of the learners named."""
+        ...
+
     def activity_since(self, since: str) -> tuple[int, int]:
         """Games started and lessons worked on since ``since`` (ISO 8601, UTC)."""
         ...

@@ -1,9 +1,10 @@
 """The display's colours, and the contrast between two of them.
 
-Everything that signals (the men that may move, where a lifted man may go, a hit, a wrong
-placement, the last play, a lesson's lights, a verdict) takes its colour from Okabe and
-Ito's palette for colour-blind readers, and differs from the others by its shape too (a
-ring, a filled disc, a dashed ring, hatching, an arrow, an outline, a tick or a cross):
+Everything that signals (the men that may move, where a lifted man may go and what each
+destination costs, a hit, a wrong placement, the last play, a lesson's lights, a verdict)
+takes its colour from Okabe and Ito's palette for colour-blind readers, and differs from
+the others by its shape too (a ring, a filled disc, a dashed ring, hatching, an arrow, an
+outline, a tick, a diamond or a cross):
 red and green are never the only difference. Every text is drawn on a colour it contrasts
 with at least 4.5 to 1 (WCAG 2, success criterion 1.4.3), which the tests measure on the
 frames the renderer draws.
@@ -56,6 +57,11 @@ LIGHT: RGB = REDDISH_PURPLE  # a lesson's outline round a point
 RIGHT: RGB = BLUISH_GREEN  # a lesson answer: a tick
 WRONG: RGB = VERMILLION  # a lesson answer: a cross; a book's wrong figure: a ring
 EDGE: RGB = (12, 22, 40)  # the dark edge round arrows and targets
+GRADE_COLOURS: dict[str, RGB] = {  # a graded destination (kiosk.tutor.hints), with its shape:
+    "best": BLUISH_GREEN,  # a filled disc with a tick
+    "fair": ORANGE,  # a filled diamond
+    "costly": VERMILLION,  # a cross
+}
 CONNECTED: RGB = BLUISH_GREEN  # the dot beside "Table connected"
 LOST: RGB = VERMILLION  # the dot and the screen's border when the table is lost
 CHART_SERIES: tuple[RGB, ...] = (SKY_BLUE, ORANGE, REDDISH_PURPLE, BLUISH_GREEN)

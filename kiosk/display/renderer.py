@@ -28,6 +28,7 @@ from kiosk.display.palette import (
     BAND_TURN,
     BAR_WOOD,
     CARD,
+    CARD_DIM,
     CARD_EDGE,
     CARD_TEXT,
     COLUMN,
@@ -45,6 +46,7 @@ from kiosk.display.palette import (
     FRAME_NUMBER,
     FRAME_NUMBER_FAR,
     GHOST_EDGE,
+    GRADE_COLOURS,
     HIT,
     ILLEGAL,
     ILLEGAL_CARD,
@@ -71,6 +73,7 @@ from kiosk.display.payloads import Correction
 from kiosk.display.prompts import Prompt
 from kiosk.display.text import TextCache
 from kiosk.display.view import MENU_KEYS, PlayerText, TableView, button_label, score_lines
+from kiosk.display.wording import GRADE_WORDS, hints_left
 from kiosk.events import Kind
 from kiosk.link import TableLayout
 from kiosk.table.layout import POINTS, TRAYS
@@ -170,7 +173,7 @@ class Renderer:
             self._draw_lifted(view, counts)
         for where in view.targets:
             if where in self.geometry.strips:
-                self._draw_target(where, counts, mover, pulse)
+                self._draw_target(where, counts, mover, pulse, view.grades.get(where))
         self._draw_arrows(view.last_play)
         for where, men, each in view.stranded:
             self._draw_stranded(where, men, each)
@@ -184,6 +187,8 @@ class Renderer:
         self._blit_panel("cube", self._cube_panel, view, "white")
         if view.illegal:  # under the cards: a menu opened over it is read whole
             self._blit_panel("illegal", self._illegal_panel, view, view.facing(view.turn))
+        if (view.grades or view.hint_note) and view.lifted is not None:
+            self._blit_panel("grades", self._grades_panel, view, view.facing(view.turn))
         for colour in sides:
             if view.chart:
                 self._blit_panel(f"chart-{colour}", self._chart_panel, view, colour)
@@ -388,17 +393,28 @@ class Renderer:
             return 0
         return min(own, self.calibration.slot_count(where) - 1)
 
-    def _draw_target(self, where: str, counts: Mapping, mover: str, pulse: float) -> None:
+    def _draw_target(
+        self,
+        where: str,
+        counts: Mapping[str, tuple[int, int]],
+        mover: str,
+        pulse: float,
+        grade: str | None = None,
+    ) -> None:
         own = self._own(counts, where, mover)
         hit = where in POINTS and own == 0 and self._own(counts, where, _other(mover)) == 1
         index = 0 if hit else own
         xy = self._slot(where, index)
         ring = self.geometry.strips[where].ring_radius(self.geometry.radius)
-        self._blit_glow(TARGET, int(ring * 1.7), xy, 0.45 + 0.55 * pulse)
-        pygame.draw.circle(self.surface, TARGET, xy, ring, max(3, ring // 6))
+        colour = TARGET if grade is None else GRADE_COLOURS[grade]
+        self._blit_glow(colour, int(ring * 1.7), xy, 0.45 + 0.55 * pulse)
+        pygame.draw.circle(self.surface, colour, xy, ring, max(3, ring // 6))
         disc = max(4, int(ring * 0.55))
-        pygame.draw.circle(self.surface, EDGE, xy, disc + 2)  # a filled disc, edged dark
-        pygame.draw.circle(self.surface, TARGET, xy, disc)
+        if grade is None:
+            pygame.draw.circle(self.surface, EDGE, xy, disc + 2)  # a filled disc, edged dark
+            pygame.draw.circle(self.surface, TARGET, xy, disc)
+        else:
+            self._grade_mark(self.surface, grade, xy, disc)
         if hit:  # a ring with four ticks pointing in: a blot is hit there
             outer = ring + max(4, ring // 4)
             width = max(3, ring // 6)
@@ -409,6 +425,36 @@ class Renderer:
                 start = (xy[0] + (outer + width) * c, xy[1] + (outer + width) * s_)
                 end = (xy[0] + (ring - width) * c, xy[1] + (ring - width) * s_)
                 pygame.draw.line(self.surface, HIT, start, end, width)
+
+    @staticmethod
+    def _grade_mark(surface: pygame.Surface, grade: str, xy: tuple[int, int], size: int) -> None:
+        """A graded destination's shape, edged dark: ``best`` a disc with a tick, ``fair``
+        a diamond, ``costly`` a cross (the shapes tell them apart without their colours)."""
+        colour = GRADE_COLOURS[grade]
+        x, y = xy
+        width = max(3, size // 3)
+        if grade == "best":
+            pygame.draw.circle(surface, EDGE, xy, size + 2)
+            pygame.draw.circle(surface, colour, xy, size)
+            tick = [
+                (x - size * 0.5, y),
+                (x - size * 0.1, y + size * 0.45),
+                (x + size * 0.55, y - size * 0.4),
+            ]
+            pygame.draw.lines(surface, EDGE, False, tick, width)
+        elif grade == "fair":
+            r = size * 1.15
+            diamond = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+            pygame.draw.polygon(
+                surface, EDGE, [(a + (a - x) * 0.2, b + (b - y) * 0.2) for a, b in diamond]
+            )
+            pygame.draw.polygon(surface, colour, diamond)
+        else:
+            r = size * 0.85
+            for a, b in (((x - r, y - r), (x + r, y + r)), ((x - r, y + r), (x + r, y - r))):
+                pygame.draw.line(surface, EDGE, a, b, width + 4)
+            for a, b in (((x - r, y - r), (x + r, y + r)), ((x - r, y + r), (x + r, y - r))):
+                pygame.draw.line(surface, colour, a, b, width)
 
     def _blit_glow(self, colour: RGB, radius: int, xy: tuple[int, int], strength: float) -> None:
         level = max(1, min(PULSE_LEVELS, round(strength * PULSE_LEVELS)))
@@ -736,6 +782,56 @@ class Renderer:
             where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
         return panel, where
 
+    def _grades_panel(
+        self, view: TableView, colour: str, key: tuple[object, ...] | None
+    ) -> tuple[object, ...] | tuple[pygame.Surface, tuple[int, int]]:
+        """The graded destinations' legend, each grade's shape with its words (and what a
+        budget has left), or the hint budget's note ("Think first"), along the centre line
+        on ``colour``'s side, left of the bar (smaller words where they would not fit)."""
+        graded = bool(view.grades)
+        content = (colour, graded, view.hints_left if graded else None, view.hint_note)
+        if key is None:
+            return content
+        geometry = self.geometry
+        half = geometry.gap.height // 2
+        inner = geometry.gap.inflate(-2 * geometry.radius, 0)
+        room = geometry.bar.left - geometry.radius // 2 - inner.left
+        size = max(12, int(min(half * 0.45, self._card_line())))
+        while True:  # the largest size at which the row fits left of the bar
+            pad, mark = size // 2, size // 2
+            pieces: list[tuple[str | None, pygame.Surface]] = []
+            if graded:
+                pieces = [
+                    (g, self.text.render(GRADE_WORDS[g], size, CARD_TEXT)) for g in GRADE_WORDS
+                ]
+                if view.hints_left is not None:
+                    words = hints_left(view.hints_left)
+                    pieces.append((None, self.text.render(words, size, CARD_DIM)))
+            else:
+                pieces = [(None, self.text.render(view.hint_note, size, CARD_TEXT))]
+            total = pad + sum(
+                (2 * mark + pad // 2 if g else 0) + w.get_width() + pad for g, w in pieces
+            )
+            if total <= room or size <= 12:
+                break
+            size -= 1
+        panel = pygame.Surface((total, half), pygame.SRCALPHA)
+        pygame.draw.rect(panel, (*CARD, 235), panel.get_rect(), border_radius=pad)
+        if not graded:
+            pygame.draw.rect(panel, CARD_EDGE, panel.get_rect(), 2, border_radius=pad)
+        x = pad
+        for grade, words_shown in pieces:
+            if grade is not None:
+                self._grade_mark(panel, grade, (x + mark, half // 2), mark)
+                x += 2 * mark + pad // 2
+            panel.blit(words_shown, words_shown.get_rect(midleft=(x, half // 2)))
+            x += words_shown.get_width() + pad
+        if colour == "white":
+            where = (inner.left, geometry.gap.top + half)
+        else:
+            where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
+        return panel, where
+
     def _chart_panel(self, view: TableView, colour: str, key: tuple | None):
         chart = view.chart or {}
         if key is None:
@@ -894,6 +990,7 @@ class Renderer:
         centre = (left + right) // 2
         surface.blit(turned, turned.get_rect(midtop=(centre, y + 4)))
         surface.blit(words, words.get_rect(midtop=(centre, y + 8 + turned.get_height())))
+
 
 class BandPainter:
     """One player's band, drawn upright as that player sees it."""

@@ -38,6 +38,7 @@ from kiosk.events import (
     Dice,
     Event,
     GameOver,
+    Hints,
     Illegal,
     Kind,
     Legal,
@@ -181,6 +182,11 @@ class TableView:
     movable: tuple[str, ...] = ()  # locations whose men may move now
     lifted: str | None = None  # location a man was lifted from
     targets: tuple[str, ...] = ()  # where the lifted man may go
+    grades: dict[str, str] = field(default_factory=dict)  # target -> best, fair or costly
+    # (a graded hint; drawn only for the targets on show)
+    hints_left: int | None = None  # a hint budget's graded lifts left after this one
+    hint_note: str = ""  # "think first" or "hints used up", on the board by the lifted man's
+    # legend (a lesson's text holds the player's line)
     illegal: tuple[str, str, str] | None = None  # (location, reason code, message)
     last_play: tuple[tuple[str, str], ...] = ()  # arrows (from, to), table locations
     last_move: str = ""  # the last play in notation
@@ -272,6 +278,7 @@ class TableView:
             self,
             prompts=self.prompts.copy(),
             show_detail=dict(self.show_detail),
+            grades=dict(self.grades),
             board=None if self.board is None else dict(self.board),
         )
 
@@ -364,6 +371,23 @@ class TableView:
         self.lifted, self.targets = src, tuple(to)
         self._men_down = _men(self.board)
         self._clear(str(event.player), Prompt.NOTICE)  # a man in the hand is no man to push
+        self.grades, self.hints_left, self.hint_note = {}, None, ""  # hinted again, or not
+
+    @_fold.register
+    def _hints(self, event: Hints) -> None:
+        """How much of the lifted man's destinations the hint budget shows."""
+        if event.src != self.lifted:  # the man is down again: these hints are too late
+            return
+        who = str(event.player)
+        if event.state == "think":
+            self.targets, self.grades, self.hint_note = (), {}, wording.THINK_FIRST_NOTE
+            self._tell(who, Prompt.NOTICE, wording.THINK_FIRST, wording.THINK_FIRST)
+        elif event.state == "used-up":
+            self.grades, self.hint_note = {}, wording.HINTS_USED_UP_NOTE
+            self._tell(who, Prompt.NOTICE, wording.HINTS_USED_UP, wording.HINTS_USED_UP)
+        elif event.state == "graded" and event.grades:
+            self.grades = {w: g for w, g in event.grades.items() if w in self.targets}
+            self.hints_left = None if event.left is MISSING else int(event.left)
 
     @_fold.register
     def _illegal(self, event: Illegal) -> None:

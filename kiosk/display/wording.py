@@ -20,6 +20,26 @@ from kiosk.table.sensing import describe, point_of
 Pair = tuple[str, str]  # (to the player, to the visitor for the table's side)
 
 THROW_AGAIN = "The bonus is played: throw again."
+THINK_FIRST = "Think first: where it may go is not shown. Press Done when your play is made."
+HINTS_USED_UP = "Hints used up this turn: only where the man may go is shown."
+#: The same, short, on the board beside the lifted man (a lesson's text holds the line).
+THINK_FIRST_NOTE = "Think first: no hints until Done"
+HINTS_USED_UP_NOTE = "Hints used up: legal moves only"
+#: The graded destinations' legend, best first (the grades of kiosk.tutor.hints).
+GRADE_WORDS: dict[str, str] = {"best": "Best", "fair": "Costs a little", "costly": "Costs more"}
+
+
+def hints_left(left: int) -> str:
+    """How many graded lifts a hint budget has left this turn.
+
+    >>> hints_left(0), hints_left(1), hints_left(2)
+    ('Last graded hint this turn', '1 graded hint left this turn', '2 graded hints left this turn')
+    """
+    if left <= 0:
+        return "Last graded hint this turn"
+    return f"{left} graded hint{'s' if left != 1 else ''} left this turn"
+
+
 YOUR_TURN: Pair = ("Your turn: throw the dice.", "The table's turn: throw the dice for it.")
 
 

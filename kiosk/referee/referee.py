@@ -1022,6 +1022,7 @@ class Referee:
                     to=tuple(name(d) for d in dests),
                     player=mover,
                     table={"from": where, "to": [location(mover, d) for d in dests]},
+                    base=base.position_id(),
                 )
             )
             moved_here = base.count(mover, src) > self.game.position.count(mover, src)

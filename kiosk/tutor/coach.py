@@ -39,6 +39,7 @@ from kiosk.rules.profiles import RuleProfile, get_profile
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.features import WRONG_CODES, Reason, explain, explain_error, gives_up
+from kiosk.tutor.hints import RollGrades
 
 log = logging.getLogger(__name__)
 
@@ -284,6 +285,22 @@ class Coach:
         ranked, judge = self._rank(position, d1, d2, None)
         return [self._rating(position, play, ranked, judge) for play, _ in ranked[:count]]
 
+    def grade_roll(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
+    ) -> RollGrades:
+        """Every play of ``dice`` in ``position`` weighed, for grading a lifted man's
+        destinations (:class:`kiosk.tutor.hints.RollGrades`)."""
+        rules = self.profile if profile is None else profile
+        try:
+            return RollGrades.rate(position, dice, self.evaluator, rules)
+        except EvaluatorError as err:
+            if self.fallback is None:
+                raise
+            log.warning(
+                "%s failed (%s); grading with %s", self.evaluator.name, err, self.fallback.name
+            )
+            return RollGrades.rate(position, dice, self.fallback, rules)
+
     def _rating(
         self,
         position: Position,
@@ -473,6 +490,12 @@ class Rater(Protocol):
         """The cube decision of the side on roll in ``position``."""
         ...
 
+    def grade_roll(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
+    ) -> RollGrades:
+        """Every play of ``dice`` in ``position`` weighed, for graded destinations."""
+        ...
+
 
 class CoachWorker:
     """Rates plays in a background thread and publishes a ``coach`` event for each.
@@ -530,6 +553,26 @@ class CoachWorker:
             self._pending += 1
         self._jobs.put(("prepare", position, dice, profile))
 
+    def submit_grades(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
+    ) -> None:
+        """Queue every play of ``dice`` in ``position`` to be weighed; returns at once. The
+        worker publishes ``{"event": "roll-grades", "grades": RollGrades}`` (``None`` if
+        they cannot be worked out)."""
+        with self._idle:
+            self._pending += 1
+        self._jobs.put(("grades", position, dice, profile))
+
+    def _grades(
+        self, position: Position, dice: tuple[int, int], profile: RuleProfile | None
+    ) -> dict[str, Any]:
+        try:
+            grades: RollGrades | None = self.coach.grade_roll(position, dice, profile)
+        except Exception:  # the table must carry on whatever the evaluator does
+            log.exception("the coach could not weigh the plays of %s", dice)
+            grades = None
+        return {"event": "roll-grades", "grades": grades}
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every queued play is rated; ``False`` if ``timeout`` ran out first."""
         with self._idle:
@@ -586,8 +629,12 @@ class CoachWorker:
                 return
             if job[0] == "prepare":
                 self._prepare(*job[1:])
+            elif job[0] == "cube":
+                self.publish(self._cube(*job[1:]))
+            elif job[0] == "grades":
+                self.publish(self._grades(*job[1:]))
             else:
-                self.publish(self._cube(*job[1:]) if job[0] == "cube" else self._rate(*job))
+                self.publish(self._rate(*job))
             with self._idle:
                 self._pending -= 1
                 self._idle.notify_all()

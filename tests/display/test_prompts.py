@@ -31,6 +31,7 @@ from kiosk.events import (  # noqa: E402
     Error,
     Event,
     GameOver,
+    Hints,
     Illegal,
     Legal,
     LessonEvent,
@@ -82,6 +83,11 @@ SAMPLES: dict[str, list[Event]] = {
     "destinations": [
         Destinations(src="13", to=("7", "8"), player=WHITE),
         Destinations(src="12", to=("18",), player=BLACK),
+    ],
+    "hints": [
+        Hints(player=WHITE, src="13", state="graded", grades={"7": "best", "8": "costly"}),
+        Hints(player=WHITE, src="13", state="used-up"),
+        Hints(player=BLACK, src="12", state="think"),
     ],
     "choose": [Choose(player=WHITE, options=("13/7", "8/2"), message="Which did you make?")],
     "play": [
@@ -181,6 +187,7 @@ HOLDS: dict[str, set[str]] = {
     "illegal": {"wrong"},
     "legal": {"turn"},
     "notice": {"notice"},
+    "hints": {"notice"},  # "think first", "hints used up" while the man is in the hand
     "message": {"turn", "done", OWN, "said"},  # a review goes under the result, or said
     "position": {"turn"},
     "cube": {"answer", "turn"},

@@ -1,9 +1,12 @@
 """Lessons as data: one TOML file a lesson, read and checked into :class:`Lesson` objects.
 
 A lesson file has ``id``, ``number``, ``title``, ``summary`` (and optionally ``profile``,
-the rule profile its plays follow), then one ``[[step]]`` table per step. Every step has
-``kind`` and ``text``, and may have ``cite`` (book and section or law), ``facts`` (the
-figures and claims its words state, checked by :mod:`.facts`) and ``light`` (table
+the rule profile its plays follow, and ``hints``, how much a lifted man's destinations
+are shown in its plays: ``everything``, ``legal``, ``budget N`` or ``think``, as
+``[tutor] hints`` of the table's configuration, which it overrides), then one ``[[step]]``
+table per step. Every step has ``kind`` and ``text``, and may have ``cite`` (book and
+section or law), ``facts`` (the figures and claims its words state, checked by
+:mod:`.facts`) and ``light`` (table
 locations to light: ``"1"``-``"24"`` in white's numbering, ``"bar-white"``, ``"off-black"``,
 or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
 
@@ -51,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE
+from kiosk.config import HintBudget
 from kiosk.files import FileProblem, read_toml, shorten
 from kiosk.link import LOCATIONS
 from kiosk.rules import (
@@ -204,6 +208,8 @@ class Lesson:
     profile: RuleProfile
     steps: tuple[Step, ...]
     path: Path
+    hints: HintBudget | None = None  # how much a lifted man's destinations are shown
+    # (None: as the table's configuration says)
 
     @property
     def id(self) -> str:
@@ -286,7 +292,7 @@ def read_lesson(path: Path) -> Lesson:
 def parse_lesson(data: Mapping[str, Any], path: Path) -> Lesson:
     """Check a lesson's parsed TOML and build the :class:`Lesson` (``path`` names it in errors)."""
     where = _Where(path.name)
-    known = {"id", "number", "title", "summary", "profile", "step"}
+    known = {"id", "number", "title", "summary", "profile", "hints", "step"}
     where.unknown(data, known)
     lesson_id = where.text(data, "id")
     if not lesson_id.replace("-", "").isalnum() or lesson_id != lesson_id.lower():
@@ -298,13 +304,19 @@ def parse_lesson(data: Mapping[str, Any], path: Path) -> Lesson:
         profile = get_profile(profile_name)
     except (KeyError, ValueError) as err:
         raise where.error("profile", str(err)) from None
+    hints = None
+    if "hints" in data:
+        try:
+            hints = HintBudget.parse(data["hints"])
+        except ValueError as err:
+            raise where.error("hints", str(err)) from None
     raw_steps = data.get("step")
     if not isinstance(raw_steps, list) or not raw_steps:
         raise where.error("step", "a lesson needs at least one [[step]]")
     builder = _Builder(where, profile)
     for raw in raw_steps:
         builder.add(raw)
-    return Lesson(info, profile, tuple(builder.steps), path)
+    return Lesson(info, profile, tuple(builder.steps), path, hints)
 
 
 class _Where:
