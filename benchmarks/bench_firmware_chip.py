@@ -215,7 +215,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a short run (make bench QUICK=1)")
     args = parser.parse_args()
     if args.quick:
-        args.window_ms, args.heap_s = min(args.window_ms, 500), min(args.heap_s, 2)
+        args.window_ms, args.heap_s = min(args.window_ms, 1500), min(args.heap_s, 2)
     reason = unavailable()
     if reason:
         print(json.dumps({"skipped": reason}))

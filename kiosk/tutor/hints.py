@@ -94,21 +94,21 @@ class RollGrades:
 
     def _least(self, key: Key, finals: dict[Key, float]) -> float:
         """The least loss a partial play can still end in (iteratively: no deep recursion)."""
-        stack = [key]
-        while stack:
-            here = stack[-1]
+        pending = [key]
+        while pending:
+            here = pending[-1]
             if here in self._best:
-                stack.pop()
+                pending.pop()
                 continue
             node = self._nodes[here]
             todo = [child for _, child in node.steps if child not in self._best]
             if todo:
-                stack.extend(todo)
+                pending.extend(todo)
                 continue
             own = finals.get(here, math.inf) if node.complete else math.inf
             below = (self._best[child] for _, child in node.steps)
             self._best[here] = min(own, *below) if node.steps else own
-            stack.pop()
+            pending.pop()
         return self._best[key]
 
     def destinations(self, base: Position, src: int) -> dict[int, str]:

@@ -275,14 +275,14 @@ def test_the_health_page_names_bad_slots_and_cells_as_commissioning_did(tmp_path
     (tmp_path / "commission.toml").write_text(
         'layout = "5,3,15"\n'
         '[[bad]]\nlocation = "13"\nslot = 2\nreason = "stuck closed"\n'
-        '[[bad]]\nwell = 1\ncell = "c"\nreason = "dead"\n'
+        '[[bad]]\nwell = 1\ncell = "m"\nreason = "dead"\n'
     )
     config = Config()
     config.display.calibration = str(tmp_path / "calibration.toml")
     app: Any = SimpleNamespace(config=config, config_file=None)
     assert _commissioning(app) == [
         "point 13, slot 2 from the edge (stuck closed)",
-        "dice well 1, cell c (centre) (dead)",
+        "dice well 1, cell m (centre) (dead)",
     ]
 
 
