@@ -278,7 +278,9 @@ class Chip:
 
 
 BOOT_US = 3_000_000  # a chip that has not said its identify by then has failed to start
-ANSWER_US = 10_000  # chip time run after host bytes arrive: the answer leaves within a loop or two
+ANSWER_US = 50_000  # chip time run at most after host bytes arrive, for the answer to leave
+ANSWER_STEP_US = 2_000
+QUIET_US = 4_000  # a loop of the firmware (250 Hz) with nothing more to send
 
 
 class ChipFirmware:
@@ -341,15 +343,18 @@ class ChipFirmware:
             self.chip.set_stuck(stuck)
             self._stuck = stuck
 
-    def _run(self, us: int) -> None:
+    def _run(self, us: int) -> int:
+        """Run the chip ``us``; hand on the whole messages it sent; how many."""
         self._pending += self.chip.run(us).out
         end = self._pending.rfind(b"\n")
         if end < 0:
-            return
+            return 0
         done = bytes(self._pending[: end + 1])
         del self._pending[: end + 1]
-        for line in done.split(b"\n")[:-1]:
+        lines = done.split(b"\n")[:-1]
+        for line in lines:
             self.write(line + b"\n")
+        return len(lines)
 
     def start(self) -> None:
         """Send what the chip said at boot (its identify)."""
@@ -361,9 +366,17 @@ class ChipFirmware:
         self._run(self._period_us)
 
     def feed(self, data: bytes) -> None:
-        """Bytes from the host to the chip's USB port; the chip answers."""
+        """Bytes from the host to the chip's USB port; the chip runs until it has answered
+        (messages have left and then a scan period passed with nothing more part-way out)
+        or for ``ANSWER_US`` at most."""
         self.chip.send(data)
-        self._run(ANSWER_US)
+        sent = quiet = 0
+        for _ in range(ANSWER_US // ANSWER_STEP_US):
+            new = self._run(ANSWER_STEP_US)
+            sent += new
+            quiet = 0 if new or self._pending else quiet + ANSWER_STEP_US
+            if sent and quiet >= QUIET_US:
+                return
 
     def close(self) -> None:
         """Power the chip off."""
