@@ -540,6 +540,26 @@ def figures_markdown(found: dict) -> str:
         f"A die on its seat reads right for sure in {miss['read_right_seated']:.0%} of the "
         f"seated placements; off its seat or tilted it reads cocked (throw again).",
     ]
+    rolled = found["dice"]
+    lines += [
+        "",
+        "## Dice that roll fair (throws.py: pybullet)",
+        "",
+        f"{rolled['throws']} throws down the tower (random turn, spin and drop), each face's "
+        f"share against 1/6 +- {rolled['share_bound']} (three standard errors):",
+        "",
+        "| face up | " + " | ".join(rolled["dice_face_shares"]) + " |",
+        "|---" * (1 + len(rolled["dice_face_shares"])) + "|",
+        "| share | " + " | ".join(str(v) for v in rolled["dice_face_shares"].values()) + " |",
+        "",
+        f"Chi-square {rolled['chi_square']} (limit {rolled['chi_square_limit']} at p = 0.001). "
+        f"{rolled['seated_share']:.1%} came to rest flat in their seat; the others stopped "
+        "on the ramp or lodged in the tower, which the well reads as empty or cocked.",
+        "",
+        f"Magnetic pull, worst case: two dice face to face {found['force_die_die_N']} N, a "
+        f"man's base on a die {found['force_die_man_N']} N, against a die's weight of "
+        f"{found['die_weight_N']} N: **the dice cling to each other** (open problem).",
+    ]
     sag = found["surface"]
     lines += [
         "",

@@ -152,49 +152,59 @@ def frame_dxf(table: Any) -> str:
 
 
 def tower_dxf() -> str:
-    """The dice tower and its two wells: two side walls with the baffles' and ramps'
-    slots, three baffles, two ramps ending in the wells (one a die), the wells' end walls,
-    and the divider between the two chutes."""
+    """The dice tower and its two wells, as ``throws.py`` simulates them: for each die a
+    square chute with three baffles, a ramp falling along and across, its side walls closing
+    in to the well's channel, and the well's end wall; sides and divider cut as one set."""
+    import throws
+
     doc = _document()
     msp = doc.modelspace()
-    channel = g.WELL_WIDTH
-    inner = 2 * channel + 3  # two chutes side by side, a 3 mm divider
-    height, depth = 220.0, 110.0
-    ramp = 70.0
-    rise = ramp * math.sin(math.radians(g.RAMP_ANGLE))
-    run = ramp * math.cos(math.radians(g.RAMP_ANGLE))
+    chute = throws.CHUTE
+    height = throws.TOWER
+    ramp = throws.RAMP_LENGTH + chute
     y = 0.0
-    for side in (1, 2):
-        _rect(msp, 0, y, depth + run, height)
-        for k, level in enumerate((170.0, 120.0, 70.0)):  # baffle slots, alternating
-            x = 10.0 if k % 2 == 0 else depth - 70.0
-            _rect(msp, x, y + level, 60.0, 3.0)
-        msp.add_line((depth, y + rise + 3), (depth + run, y + 3), dxfattribs={"layer": ENGRAVE})
-        _text(
-            msp, f"side wall {side}: the ramp at {g.RAMP_ANGLE:g} degrees (engraved line)", 5, y + 5
-        )
-        y += height + 10
-    for k in range(3):
-        _rect(msp, 0, y, 60.0, inner)
-        _text(msp, f"baffle {k + 1}: 60 x {inner:g} mm", 65, y + 3)
-        y += inner + 10
-    for n in (1, 2):
-        _rect(msp, 0, y, ramp + g.DIE, channel)
+    for side in (1, 2, 3):
+        _rect(msp, 0, y, chute + ramp, height)
+        for k, (level, _hang) in enumerate(throws.BAFFLES):
+            x = 3.0 if k % 2 == 0 else chute - 3.0 - 3.0
+            _rect(msp, x, y + level, 3.0, 3.0)
         _text(
             msp,
-            f"ramp {n}: floor under the die {g.WELL_FLOOR:g} mm polycarbonate film on the "
-            "sensors; the die rests against the end wall",
-            ramp + g.DIE + 5,
+            f"chute wall {side} (two outer, one divider): chute {chute:g} mm square, baffle "
+            f"slots at {', '.join(f'{lv:g}' for lv, _ in throws.BAFFLES)} mm",
+            5,
+            y + 5,
+            3.0,
+        )
+        y += height + 10
+    for k, (level, _hang) in enumerate(throws.BAFFLES * 2):
+        _rect(msp, 0, y, throws.BAFFLE_REACH, chute)
+        _text(
+            msp,
+            f"baffle {k % 3 + 1} of chute {k // 3 + 1}: {throws.BAFFLE_REACH:g} x {chute:g} mm, "
+            f"{throws.BAFFLE_ANGLE:g} degrees down, at {level:g} mm",
+            throws.BAFFLE_REACH + 5,
             y + 3,
             3.0,
         )
-        y += channel + 10
+        y += chute + 10
     for n in (1, 2):
-        _rect(msp, 0, y, channel, g.DIE)
-        _text(msp, f"end wall of well {n}", channel + 5, y + 3)
-        y += g.DIE + 10
-    _rect(msp, 0, y, depth + run, height)
-    _text(msp, "divider between the two chutes", 5, y + 5)
+        _rect(msp, 0, y, ramp, chute)
+        _text(
+            msp,
+            f"ramp {n}: falls {g.RAMP_ANGLE:g} degrees along, {throws.RAMP_CROSS:g} across; "
+            f"side walls {throws.CHANNEL:g} mm apart close to {throws.WELL_CHANNEL:g} over "
+            f"{throws.FUNNEL:g} mm, then {throws.STRAIGHT:g} mm straight to the end wall; "
+            f"the floor under the die {g.WELL_FLOOR:g} mm film on the sensors",
+            ramp + 5,
+            y + 3,
+            3.0,
+        )
+        y += chute + 10
+    for n in (1, 2):
+        _rect(msp, 0, y, throws.WELL_CHANNEL, 80.0)
+        _text(msp, f"end wall of well {n}", throws.WELL_CHANNEL + 5, y + 3)
+        y += 90.0
     return _dxf_text(doc)
 
 
