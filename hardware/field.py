@@ -35,6 +35,15 @@ MU0_4PI = 1e-7  # mu_0 / (4 pi), SI
 # -- reeds -------------------------------------------------------------------------------
 
 
+def ampere_turns(field_mt: float) -> float:
+    """The pull-in in ampere-turns that a field window edge (mT, the equivalent field along
+    the glass, as this model computes it) stands for: the reed's makers measure pull-in in a
+    test coil; a coil as long as the glass with N I ampere-turns drives mu_0 N I / L along
+    it, so AT = B L / mu_0. (The makers' own coils are longer than the glass and their
+    leads are cut differently: check the conversion on the first strip.)"""
+    return field_mt * 1e-3 * g.REED_LENGTH * MM / (4 * math.pi * MU0_4PI)
+
+
 def reed_path(stub: float = g.LEAD_STUB, drop: float = g.LEAD_DROP, points: int = 48) -> np.ndarray:
     """The reed's soft-iron path in its own frame (mm): centre at (0, 0, REED_Z), axis +y.
 
