@@ -152,49 +152,59 @@ def frame_dxf(table: Any) -> str:
 
 
 def tower_dxf() -> str:
-    """The dice tower and its two wells: two side walls with the baffles' and ramps'
-    slots, three baffles, two ramps ending in the wells (one a die), the wells' end walls,
-    and the divider between the two chutes."""
+    """The dice tower and its two wells, as ``throws.py`` simulates them: for each die a
+    square chute with three baffles, a ramp falling along and across, its side walls closing
+    in to the well's channel, and the well's end wall; sides and divider cut as one set."""
+    import throws
+
     doc = _document()
     msp = doc.modelspace()
-    channel = g.WELL_WIDTH
-    inner = 2 * channel + 3  # two chutes side by side, a 3 mm divider
-    height, depth = 220.0, 110.0
-    ramp = 70.0
-    rise = ramp * math.sin(math.radians(g.RAMP_ANGLE))
-    run = ramp * math.cos(math.radians(g.RAMP_ANGLE))
+    chute = throws.CHUTE
+    height = throws.TOWER
+    ramp = throws.RAMP_LENGTH + chute
     y = 0.0
-    for side in (1, 2):
-        _rect(msp, 0, y, depth + run, height)
-        for k, level in enumerate((170.0, 120.0, 70.0)):  # baffle slots, alternating
-            x = 10.0 if k % 2 == 0 else depth - 70.0
-            _rect(msp, x, y + level, 60.0, 3.0)
-        msp.add_line((depth, y + rise + 3), (depth + run, y + 3), dxfattribs={"layer": ENGRAVE})
-        _text(
-            msp, f"side wall {side}: the ramp at {g.RAMP_ANGLE:g} degrees (engraved line)", 5, y + 5
-        )
-        y += height + 10
-    for k in range(3):
-        _rect(msp, 0, y, 60.0, inner)
-        _text(msp, f"baffle {k + 1}: 60 x {inner:g} mm", 65, y + 3)
-        y += inner + 10
-    for n in (1, 2):
-        _rect(msp, 0, y, ramp + g.DIE, channel)
+    for side in (1, 2, 3):
+        _rect(msp, 0, y, chute + ramp, height)
+        for k, (level, _hang) in enumerate(throws.BAFFLES):
+            x = 3.0 if k % 2 == 0 else chute - 3.0 - 3.0
+            _rect(msp, x, y + level, 3.0, 3.0)
         _text(
             msp,
-            f"ramp {n}: floor under the die {g.WELL_FLOOR:g} mm polycarbonate film on the "
-            "sensors; the die rests against the end wall",
-            ramp + g.DIE + 5,
+            f"chute wall {side} (two outer, one divider): chute {chute:g} mm square, baffle "
+            f"slots at {', '.join(f'{lv:g}' for lv, _ in throws.BAFFLES)} mm",
+            5,
+            y + 5,
+            3.0,
+        )
+        y += height + 10
+    for k, (level, _hang) in enumerate(throws.BAFFLES * 2):
+        _rect(msp, 0, y, throws.BAFFLE_REACH, chute)
+        _text(
+            msp,
+            f"baffle {k % 3 + 1} of chute {k // 3 + 1}: {throws.BAFFLE_REACH:g} x {chute:g} mm, "
+            f"{throws.BAFFLE_ANGLE:g} degrees down, at {level:g} mm",
+            throws.BAFFLE_REACH + 5,
             y + 3,
             3.0,
         )
-        y += channel + 10
+        y += chute + 10
     for n in (1, 2):
-        _rect(msp, 0, y, channel, g.DIE)
-        _text(msp, f"end wall of well {n}", channel + 5, y + 3)
-        y += g.DIE + 10
-    _rect(msp, 0, y, depth + run, height)
-    _text(msp, "divider between the two chutes", 5, y + 5)
+        _rect(msp, 0, y, ramp, chute)
+        _text(
+            msp,
+            f"ramp {n}: falls {g.RAMP_ANGLE:g} degrees along, {throws.RAMP_CROSS:g} across; "
+            f"side walls {throws.CHANNEL:g} mm apart close to {throws.WELL_CHANNEL:g} over "
+            f"{throws.FUNNEL:g} mm, then {throws.STRAIGHT:g} mm straight to the end wall; "
+            f"the floor under the die {g.WELL_FLOOR:g} mm film on the sensors",
+            ramp + 5,
+            y + 3,
+            3.0,
+        )
+        y += chute + 10
+    for n in (1, 2):
+        _rect(msp, 0, y, throws.WELL_CHANNEL, 80.0)
+        _text(msp, f"end wall of well {n}", throws.WELL_CHANNEL + 5, y + 3)
+        y += 90.0
     return _dxf_text(doc)
 
 
@@ -753,6 +763,12 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
         table = documents.build()
     shown = table.display
     cells = len(g.WELL_CELLS)
+    import documents
+    import field
+
+    ribbon = int(documents.harness(documents.LAYOUT, shown.key)["ribbon_mm"])  # type: ignore[call-overload]
+    at_low = math.ceil(field.ampere_turns(g.ORDER_PULL_IN_MT[0]))
+    at_high = math.floor(field.ampere_turns(g.ORDER_PULL_IN_MT[1]))
     parts = [part for part, _ in scan_board().placed.values()]
     values = {value: sum(1 for p in parts if p.value == value) for value in ("74HC595", "74HC165")}
 
@@ -783,9 +799,10 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
         Line(
             reeds,
             "reed switch, axial, MITI-3V1",
-            "Littelfuse/Hamlin MITI-3V1 (the band per hardware/README.md)",
+            f"Littelfuse/Hamlin MITI-3V1, pull-in {at_low}-{at_high} AT",
             0.6,
-            "one AT band whose pull-in lies in the ordered window",
+            f"one AT band inside {at_low}-{at_high} AT (= {g.ORDER_PULL_IN_MT[0]:g}-"
+            f"{g.ORDER_PULL_IN_MT[1]:g} mT, field.ampere_turns)",
         ),
         Line(
             reeds,
@@ -827,22 +844,61 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
             12.0,
             "the scan board (scan-board.svg), cut to size",
         ),
-        Line(2, "pin header strip, 1 x 40, 2.54 mm", "generic", 0.5, "J1-J3, J5, the Pico"),
+        Line(2, "pin header strip, 1 x 40, 2.54 mm", "generic", 0.5, "J1-J5, the Pico"),
         Line(
-            3,
-            "crimp housing, 2.54 mm, 1 x 12 / 1 x 16 / 1 x 14, with contacts",
-            "generic (Dupont)",
-            1.0,
-            "the harnesses to J1-J3",
+            locations,
+            "IDC socket, 2 x 15, 2.54 mm, for 1.27 mm ribbon",
+            "Amphenol FCI 71600-030LF (or equal)",
+            0.6,
+            "one pressed on the bus at each strip (WIRING.md)",
         ),
         Line(
             locations,
-            "JST PH connector pair, 5-8 ways, with crimp contacts",
-            "JST BxB-PH-K-S + PHR-x + SPH-002T-P0.5S",
-            0.6,
-            "one per strip (WIRING.md)",
+            "box header, 2 x 15, 2.54 mm, straight",
+            "Amphenol FCI 75869-131LF (or equal)",
+            0.5,
+            "on each strip's tap board",
         ),
-        Line(1, "crimp tool for JST PH", "Engineer PA-09 (or equal)", 35.0),
+        Line(
+            locations,
+            "stripboard offcut, 10 x 8 holes",
+            "generic",
+            0.3,
+            "a strip's tap board",
+        ),
+        Line(
+            math.ceil(ribbon / 1000),
+            "flat ribbon cable, 30 way, 1.27 mm, per metre",
+            "3M 3302/30 (or equal)",
+            3.0,
+            f"two buses, {ribbon} mm in all (WIRING.md)",
+        ),
+        Line(
+            2 * 30 + 2 * 11,
+            "crimp contact, female, 2.54 mm (Dupont)",
+            "generic",
+            0.03,
+            "the buses' ends onto J1/J2, the wells' harnesses onto J3/J4",
+        ),
+        Line(
+            2 * 2 + 2,
+            "crimp housing, 1 x 14 / 1 x 16 / 1 x 11, 2.54 mm (Dupont)",
+            "generic",
+            0.2,
+            "J1 and J2 for each bus, J3 and J4",
+        ),
+        Line(1, "crimp tool for 2.54 mm contacts", "Engineer PA-09 (or equal)", 35.0),
+        Line(1, "IDC press (a bench vice will do)", "generic", 0.0, "to press the sockets"),
+        Line(4, "nylon standoff M3 x 10 with screws", "generic", 0.3, "the scan board"),
+        Line(
+            4,
+            f"machine screw {table.display.vesa_screw} x 16 with washer",
+            "generic",
+            0.2,
+            "the display to the base board (VESA)",
+        ),
+        Line(40, "wood screw 4 x 40", "generic", 0.05, "the frame's walls, base and ledge ring"),
+        Line(20, "adhesive cable clip", "generic", 0.1, "the buses under the carrier's edge"),
         Line(
             1,
             "wire, 30 AWG, wire-wrap, 3 colours x 15 m",

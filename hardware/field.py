@@ -35,6 +35,15 @@ MU0_4PI = 1e-7  # mu_0 / (4 pi), SI
 # -- reeds -------------------------------------------------------------------------------
 
 
+def ampere_turns(field_mt: float) -> float:
+    """The pull-in in ampere-turns that a field window edge (mT, the equivalent field along
+    the glass, as this model computes it) stands for: the reed's makers measure pull-in in a
+    test coil; a coil as long as the glass with N I ampere-turns drives mu_0 N I / L along
+    it, so AT = B L / mu_0. (The makers' own coils are longer than the glass and their
+    leads are cut differently: check the conversion on the first strip.)"""
+    return field_mt * 1e-3 * g.REED_LENGTH * MM / (4 * math.pi * MU0_4PI)
+
+
 def reed_path(stub: float = g.LEAD_STUB, drop: float = g.LEAD_DROP, points: int = 48) -> np.ndarray:
     """The reed's soft-iron path in its own frame (mm): centre at (0, 0, REED_Z), axis +y.
 
@@ -796,6 +805,23 @@ def figures() -> dict[str, object]:
         **_surface(),
         "wells_wrong_faces": well_misreads()["wells_wrong_faces"],
         "wells": well_misreads(),
+        **_dice(),
+    }
+
+
+def _dice() -> dict[str, object]:
+    """The stored tower simulation's figures (throws.py) and the dice's magnetic pulls."""
+    import throws
+
+    rolled = {k: v for k, v in throws.stored().items() if k != "samples"}
+    pulls = cling()
+    return {
+        "dice_face_shares": rolled["dice_face_shares"],
+        "throws_simulated": rolled["throws"],
+        "dice": rolled,
+        "force_die_die_N": round(pulls["die_die_N"], 3),
+        "force_die_man_N": round(pulls["die_man_N"], 3),
+        "die_weight_N": round(pulls["die_weight_N"], 3),
     }
 
 
@@ -809,3 +835,79 @@ def _surface() -> dict[str, object]:
         "air_gap_mm": found["air_gap_mm"],
         "surface": found,
     }
+
+
+# -- do the dice cling? ----------------------------------------------------------------------
+
+
+def _force_on(target: Magnets, source: list[magpy.magnet.Cylinder], volume: float) -> float:
+    """The vertical force (N) the ``source`` magnets exert on the small ``target`` magnets:
+    each target split into seven point moments over its face, F = grad(m . B) by central
+    differences of magpylib's exact field."""
+    ring = [(0.0, 0.0)] + [
+        (0.35 * g.DIE_MAGNET[0] * math.cos(a), 0.35 * g.DIE_MAGNET[0] * math.sin(a))
+        for a in np.arange(6) * math.pi / 3
+    ]
+    points, moments = [], []
+    for position, polarization in zip(target.positions, target.polarizations, strict=True):
+        for dx, dy in ring:
+            points.append(position + (dx, dy, 0.0))
+            moments.append(polarization * volume / 7 / (4 * math.pi * MU0_4PI))
+    points_m = np.array(points) * MM
+    step = 1e-5
+    up = np.asarray(magpy.getB(source, points_m + (0, 0, step))).sum(axis=0)
+    down = np.asarray(magpy.getB(source, points_m - (0, 0, step))).sum(axis=0)
+    gradient = (up - down) / (2 * step)
+    return float(np.sum(np.array(moments) * gradient))
+
+
+def _cylinders(magnets: Magnets, size: tuple[float, float]) -> list[magpy.magnet.Cylinder]:
+    return [
+        magpy.magnet.Cylinder(
+            dimension=(size[0] * MM, size[1] * MM),
+            polarization=(0.0, 0.0, float(np.linalg.norm(p))),
+            position=tuple(x * MM),
+            orientation=Rotation.align_vectors([p], [(0, 0, 1)])[0],
+        )
+        for x, p in zip(magnets.positions, magnets.polarizations, strict=True)
+    ]
+
+
+@cache
+def cling() -> dict[str, float]:
+    """The strongest pull (N) between two dice lying face to face, any faces and turns, and
+    between a die and a man's base pressed flat on any face; against a die's weight."""
+    volume = math.pi * (g.DIE_MAGNET[0] / 2) ** 2 * g.DIE_MAGNET[1] * MM**3
+    lower = die_magnets(g.J_MAX)
+    worst_die = 0.0
+    for _face, _quarter, rotation in _die_rotations([0]):
+        upper = lower.moved(rotation, (0.0, 0.0, g.DIE))
+        near = upper.positions[:, 2] < g.DIE / 2 + 5  # the upper die's face down
+        source = _cylinders(
+            Magnets(
+                lower.positions[lower.positions[:, 2] > 5],
+                lower.polarizations[lower.positions[:, 2] > 5],
+            ),
+            g.DIE_MAGNET,
+        )
+        pull = -_force_on(Magnets(upper.positions[near], upper.polarizations[near]), source, volume)
+        worst_die = max(worst_die, pull)
+    worst_man = 0.0
+    d, h = g.MAN_MAGNET
+    for sign in (1.0, -1.0):  # the man's north face, or his top, against the die
+        man = magpy.magnet.Cylinder(
+            dimension=(d * MM, h * MM),
+            polarization=(0, 0, sign * g.J_MAX),
+            position=(0, 0, (g.DIE / 2 + h / 2) * MM),
+        )
+        for face in FACE_NORMALS:
+            turned = lower.moved(
+                Rotation.align_vectors([(0, 0, 1)], [FACE_NORMALS[face]])[0], (0, 0, 0)
+            )
+            top = turned.positions[:, 2] > 5
+            pull = _force_on(
+                Magnets(turned.positions[top], turned.polarizations[top]), [man], volume
+            )
+            worst_man = max(worst_man, abs(pull))
+    weight = (g.DIE**3 * g.DIE_DENSITY) * 1e-3 * 9.81
+    return {"die_die_N": worst_die, "die_man_N": worst_man, "die_weight_N": weight}

@@ -62,11 +62,18 @@ def test_the_geometry_holds_the_men_and_fits_the_frame(docs: ModuleType) -> None
 
 def test_every_strip_has_a_connector_that_takes_its_wires(docs: ModuleType) -> None:
     for strip in docs.strips(LAYOUT):
-        ways = 16 if "PH" in strip.connector else 20
-        assert strip.wires <= ways, strip.name
+        assert strip.wires <= docs.BUS_WAYS - 2 and "2x15" in strip.connector, strip.name
+        pins = [docs.BUS_PINS[n - 1] for n in strip.bus_pins]  # the tap wires its own lines
+        assert pins == [f"ROW{r}" for r in strip.rows] + [f"COL{c}" for c in strip.columns]
     assert sum(len(s.switches) for s in docs.strips(LAYOUT)) == LAYOUT.total_slots
     table = docs.wiring(LAYOUT)
     assert re.search(r"\| off-white \| 15 \| 152-166 \| 9,10 \|", table)
+    found = docs.harness(LAYOUT)
+    assert set(found["taps"]) == set(LOCATIONS)
+    width, height = docs.sheet_size(LAYOUT)
+    for bus, length in found["bus_mm"].items():  # along its edge and down to the board
+        assert width / 2 < length <= width + height / 2 + docs.BUS_SLACK, bus
+    assert all(0 < along < found["bus_mm"][bus] for bus, along in found["taps"].values())
 
 
 def test_the_pi_pins_avoid_i2c_spi_uart_and_i2s() -> None:

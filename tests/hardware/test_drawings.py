@@ -147,8 +147,16 @@ def test_the_scan_boards_pico_pins_are_the_firmwares() -> None:
 
 def test_the_bill_counts_what_the_design_has() -> None:
     lines = drawings.bom(LAYOUT.total_slots, len(LAYOUT.locations))
-    by_code = {line.order_code.split(" (")[0]: line.qty for line in lines}
+    by_code = {line.order_code.split(" (")[0].split(",")[0]: line.qty for line in lines}
     assert by_code["Littelfuse/Hamlin MITI-3V1"] == LAYOUT.total_slots
+    assert by_code["Amphenol FCI 71600-030LF"] == len(LAYOUT.locations)  # an IDC tap a strip
+    import field
+
+    reeds = [line for line in lines if line.part.startswith("reed switch")][0]
+    low, high = g.ORDER_PULL_IN_MT  # the AT band ordered lies inside the field window
+    at = re.search(r"(\d+)-(\d+) AT", reeds.order_code)
+    assert at and field.ampere_turns(low) <= int(at[1]) < int(at[2]) <= field.ampere_turns(high)
+    assert field.ampere_turns(1.0) == pytest.approx(5.57, abs=0.01)  # 1 mT over 7 mm of glass
     assert by_code["Vishay BAT85S-TR"] == LAYOUT.total_slots
     assert by_code[f"TI {g.HALL_PART}QLPG"] == 2 * len(g.WELL_CELLS) == 18
     assert by_code["TI SN74HC165N"] == 3  # 18 Hall switches, 8 inputs a chip
