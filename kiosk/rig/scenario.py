@@ -75,8 +75,9 @@ from kiosk.rig.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.rules.board import InvalidPositionError
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
-from kiosk.rules.russian import RUSSIAN_HAND, VARIANTS, RussianPosition
+from kiosk.rules.russian import RUSSIAN_HAND, RussianPosition
 from kiosk.rules.session import Kind, Scoring, Session, SessionError
+from kiosk.rules.variants import VARIANTS
 from kiosk.table import LOCATIONS, TableReading, location, true_counts
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.opponent import Opponent

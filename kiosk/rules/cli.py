@@ -13,12 +13,12 @@ from kiosk.rules.moves import generate
 from kiosk.rules.position import Position
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
 from kiosk.rules.russian import (
-    VARIANTS,
     RussianPosition,
     RussianProfile,
     RussianTurn,
     get_russian_profile,
 )
+from kiosk.rules.variants import VARIANTS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
