@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.config import PinsSection
+from kiosk.errors import TableError
 from kiosk.events import (
     MISSING,
     Button,
@@ -49,7 +50,7 @@ BUTTONS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
-class ControlsUnavailable(RuntimeError):
+class ControlsUnavailable(TableError, RuntimeError):
     """The GPIO pins cannot be used here (no Raspberry Pi, or no permission)."""
 
 

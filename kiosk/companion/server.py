@@ -52,6 +52,7 @@ from kiosk.companion.security import (
 )
 from kiosk.companion.validate import InputError
 from kiosk.config import CompanionSection
+from kiosk.errors import TableError
 from kiosk.events import Button, Detail, Event, MenuShown
 from kiosk.store import ClassAnswer
 
@@ -76,7 +77,7 @@ SECURITY_HEADERS = {
 }
 
 
-class CompanionError(RuntimeError):
+class CompanionError(TableError, RuntimeError):
     """The companion cannot start (the address is taken, the interface has no address...)."""
 
 

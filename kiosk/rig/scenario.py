@@ -65,6 +65,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from kiosk.errors import TableError
 from kiosk.events import ChouetteSeating, Event, TableStatus
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.play.core import CoreSettings, GameCore
@@ -89,7 +90,7 @@ LEVELS = ("beginner", "intermediate", "expert")
 THINK_LIMIT_S = 60.0  # a script waits for the table's evaluator: the same play every run
 
 
-class ScriptError(ValueError):
+class ScriptError(TableError, ValueError):
     """A script line that cannot be run."""
 
 

@@ -14,6 +14,8 @@ import base64
 from enum import IntEnum
 from functools import lru_cache
 
+from kiosk.errors import TableError
+
 MEN = 15
 BAR = 25
 OFF = 0
@@ -46,7 +48,7 @@ WHITE = Colour.WHITE
 BLACK = Colour.BLACK
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(TableError, ValueError):
     """A position that cannot stand on a backgammon board."""
 
 

@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from kiosk.errors import TableError
 from kiosk.rules import (
     BLACK,
     WHITE,
@@ -69,7 +70,7 @@ from kiosk.rules.stranded import StrandedCount, stranded_count
 FORMAT = 1  # the version of the JSON written by Session.to_json
 
 
-class SessionError(ValueError):
+class SessionError(TableError, ValueError):
     """A session set up or fed in a way the rules do not allow (the message says why)."""
 
 

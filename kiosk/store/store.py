@@ -34,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, cast
 
+from kiosk.errors import TableError
 from kiosk.files import shorten
 from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
 from kiosk.store.restore import restore_game, turn_to
@@ -141,7 +142,7 @@ CREATE TABLE IF NOT EXISTS class_answers (
 """
 
 
-class StoreError(ValueError):
+class StoreError(TableError, ValueError):
     """The records cannot be read or written as asked (the message says why, in words)."""
 
 
