@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from kiosk.store import StoreWriter
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``run`` and ``doctor`` sub-commands."""
     run = subparsers.add_parser(
         "run",

@@ -314,7 +314,7 @@ class Config:
 _TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 
 
-def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> Any:
+def _convert(section: str, name: str, spec: dataclasses.Field[Any], value: Any) -> Any:
     want = type(spec.default)
     allowed = spec.metadata["allowed"]
     ok = isinstance(value, want) and not (want is int and isinstance(value, bool))

@@ -95,7 +95,7 @@ class Event:
                 value = Colour.parse(value)
             object.__setattr__(self, f.name, _freeze(value))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The event as JSON has always carried it."""
         out: dict[str, Any] = {"event": self.name}
         for f in dataclasses.fields(self):
@@ -123,7 +123,7 @@ class _Carried(Event):
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", _freeze(dict(self.data)))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return _thaw(self.data)
 
 
@@ -162,7 +162,7 @@ class Setup(Event):
     """How to lay the men out: the corrections still needed."""
 
     name: ClassVar[str] = "setup"
-    corrections: tuple
+    corrections: tuple[Any, ...]
     message: str
     law: str = _opt()
 
@@ -173,7 +173,7 @@ class Opening(Event):
 
     name: ClassVar[str] = "opening"
     starter: Colour | None = _colour()
-    dice: tuple = _opt()
+    dice: tuple[Any, ...] = _opt()
     option: bool = _opt()
     message: str
     plays: bool = field(default=False, metadata={"json": False}, compare=False)  # the
@@ -337,7 +337,7 @@ class NewGame(Event):
     profile: str
     tutor: bool
     dice_source: str
-    cube: tuple
+    cube: tuple[Any, ...]
     table: Colour = _colour(optional=True)  # the table's own side, in a game against it
 
 
@@ -353,7 +353,7 @@ class Resume(Event):
     phase: str
     dice: tuple[int, int] | None
     tutor: bool
-    cube: tuple
+    cube: tuple[Any, ...]
     table: Colour = _colour(optional=True)  # the table's own side, in a game against it
 
 
@@ -366,7 +366,7 @@ class PositionShown(Event):
     turn: Colour = _colour()
     dice: tuple[int, int] | None
     move: str = _opt()
-    arrows: tuple = _opt()
+    arrows: tuple[Any, ...] = _opt()
     text: str = _opt()
     detail: str = _opt()
 
@@ -390,7 +390,7 @@ class CubeMoved(Event):
     name: ClassVar[str] = "cube"
     action: str
     player: Colour = _colour()
-    cube: tuple
+    cube: tuple[Any, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -494,7 +494,7 @@ class OpponentPlayShown(Event):
     dice: tuple[int, int]
     move: str
     position: str
-    arrows: tuple = _opt()
+    arrows: tuple[Any, ...] = _opt()
     text: str = _opt()
     play: Play | None = field(default=None, metadata={"json": False}, compare=False)
 

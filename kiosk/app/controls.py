@@ -16,6 +16,7 @@ through a menu, Enter selects, Esc or Backspace goes back.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.config import PinsSection
 from kiosk.errors import TableError
@@ -74,7 +75,7 @@ class Controls:
             from gpiozero.exc import GPIOZeroError
         except ImportError as err:  # pragma: no cover - gpiozero is a dependency
             raise ControlsUnavailable(f"gpiozero cannot be imported: {err}") from None
-        self._devices: list = []
+        self._devices: list[Any] = []
         self.on_roll: tuple[str, ...] = ()
         try:
             for key, name, player in BUTTONS:

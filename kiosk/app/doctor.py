@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kiosk.config import DEFAULT_PIN, Config, ConfigError, PinsSection, TutorSection, load_config
 
@@ -302,7 +303,7 @@ def _python() -> str:
     return sys.executable
 
 
-def check_audio(run: Callable[..., subprocess.CompletedProcess] = subprocess.run) -> Check:
+def check_audio(run: Callable[..., subprocess.CompletedProcess[Any]] = subprocess.run) -> Check:
     """espeak-ng is installed and ALSA has a sound card to speak through."""
     name = "speech and sound"
     if shutil.which("espeak-ng") is None:

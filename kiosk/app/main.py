@@ -975,7 +975,7 @@ class App:
         crawford = bool(session is not None and session.crawford)
         return CubeState(game.cube.value, game.cube.owner, length, score, crawford)
 
-    def rate_cube(self, decision: str, player: str) -> dict | None:
+    def rate_cube(self, decision: str, player: str) -> dict[str, Any] | None:
         """The coach's verdict on ``player``'s cube ``decision`` now (``double``, ``take``,
         ``pass``), if it was worked out in time (else it comes when it is); with the tutor
         off, None. The table's review is told of it too."""

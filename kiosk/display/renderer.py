@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import pygame
 
@@ -129,11 +130,11 @@ class Renderer:
         self.large_text = large_text
         self.scale = LARGE_TEXT if large_text else 1.0  # of every word's size
         self._statics: dict[bool, pygame.Surface] = {False: self._draw_static(False)}
-        self._sprites: dict[tuple, pygame.Surface] = {}
-        self._panels: dict[str, tuple[tuple, pygame.Surface, tuple[int, int]]] = {}
-        self._counts_key: tuple | None = None
+        self._sprites: dict[tuple[Any, ...], pygame.Surface] = {}
+        self._panels: dict[str, tuple[tuple[Any, ...], pygame.Surface, tuple[int, int]]] = {}
+        self._counts_key: tuple[Any, ...] | None = None
         self._counts: Mapping[str, tuple[int, int]] = {}
-        self._arrows_key: tuple | None = None
+        self._arrows_key: tuple[Any, ...] | None = None
         self._arrows: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
 
     def set_large_text(self, on: bool) -> None:
@@ -349,7 +350,7 @@ class Renderer:
         self.surface.blit(sprite, box.topleft)
         self._draw_sensor_strip(self.surface, strip)
 
-    def _draw_movable(self, where: str, counts: Mapping, mover: str) -> None:
+    def _draw_movable(self, where: str, counts: Mapping[str, Any], mover: str) -> None:
         strip = self.geometry.strips[where]
         xy = self._slot(where, self._own(counts, where, mover) - 1)
         ring = strip.ring_radius(self.geometry.radius)
@@ -358,7 +359,7 @@ class Renderer:
         pygame.draw.circle(self.surface, EDGE, xy, ring + 1, width + 2)  # seen on a light point
         pygame.draw.circle(self.surface, MOVABLE, xy, ring, width)
 
-    def _draw_lifted(self, view: TableView, counts: Mapping) -> None:
+    def _draw_lifted(self, view: TableView, counts: Mapping[str, Any]) -> None:
         where = str(view.lifted)
         own = self._own(counts, where, view.turn)
         # The sensed board no longer holds the lifted man; the played position still does.
@@ -383,7 +384,7 @@ class Renderer:
             return 0
         return min(own, self.calibration.slot_count(where) - 1)
 
-    def _draw_target(self, where: str, counts: Mapping, mover: str, pulse: float) -> None:
+    def _draw_target(self, where: str, counts: Mapping[str, Any], mover: str, pulse: float) -> None:
         own = self._own(counts, where, mover)
         hit = where in POINTS and own == 0 and self._own(counts, where, _other(mover)) == 1
         index = 0 if hit else own
@@ -495,7 +496,7 @@ class Renderer:
         if cached[1].get_width():
             self.surface.blit(cached[1], cached[2])
 
-    def _band_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _band_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         message = view.message(colour)
         mine = _shows_dice(view, colour)
         state = (
@@ -530,7 +531,7 @@ class Renderer:
         surface = band.paint(view, message)
         return surface, rect.topleft
 
-    def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _gap_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         result = view.prompts.get(colour, "result") if view.winner and view.mode == "game" else None
         if view.choices and view.facing(view.turn) == colour:
             options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
@@ -571,7 +572,7 @@ class Renderer:
             where = (inner.left, gap.top)
         return panel, where
 
-    def _illegal_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _illegal_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         assert view.illegal is not None
         where, _code, message = view.illegal
         if key is None:
@@ -602,7 +603,7 @@ class Renderer:
         x = int(min(max(cx - width / 2, geometry.board.left), geometry.board.right - width))
         return panel, (x, geometry.centre_y - height // 2)
 
-    def _detail_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _detail_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         message = view.message(colour)
         assert message is not None, "an explanation is drawn only under its message"
         if key is None:
@@ -665,7 +666,7 @@ class Renderer:
         card = list_card(self.text, (width, height), title, items, cursor, footer, line)
         return card, self._card_place(colour, width, height)
 
-    def _menu_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _menu_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         items = view.menu
         if view.keys and len(view.menu_numbers) == len(items):  # the number keys pick them
             items = tuple(
@@ -677,7 +678,7 @@ class Renderer:
             return state
         return self._list_panel(colour, *state)
 
-    def _answers_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _answers_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         state = ("Your answer", view.answers, view.answer_cursor, ANSWER_FOOTER)
         if key is None:
             return state
@@ -729,7 +730,7 @@ class Renderer:
             where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
         return panel, where
 
-    def _chart_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _chart_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         chart = view.chart or {}
         if key is None:
             return repr(sorted(chart.items(), key=lambda item: item[0]))
@@ -739,7 +740,7 @@ class Renderer:
         card = chart_card(self.text, (width, height), chart, self._card_line())
         return card, self._card_place(colour, width, height)
 
-    def _cube_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _cube_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
         value, owner = view.cube
         shown = view.mode != "russian"  # Russian backgammon is played without the cube
         if key is None:

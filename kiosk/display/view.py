@@ -212,7 +212,7 @@ class TableView:
     lesson_result: bool | None = None  # the learner's last answer: right, wrong or none yet
     answers: tuple[str, ...] = ()  # a lesson question's choices
     answer_cursor: int = 0  # the choice Done would give
-    chart: dict | None = None  # a lesson's ``chart`` event: title, series, wrong figures
+    chart: dict[str, Any] | None = None  # a lesson's ``chart`` event: title, series, wrong figures
     legend: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # player ->
     # (button, what it does now) for the buttons that do something on that player's side
     keys: bool = False  # the legend names the window's keys (no physical buttons wired)

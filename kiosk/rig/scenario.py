@@ -63,7 +63,7 @@ import json
 import queue
 import time
 from collections.abc import Callable, Iterable
-from typing import TextIO
+from typing import Any, TextIO
 
 from kiosk.errors import TableError
 from kiosk.events import ChouetteSeating, Event, TableStatus
@@ -99,7 +99,7 @@ class ScenarioRunner:
 
     def __init__(
         self,
-        emit: Callable[[dict], None],
+        emit: Callable[[dict[str, Any]], None],
         layout: TableLayout | None = None,
         settle_ms: int = 300,
         sensing: str = "occupancy",
@@ -736,7 +736,7 @@ def run_script(
     sensing: str = "occupancy",
     firmware: str = "cpython",
     opponents: Callable[[str], Opponent] | None = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Run a script, writing one JSON object per event to ``out``; returns the events.
 
     ``sensing`` is how the simulated table senses its men (``occupancy``: one reed a slot,
@@ -744,9 +744,9 @@ def run_script(
     interpreter running the table's firmware (``cpython`` or ``micropython``);
     ``opponents`` gives the table's player at a level (``opponent``).
     """
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
 
-    def emit(event: dict) -> None:
+    def emit(event: dict[str, Any]) -> None:
         events.append(event)
         out.write(json.dumps(event) + "\n")
         out.flush()

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from kiosk.files import shorten
 from kiosk.rules.moves import generate
@@ -21,7 +21,7 @@ from kiosk.rules.russian import (
 from kiosk.rules.variants import VARIANTS
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``plays`` sub-command."""
     parser = subparsers.add_parser(
         "plays",
@@ -70,7 +70,7 @@ def _error(line: str, err: Exception, limit: int = 60) -> str:
     return f"{shorten(line.strip(), limit)!r}: {shorten(str(err), 2 * limit)}"
 
 
-def batch_line(line: str, profile: RuleProfile) -> dict:
+def batch_line(line: str, profile: RuleProfile) -> dict[str, Any]:
     """The JSON answer for one ``POSITION_ID D1 D2`` line (``{"error": ...}`` if unreadable)."""
     words = line.split()
     try:
@@ -89,7 +89,7 @@ def batch_line(line: str, profile: RuleProfile) -> dict:
     }
 
 
-def russian_line(line: str, profile: RussianProfile) -> dict:
+def russian_line(line: str, profile: RussianProfile) -> dict[str, Any]:
     """The JSON answer for one ``RUSSIAN_POSITION D1 D2`` line: the plays of the throw's
     first part, each with the position it leads to (the caster still on roll while parts
     or a new throw remain), and the parts of the throw."""
@@ -121,11 +121,11 @@ def run_batch(
     source: TextIO, sink: TextIO, profile: RuleProfile, variant: str = "standard"
 ) -> None:
     """Answer every line of ``source`` on ``sink``, one JSON object a line, in order."""
-    answer: Callable[[str, RuleProfile], dict] = batch_line
+    answer: Callable[[str, RuleProfile], dict[str, Any]] = batch_line
     if variant != "standard":
         russian = get_russian_profile(variant)
 
-        def answer(line: str, _: RuleProfile) -> dict:
+        def answer(line: str, _: RuleProfile) -> dict[str, Any]:
             return russian_line(line, russian)
 
     for line in source:  # one answer a line, a blank one too: answers stay in step

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from kiosk.rules.board import (
     BAR,
@@ -117,7 +118,7 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its parts (a position crosses to another process as they are)."""
         return (Position._trusted, (self.men, self.off, self.turn))
 
@@ -316,7 +317,7 @@ class Position:
 
     # -- dunder ---------------------------------------------------------------
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.men, self.off, self.turn)
 
     def __eq__(self, other: object) -> bool:
@@ -369,7 +370,9 @@ def to_arrays(position: Position) -> tuple[list[int], list[int]]:
     return me, op
 
 
-def from_arrays(me: list[int] | tuple, op: list[int] | tuple, mover: Colour) -> Position:
+def from_arrays(
+    me: list[int] | tuple[Any, ...], op: list[int] | tuple[Any, ...], mover: Colour
+) -> Position:
     """A position from mover-side arrays, with ``mover`` still on roll."""
     mine = tuple(me[1:26])
     theirs = (*op[24:0:-1], op[0])

@@ -377,7 +377,7 @@ class RussianPosition:
                 f"{text.strip()!r} is not a Russian position: write R:<w|b>:<white>:<black>, "
                 "for example R:w:h15:h15"
             )
-        parts: list[dict] = []
+        parts: list[dict[str, Any]] = []
         for spec in words[2:]:
             side: dict[str, Any] = {"points": [0] * POINTS, "hand": 0, "bar": 0, "off": 0}
             side.update(thrown=False, doubled=False)
@@ -467,7 +467,7 @@ def _arrays(position: RussianPosition) -> tuple[list[int], list[int]]:
 
 
 def _position(
-    me: list[int] | tuple, op: list[int] | tuple, like: RussianPosition
+    me: list[int] | tuple[Any, ...], op: list[int] | tuple[Any, ...], like: RussianPosition
 ) -> RussianPosition:
     mover = like.turn
     mine, theirs = tuple(me[1:25]), tuple(op[1:25])

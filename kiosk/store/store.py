@@ -239,7 +239,7 @@ class Store:
     """
 
     def __init__(
-        self, path: str | os.PathLike, *, busy_ms: int = 10_000, checked: bool = True
+        self, path: str | os.PathLike[str], *, busy_ms: int = 10_000, checked: bool = True
     ) -> None:
         self.path = Path(path).expanduser()
         self.busy_ms = busy_ms
@@ -334,7 +334,7 @@ class Store:
         db.execute("SELECT * FROM matches ORDER BY id DESC LIMIT 1").fetchone()
         db.execute("SELECT count(*) FROM lessons").fetchone()
 
-    def _verdict(self, rows: list[tuple]) -> None:
+    def _verdict(self, rows: list[tuple[Any, ...]]) -> None:
         """Raise :class:`StoreError` unless an integrity check's rows say ``ok``: the first
         problem named, the others counted (SQLite lists them on many lines)."""
         if rows and rows[0][0] == "ok":
@@ -362,7 +362,7 @@ class Store:
             raise StoreError(f"{self.path} cannot be checked: {err}") from None
         self._verdict(rows)
 
-    def copy_to(self, target: str | os.PathLike) -> bool:
+    def copy_to(self, target: str | os.PathLike[str]) -> bool:
         """Copy the records as this connection reads them into a new file ``target`` (the
         file itself may be gone or cut short); whether the copy is whole."""
         try:
@@ -510,7 +510,7 @@ class Store:
             )
         return _row_id(cursor)
 
-    def record(self, game_id: int, event: dict) -> None:
+    def record(self, game_id: int, event: dict[str, Any]) -> None:
         """Write one application event of a game, timestamped, in its own transaction.
 
         A ``play`` event adds a turn and a ``take-back`` removes the last one; ``game-over``
@@ -551,7 +551,12 @@ class Store:
                 )
 
     def _add_turn(
-        self, db: sqlite3.Connection, game_id: int, game: tuple, turn: tuple, event_id: int
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        game: tuple[Any, ...],
+        turn: tuple[Any, ...],
+        event_id: int,
     ) -> None:
         mover, dice, move, after, accepted = turn
         last = db.execute(
@@ -581,7 +586,7 @@ class Store:
             ),
         )
 
-    def _take_back(self, db: sqlite3.Connection, game_id: int, event: dict) -> None:
+    def _take_back(self, db: sqlite3.Connection, game_id: int, event: dict[str, Any]) -> None:
         """A play taken back (the coach's offer in a teaching game) is no longer a turn."""
         last = db.execute(
             "SELECT number, colour, move FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1",
@@ -595,7 +600,7 @@ class Store:
             )
         db.execute("DELETE FROM turns WHERE game_id = ? AND number = ?", (game_id, last[0]))
 
-    def _finish(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
+    def _finish(self, db: sqlite3.Connection, game_id: int, at: str, event: dict[str, Any]) -> None:
         points = event.get("points")
         db.execute(
             "UPDATE games SET finished = ?, winner = ?, result = ?, points = ? WHERE id = ?",
@@ -608,7 +613,9 @@ class Store:
             ),
         )
 
-    def _finish_passed(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
+    def _finish_passed(
+        self, db: sqlite3.Connection, game_id: int, at: str, event: dict[str, Any]
+    ) -> None:
         try:
             passer = Colour.parse(str(event.get("player")))
         except ValueError:
@@ -689,7 +696,7 @@ class Store:
         rows = self._read("SELECT value FROM installer WHERE key = 'pin_failures'")
         return int(rows[0][0]) if rows else 0
 
-    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._db.execute(sql, args).fetchall()
@@ -740,13 +747,13 @@ class Store:
         rows = self._read("SELECT max(id) FROM games")
         return rows[0][0]
 
-    def events(self, game_id: int) -> list[dict]:
+    def events(self, game_id: int) -> list[dict[str, Any]]:
         """A game's events as they were recorded, in order."""
         self.game(game_id)
         rows = self._read("SELECT id, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
         return [_event(game_id, event_id, body) for event_id, body in rows]
 
-    def timeline(self, game_id: int) -> list[tuple[str, dict]]:
+    def timeline(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """A game's events with the time each was recorded (ISO 8601, UTC)."""
         self.game(game_id)
         rows = self._read(
@@ -895,7 +902,7 @@ def _row_id(cursor: sqlite3.Cursor) -> int:
     return row_id
 
 
-def _summary(row: tuple) -> GameSummary:
+def _summary(row: tuple[Any, ...]) -> GameSummary:
     """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined), each value
     checked: a damaged row is a :class:`StoreError`, not a surprise further on."""
     game_id = row[0]
@@ -926,7 +933,7 @@ def _damaged(where: str, what: str, value: object) -> StoreError:
     return StoreError(f"the records of {where} are damaged: its {what} is {shown}")
 
 
-def _expect(where: str, what: str, value: object, kind: type | tuple) -> None:
+def _expect(where: str, what: str, value: object, kind: type | tuple[Any, ...]) -> None:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     for k in kinds:
         if k is None and value is None:
@@ -956,7 +963,7 @@ def _position_id(where: str, what: str, value: object) -> None:
         raise _damaged(where, what, value) from None
 
 
-def _event(game_id: int, event_id: int, body: object) -> dict:
+def _event(game_id: int, event_id: int, body: object) -> dict[str, Any]:
     """One event's JSON body, which must be an object with an ``event`` name."""
     try:
         event = json.loads(body) if isinstance(body, str | bytes) else None
@@ -1056,7 +1063,7 @@ def _check_position_id(position_id: object) -> None:
         raise StoreError(str(err)) from None
 
 
-def _play_fields(event: dict) -> tuple[Colour, tuple[int, int], str, str, bool]:
+def _play_fields(event: dict[str, Any]) -> tuple[Colour, tuple[int, int], str, str, bool]:
     """The turn a ``play`` event records, or :class:`StoreError` naming what is missing."""
     try:
         mover = Colour.parse(str(event.get("player")))

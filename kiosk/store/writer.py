@@ -56,7 +56,7 @@ MAX_WAITING = 20_000  # writes kept while the file cannot be written (then the o
 FULL_CHECK_S = 24 * 3600  # how often the whole file is checked, when idle
 FIRST_CHECK_S = 600.0  # the first whole check, this long after the start
 
-Write = tuple[str, tuple, dict]
+Write = tuple[str, tuple[Any, ...], dict[str, Any]]
 
 
 class StoreWriter:
@@ -104,7 +104,7 @@ class StoreWriter:
         self._put("new_match", (length, profile), {"match_id": match_id})
         return match_id
 
-    def record(self, game_id: int, event: dict) -> None:
+    def record(self, game_id: int, event: dict[str, Any]) -> None:
         """Queue one event of a game (see :meth:`Store.record`)."""
         self._put("record", (game_id, event), {})
 
@@ -126,7 +126,7 @@ class StoreWriter:
         """Queue the count of wrong PINs in a row."""
         self._put("save_pin_failures", (failures,), {})
 
-    def _put(self, name: str, args: tuple, kwargs: dict) -> None:
+    def _put(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         write = (name, args, kwargs)
         with self._cond:
             if self._closing:
@@ -188,11 +188,11 @@ class StoreWriter:
         """One match with its score."""
         return self._read("match", match_id)
 
-    def events(self, game_id: int) -> list[dict]:
+    def events(self, game_id: int) -> list[dict[str, Any]]:
         """A game's events as recorded."""
         return self._read("events", game_id)
 
-    def timeline(self, game_id: int) -> list[tuple[str, dict]]:
+    def timeline(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """A game's events as recorded, each with when it was recorded."""
         return self._read("timeline", game_id)
 

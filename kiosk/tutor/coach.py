@@ -72,7 +72,7 @@ class CoachConfig:
             raise ValueError(f"coach timeout must be a positive number, not {self.timeout!r}")
 
     @classmethod
-    def from_mapping(cls, data: Mapping | None) -> CoachConfig:
+    def from_mapping(cls, data: Mapping[str, Any] | None) -> CoachConfig:
         """Settings from a configuration section (unknown keys are refused by name)."""
         data = dict(data or {})
         known = {"evaluator", "plies", "thresholds", "timeout"}
@@ -116,7 +116,7 @@ class Rating:
     move: str  # the play rated, in GNU Backgammon notation
     best: Play
     best_text: str
-    reasons: list[dict]  # {"code", facts..., "text", "cite"?}
+    reasons: list[dict[str, Any]]  # {"code", facts..., "text", "cite"?}
     tactics: list[dict[str, object]]
     evaluator: str  # which evaluator judged
     equity: float | None = None  # the play's equity for the player
@@ -125,7 +125,7 @@ class Rating:
     only_play: bool = False
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # best few, best first
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``kiosk coach`` contract)."""
 
         def rounded(x: float | None) -> float | None:
@@ -308,7 +308,7 @@ def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, 
     return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
 
 
-def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
+def coach_event(rating: Rating, player: str, teaching: bool) -> dict[str, Any]:
     """The application event that shows ``player`` the coach's verdict.
 
     >>> from kiosk.rules import Position
@@ -348,7 +348,7 @@ def verdict_event(
     evaluator: str,
     take_back: bool,
     **fields: Any,
-) -> dict:
+) -> dict[str, Any]:
     """A coach event: the verdict ``text`` for ``player`` with its reasons (their words are
     the detail shown on Select), what rated it, whether a take-back is offered, and the
     ``fields`` of the kind of decision rated (a play's, or the cube's)."""
@@ -364,7 +364,7 @@ def verdict_event(
     }
 
 
-def choose_evaluator(config: CoachConfig | Mapping | None = None) -> Evaluator:
+def choose_evaluator(config: CoachConfig | Mapping[str, Any] | None = None) -> Evaluator:
     """The strongest evaluator this machine offers, or the one the configuration names.
 
     ``auto`` tries gnubg-nn, then the gnubg program, then the built-in evaluator. A named
@@ -408,12 +408,12 @@ class CoachWorker:
     """
 
     def __init__(
-        self, coach: Rater, publish: Callable[[dict], None], teaching: bool = False
+        self, coach: Rater, publish: Callable[[dict[str, Any]], None], teaching: bool = False
     ) -> None:
         self.coach = coach
         self.publish = publish
         self.teaching = teaching
-        self._jobs: queue.Queue = queue.Queue()
+        self._jobs: queue.Queue[Any] = queue.Queue()
         self._pending = 0
         self._idle = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="coach", daemon=True)
@@ -451,7 +451,7 @@ class CoachWorker:
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
 
-    def _cube(self, position: Position, cube: object, player: str) -> dict:
+    def _cube(self, position: Position, cube: object, player: str) -> dict[str, Any]:
         try:
             analysis = self.coach.decide_cube(position, cube)
         except Exception:  # the table must carry on whatever the evaluator does
@@ -467,7 +467,7 @@ class CoachWorker:
         player: str,
         teaching: bool | None,
         profile: RuleProfile | None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         teaching = self.teaching if teaching is None else teaching
         try:
             if profile is not None:

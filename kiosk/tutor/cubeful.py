@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from kiosk.rules.met import kazaross_xg2
 from kiosk.tutor.evaluators.bearoff import Home, home_counts
@@ -378,7 +378,7 @@ def evaluate(
     cubes: Sequence[Cube],
     plies: int,
     top: bool = False,
-    _seen: dict | None = None,
+    _seen: dict[Any, Any] | None = None,
 ) -> list[float]:
     """The cubeful equity of ``board`` for the side on roll with each of ``cubes``, looking
     ``plies`` throws ahead; with ``top`` the side on roll's own double is not weighed (the
@@ -473,11 +473,13 @@ class PositionBackend:
     The last position's throws are kept, so the chances before throwing
     (:meth:`chances_on_roll`) and the look-ahead from that position rate its plays once."""
 
-    def __init__(self, chances_after: Callable, best_plays: Callable, name: str) -> None:
+    def __init__(
+        self, chances_after: Callable[..., Any], best_plays: Callable[..., Any], name: str
+    ) -> None:
         self.chances_after = chances_after  # list[Position] -> rows of chances for the mover
         self.best_plays = best_plays  # Position -> [(ways, after, chances for the mover)]
         self.name = name
-        self._last: tuple[Board, list] | None = None  # a board and its throws' best plays
+        self._last: tuple[Board, list[Any]] | None = None  # a board and its throws' best plays
 
     @staticmethod
     def _position(board: Board):
@@ -491,7 +493,7 @@ class PositionBackend:
         on_roll = position.turn
         return (tuple(position.men[on_roll.other]), tuple(position.men[on_roll]))
 
-    def _throws(self, board: Board, position=None) -> list:
+    def _throws(self, board: Board, position=None) -> list[Any]:
         """The best play of each throw from ``board`` (``position``, if given, is that
         board's position): those of the last board asked about, or worked out now."""
         last = self._last

@@ -5,6 +5,7 @@ a bad double or pass before it stands."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Card, Host, Legend, Mode
@@ -130,7 +131,7 @@ class CubeRethinkMode(Mode):
     def __init__(
         self,
         app: Host,
-        verdict: dict,
+        verdict: dict[str, Any],
         stand: Callable[[], None],
         taken_back: Callable[[], None] = lambda: None,
     ) -> None:

@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``lesson`` sub-command."""
     parser = subparsers.add_parser(
         "lesson",
@@ -117,7 +118,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"kiosk lesson: {err}", file=sys.stderr)
         return 2
 
-    def show(event: dict) -> None:
+    def show(event: dict[str, Any]) -> None:
         print(json.dumps(event), flush=True)
 
     with TableSession(lesson, settle_ms=args.settle_ms, on_event=show) as session:
