@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from kiosk.rules import Colour
 from kiosk.rules.moves import Play
@@ -124,7 +124,7 @@ class _Carried(Event):
         object.__setattr__(self, "data", _freeze(dict(self.data)))
 
     def to_json(self) -> dict[str, Any]:
-        return _thaw(self.data)
+        return cast("dict[str, Any]", _thaw(self.data))
 
 
 # -- the referee's events ------------------------------------------------------------------

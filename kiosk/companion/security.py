@@ -21,6 +21,7 @@ import ipaddress
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import cast
 
 from kiosk.companion.validate import JOIN_ALPHABET, JOIN_LENGTH
 from kiosk.config import PIN_FIRST_WAIT_S, PIN_FREE_TRIES, PIN_LONGEST_WAIT_S
@@ -118,7 +119,7 @@ class _Backoff:
             return 0
         wait = min(PIN_FIRST_WAIT_S * 2 ** (self.failures - self.free), PIN_LONGEST_WAIT_S)
         self.until = now + wait
-        return wait
+        return cast("int", wait)
 
 
 class PinGuard:

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import WSMsgType, web
 
@@ -246,7 +246,7 @@ class CompanionServer:
         """Read the lessons on the worker (the pages name them, the teacher picks from them)."""
         library = await self._work(Library.load)
         self.library = self.room.library = library
-        return library
+        return cast("Library", library)
 
     async def lessons(self) -> Library:
         """The lessons, once they are read."""
@@ -478,7 +478,7 @@ class CompanionServer:
         if not isinstance(response, web.WebSocketResponse):
             for key, value in SECURITY_HEADERS.items():
                 response.headers.setdefault(key, value)
-        return response
+        return cast("web.StreamResponse", response)
 
     def _session(self, request: web.Request) -> Session | None:
         return self.sessions.get(request.cookies.get(COOKIE), self.clock())
@@ -520,7 +520,7 @@ class CompanionServer:
             session, data = await self._form(request)
             if session.role != "teacher":
                 raise web.HTTPUnauthorized(reason="Log in as the teacher first.")
-            return await handler(data)
+            return cast("web.StreamResponse", await handler(data))
 
         return guarded
 

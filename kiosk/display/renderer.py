@@ -13,7 +13,7 @@ once and kept, so a frame is a handful of blits.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pygame
@@ -235,7 +235,7 @@ class Renderer:
                 label = self.text.render(str(count), radius, edge)
                 self.surface.blit(label, label.get_rect(center=strip.slots[shown - 1]))
 
-    def _draw_setup(self, corrections, counts: Mapping[str, tuple[int, int]]) -> None:
+    def _draw_setup(self, corrections: Any, counts: Mapping[str, tuple[int, int]]) -> None:
         """The men still to lay out: a pale man (a disc of his colour, dashed round) in each
         slot a man should fill, a cross on each man to take away."""
         edge_width = max(2, self.geometry.radius // 8)
@@ -480,7 +480,9 @@ class Renderer:
 
     # -- cached panels ---------------------------------------------------------
 
-    def _blit_panel(self, name: str, build, view: TableView, colour: str) -> None:
+    def _blit_panel(
+        self, name: str, build: Callable[..., Any], view: TableView, colour: str
+    ) -> None:
         """Blit a panel drawn by ``build``; it is redrawn only when what it shows changes."""
         key = build(view, colour, None)
         cached = self._panels.get(name)
@@ -496,7 +498,7 @@ class Renderer:
         if cached[1].get_width():
             self.surface.blit(cached[1], cached[2])
 
-    def _band_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _band_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         message = view.message(colour)
         mine = _shows_dice(view, colour)
         state = (
@@ -531,7 +533,7 @@ class Renderer:
         surface = band.paint(view, message)
         return surface, rect.topleft
 
-    def _gap_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _gap_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         result = view.prompts.get(colour, "result") if view.winner and view.mode == "game" else None
         if view.choices and view.facing(view.turn) == colour:
             options = "   ".join(f"{i}) {c}" for i, c in enumerate(view.choices, start=1))
@@ -572,7 +574,7 @@ class Renderer:
             where = (inner.left, gap.top)
         return panel, where
 
-    def _illegal_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _illegal_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         assert view.illegal is not None
         where, _code, message = view.illegal
         if key is None:
@@ -603,7 +605,7 @@ class Renderer:
         x = int(min(max(cx - width / 2, geometry.board.left), geometry.board.right - width))
         return panel, (x, geometry.centre_y - height // 2)
 
-    def _detail_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _detail_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         message = view.message(colour)
         assert message is not None, "an explanation is drawn only under its message"
         if key is None:
@@ -656,7 +658,7 @@ class Renderer:
 
     def _list_panel(
         self, colour: str, title: str, items: tuple[str, ...], cursor: int, footer: str
-    ):
+    ) -> Any:
         line = self._card_line()
         half = self.geometry.halves[colour]
         wide = min(0.46 * self.scale, 0.62)  # of the board: larger words, a wider card
@@ -666,7 +668,7 @@ class Renderer:
         card = list_card(self.text, (width, height), title, items, cursor, footer, line)
         return card, self._card_place(colour, width, height)
 
-    def _menu_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _menu_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         items = view.menu
         if view.keys and len(view.menu_numbers) == len(items):  # the number keys pick them
             items = tuple(
@@ -678,7 +680,7 @@ class Renderer:
             return state
         return self._list_panel(colour, *state)
 
-    def _answers_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _answers_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         state = ("Your answer", view.answers, view.answer_cursor, ANSWER_FOOTER)
         if key is None:
             return state
@@ -687,7 +689,7 @@ class Renderer:
             return strip
         return self._list_panel(colour, *state)
 
-    def _answers_strip(self, colour: str, answers: tuple[str, ...], cursor: int):
+    def _answers_strip(self, colour: str, answers: tuple[str, ...], cursor: int) -> Any:
         """Short answers in a row along the centre line, on ``colour``'s side of it and left
         of the bar (the banner is on the right), so the men counted stay in sight; None
         when they do not fit there."""
@@ -730,7 +732,7 @@ class Renderer:
             where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
         return panel, where
 
-    def _chart_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _chart_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         chart = view.chart or {}
         if key is None:
             return repr(sorted(chart.items(), key=lambda item: item[0]))
@@ -740,7 +742,7 @@ class Renderer:
         card = chart_card(self.text, (width, height), chart, self._card_line())
         return card, self._card_place(colour, width, height)
 
-    def _cube_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None):
+    def _cube_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         value, owner = view.cube
         shown = view.mode != "russian"  # Russian backgammon is played without the cube
         if key is None:

@@ -56,8 +56,7 @@ from kiosk.rules.russian import (
     format_russian,
     single_steps,
 )
-from kiosk.table import DieReading, TableLayout, TableReading
-from kiosk.table import LOCATIONS
+from kiosk.table import LOCATIONS, DieReading, TableLayout, TableReading
 from kiosk.table.sensing import Occupancy, Sensed, cap, colour_in, key
 
 

@@ -745,7 +745,7 @@ class Store:
     def last_game(self) -> int | None:
         """The most recently started game, if any."""
         rows = self._read("SELECT max(id) FROM games")
-        return rows[0][0]
+        return cast("int | None", rows[0][0])
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """A game's events as they were recorded, in order."""

@@ -32,7 +32,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kiosk.rules import Game
 from kiosk.store.store import (
@@ -170,55 +170,55 @@ class StoreWriter:
 
     def unfinished_game(self) -> int | None:
         """The most recent game that has not ended, if any."""
-        return self._read("unfinished_game")
+        return cast("int | None", self._read("unfinished_game"))
 
     def last_game(self) -> int | None:
         """The most recently started game, if any."""
-        return self._read("last_game")
+        return cast("int | None", self._read("last_game"))
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary."""
-        return self._read("game", game_id)
+        return cast("GameSummary", self._read("game", game_id))
 
     def games(self, match_id: int | None = None) -> list[GameSummary]:
         """Every game, oldest first, or only those of one match."""
-        return self._read("games", match_id)
+        return cast("list[GameSummary]", self._read("games", match_id))
 
     def match(self, match_id: int) -> MatchSummary:
         """One match with its score."""
-        return self._read("match", match_id)
+        return cast("MatchSummary", self._read("match", match_id))
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """A game's events as recorded."""
-        return self._read("events", game_id)
+        return cast("list[dict[str, Any]]", self._read("events", game_id))
 
     def timeline(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """A game's events as recorded, each with when it was recorded."""
-        return self._read("timeline", game_id)
+        return cast("list[tuple[str, dict[str, Any]]]", self._read("timeline", game_id))
 
     def turns(self, game_id: int) -> list[TurnRecord]:
         """A game's turns."""
-        return self._read("turns", game_id)
+        return cast("list[TurnRecord]", self._read("turns", game_id))
 
     def load_game(self, game_id: int) -> Game:
         """The game as its events leave it."""
-        return self._read("load_game", game_id)
+        return cast("Game", self._read("load_game", game_id))
 
     def session(self, match_id: int) -> tuple[str, str] | None:
         """The kind and JSON state kept for a match's session, if any."""
-        return self._read("session", match_id)
+        return cast("tuple[str, str] | None", self._read("session", match_id))
 
     def last_session(self) -> tuple[int, str, str] | None:
         """The latest session: its match id, kind and JSON state."""
-        return self._read("last_session")
+        return cast("tuple[int, str, str] | None", self._read("last_session"))
 
     def lesson_progress(self, player_slot: str) -> dict[str, tuple[int, bool]]:
         """How far ``player_slot`` has come in each lesson."""
-        return self._read("lesson_progress", player_slot)
+        return cast("dict[str, tuple[int, bool]]", self._read("lesson_progress", player_slot))
 
     def pin_failures(self) -> int:
         """How many wrong PINs were entered in a row, as last kept."""
-        return self._read("pin_failures")
+        return cast("int", self._read("pin_failures"))
 
     # -- what the loop polls -------------------------------------------------------------------
 

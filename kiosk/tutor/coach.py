@@ -166,7 +166,7 @@ class Coach:
             fallback = BuiltinEvaluator()
         self.fallback = fallback
 
-    def _rank(self, position: Position, d1: int, d2: int, play: Play | None):
+    def _rank(self, position: Position, d1: int, d2: int, play: Play | None) -> Any:
         try:
             ranked = self.evaluator.evaluate_plays(
                 position, d1, d2, keep=play, profile=self.profile
@@ -272,7 +272,7 @@ class Coach:
             alternatives=[(str(p), e) for p, e in ranked[:3]],
         )
 
-    def _gives_up(self, judge: str, play: Play, best: Play):
+    def _gives_up(self, judge: str, play: Play, best: Play) -> Any:
         """The reason naming what ``play`` gives up against ``best`` by the chances of the
         evaluator that judged (None if it gives no chances, or nothing is given up)."""
         evaluator = self.evaluator if judge == self.evaluator.name else self.fallback

@@ -83,7 +83,7 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _check_file(path: Path, judge) -> int:
+def _check_file(path: Path, judge: Any) -> int:
     """Check one lesson file and print the verdict; 1 if it fails."""
     from kiosk.tutor.lessons.facts import check_lesson
     from kiosk.tutor.lessons.model import LessonError, PlayStep, read_lesson
