@@ -59,7 +59,7 @@ run: install
 
 test: install
 	$(BIN)/python -m ruff check kiosk firmware tests benchmarks hardware
-	$(BIN)/python -m mypy
+	$(BIN)/python -m mypy --strict
 	$(BIN)/python -m pytest -q
 
 # `make bench QUICK=1`: every benchmark's short form (the figures of a few seconds each, as

@@ -156,6 +156,7 @@ def _table(
 
     layout = table_layout(config)
     cal = config.display.calibration or calibration_path(config_file)
+    why: str | None  # what was wrong with a file the table reads at start, in words
     try:  # slots `kiosk commission` found reading wrong are left out; bad wells: buttons
         findings = load(commission_path(cal))
         layout = apply(layout, findings)
