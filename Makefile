@@ -86,7 +86,7 @@ run: install
 test: test-deps
 	@[ -x /usr/bin/chromium ] || echo "Debian's chromium is not installed: the companion's browser tests will be skipped (sudo apt-get install chromium)"
 	$(BIN)/python -m ruff check kiosk firmware tests benchmarks hardware
-	$(BIN)/python -m mypy
+	$(BIN)/python -m mypy --strict
 	$(BIN)/python -m pytest -q
 
 # A second interpreter: the suite again on Python 3.13, the Python of Raspberry Pi OS trixie

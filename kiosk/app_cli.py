@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from kiosk.rules import Position
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``run`` and ``doctor`` sub-commands."""
     run = subparsers.add_parser(
         "run",
@@ -156,6 +156,7 @@ def _table(
 
     layout = table_layout(config)
     cal = config.display.calibration or calibration_path(config_file)
+    why: str | None  # what was wrong with a file the table reads at start, in words
     try:  # slots `kiosk commission` found reading wrong are left out; bad wells: buttons
         findings = load(commission_path(cal))
         layout = apply(layout, findings)

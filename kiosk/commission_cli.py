@@ -36,7 +36,7 @@ SELF_TEST_MS = 600  # the table's self-test window: 100 scans at 200 a second, a
 SELF_TEST_TRIES = 4
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``commission`` sub-command."""
     parser = subparsers.add_parser(
         "commission",

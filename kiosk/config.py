@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import TableError
 from kiosk.files import (
     FileProblem,
     control_character,
@@ -49,7 +50,7 @@ PIN_FIRST_WAIT_S = 30
 PIN_LONGEST_WAIT_S = 15 * 60
 
 
-class ConfigError(ValueError):
+class ConfigError(TableError, ValueError):
     """A configuration that cannot be used; the message names the key and what is allowed."""
 
 
@@ -395,7 +396,7 @@ class Config:
 _TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 
 
-def _convert(section: str, name: str, spec: dataclasses.Field, value: Any) -> Any:
+def _convert(section: str, name: str, spec: dataclasses.Field[Any], value: Any) -> Any:
     want = type(spec.default)
     allowed = spec.metadata["allowed"]
     ok = isinstance(value, want) and not (want is int and isinstance(value, bool))

@@ -28,12 +28,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import TableError
+
 MAX_BYTES = 1 << 20  # the kiosk's files are a few KB; a larger one is not one of them
 MAX_DEPTH = 16  # tables and arrays nested deeper than this are no file the kiosk wrote
 _ALLOWED_CONTROLS = "\t\n\r"
 
 
-class FileProblem(ValueError):
+class FileProblem(TableError, ValueError):
     """A file that cannot be used: one line naming the file and saying why."""
 
 

@@ -3,6 +3,7 @@ package and from the packages of lower layers, never from a higher layer nor fro
 package of its own layer. ``tests/test_layers.py`` walks every import (those inside
 functions too) and holds the code to this, and to having no import circle.
 
+- ``errors`` (the project's exception root: every part's exceptions derive from it);
 - ``rules`` (the pure engine), ``files`` (guarded reads, atomic writes) and ``books`` (the
   books' data) need nothing else;
 - ``table`` (the table's coordinate system and its readings), ``config`` (the settings,
@@ -29,6 +30,7 @@ functions too) and holds the code to this, and to having no import circle.
 from __future__ import annotations
 
 LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"errors"}),
     frozenset({"rules", "files", "books", "layers"}),
     frozenset({"table", "config", "events"}),
     frozenset({"link", "simtable"}),

@@ -63,7 +63,7 @@ def runs(request: pytest.FixtureRequest) -> Iterator[dict[str, subprocess.Popen[
     names = {
         item.callspec.params["name"]
         for item in request.session.items
-        if getattr(item, "originalname", "") == "test_the_quick_form_runs_and_reports_its_figures"
+        if getattr(item, "originalname", None) == "test_the_quick_form_runs_and_reports_its_figures"
         and hasattr(item, "callspec")
     }
     started = {

@@ -135,7 +135,7 @@ class GameCoach:
         self._jobs.append(key)
         self._worker.submit_cube(position, cube, player)
 
-    def rate_cube(self, game: int, turn: int, decision: str, player: str) -> dict | None:
+    def rate_cube(self, game: int, turn: int, decision: str, player: str) -> dict[str, Any] | None:
         """The verdict (a ``coach`` event's JSON, with ``"cube"``: the decision) on
         ``player``'s ``decision`` (``double``, ``take``, ``pass``) at that moment, if it was
         worked out in time; else None, and the verdict is published once it is (too late
@@ -174,7 +174,7 @@ class GameCoach:
         self._worker.close()
         self._coach.close()
 
-    def _tagged(self, event: dict) -> None:
+    def _tagged(self, event: dict[str, Any]) -> None:
         """The worker's verdict (one per job, in order), tagged and published if still current."""
         game, turn = self._jobs.popleft()
         if event.get("event") == "roll-grades":

@@ -7,6 +7,7 @@ is the result of one of the legal plays of the dice, and says so once per board.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.events import Event, Message
 from kiosk.rules import Game, Phase
@@ -22,8 +23,9 @@ class CompletePlay:
     def __init__(self, layout: TableLayout, publish: Callable[[Event], None]) -> None:
         self.layout = layout
         self._publish = publish
-        self._boards: tuple[tuple, frozenset] | None = None  # (position, dice) -> boards
-        self._said: tuple | None = None
+        # (position, dice) -> boards
+        self._boards: tuple[tuple[Any, ...], frozenset[Any]] | None = None
+        self._said: tuple[Any, ...] | None = None
 
     def check(self, game: Game, sensed: dict[str, tuple[int, int]]) -> None:
         """The board on the table now, in ``game``: say "press Done" if it shows a play."""

@@ -16,8 +16,10 @@ through a menu, Enter selects, Esc or Backspace goes back.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.config import PinsSection
+from kiosk.errors import TableError
 from kiosk.events import (
     MISSING,
     Button,
@@ -49,7 +51,7 @@ BUTTONS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
-class ControlsUnavailable(RuntimeError):
+class ControlsUnavailable(TableError, RuntimeError):
     """The GPIO pins cannot be used here (no Raspberry Pi, or no permission)."""
 
 
@@ -73,7 +75,7 @@ class Controls:
             from gpiozero.exc import GPIOZeroError
         except ImportError as err:  # pragma: no cover - gpiozero is a dependency
             raise ControlsUnavailable(f"gpiozero cannot be imported: {err}") from None
-        self._devices: list = []
+        self._devices: list[Any] = []
         self.on_roll: tuple[str, ...] = ()
         try:
             for key, name, player in BUTTONS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from kiosk.app.main import App
 from kiosk.app.stepped import SteppedApp
@@ -28,7 +29,7 @@ def run_demo(
     out_dir: Path,
     layout: TableLayout | None = None,
     size: tuple[int, int] = (1280, 720),
-    emit: Callable[[dict], None] | None = None,
+    emit: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[str]:
     """Play the demonstration headless; returns the screenshots' paths in order."""
     config = Config()

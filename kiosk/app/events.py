@@ -40,7 +40,7 @@ class EventBus:
         """Call ``subscriber(event)`` for every event dispatched from now on."""
         self._subscribers.append(subscriber)
 
-    def publish(self, event: Event | dict) -> None:
+    def publish(self, event: Event | dict[str, Any]) -> None:
         """Queue an event (from any thread): a typed one, or a dict with an ``"event"`` key."""
         if not isinstance(event, Event) and "event" not in event:
             raise ValueError(f"an event needs an 'event' key: {event!r}")

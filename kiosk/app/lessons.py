@@ -17,6 +17,7 @@ game's records.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from kiosk.events import Event, LessonEvent, from_json
 from kiosk.play import GameCore
@@ -52,7 +53,7 @@ class LessonTable:
         self._publish = publish
         self._core = core
 
-    def emit(self, event: Event | Mapping) -> None:
+    def emit(self, event: Event | Mapping[str, Any]) -> None:
         """Publish one of the lesson's events (the engine's JSON, or its referee's event)."""
         data = event.to_json() if isinstance(event, Event) else dict(event)
         data = {**data, "lesson": data.get("lesson", self.lesson_id)}

@@ -10,6 +10,7 @@ its loop after each. Nothing depends on the machine's speed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.app.controls import button_event
 from kiosk.app.main import App, table_layout
@@ -25,7 +26,7 @@ class SteppedApp:
     ) -> None:
         self.table = SteppedTable(table_layout(config), sensing=sensing)
         self.sim, self.link, self.listener = self.table.sim, self.table.link, self.table.listener
-        self.events: list[dict] = []  # every event so far, as JSON (what tests read)
+        self.events: list[dict[str, Any]] = []  # every event so far, as JSON (what tests read)
         self.settle = True  # wait for the table's side to think at each step
         # the table's side thinks in this process: a test's opponent, the same every run
         self.app = make_app(link=self.link, listener=self.listener, think_apart=False)
@@ -59,7 +60,7 @@ class SteppedApp:
         """The kinds of every event so far."""
         return [e["event"] for e in self.events]
 
-    def last(self, kind: str) -> dict:
+    def last(self, kind: str) -> dict[str, Any]:
         """The latest event of ``kind``."""
         found = [e for e in self.events if e["event"] == kind]
         if not found:

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.errors import TableError
+
 
 def _books_dir() -> Path:
     """``$BACKGAMMON_BOOKS``, else ``shared/books`` beside the checkout, else the team's copy."""
@@ -190,7 +192,7 @@ SECTIONS: dict[str, dict[str, tuple[int, str]]] = {
 }
 
 
-class CitationError(ValueError):
+class CitationError(TableError, ValueError):
     """A citation that names no known book or section."""
 
 

@@ -135,7 +135,7 @@ class Classroom:
         self.result: dict[str, Any] | None = None
         self.problem: Problem | None = None
         self.ranking: Ranking | None = None
-        self.ranking_key: tuple | None = None
+        self.ranking_key: tuple[Any, ...] | None = None
         self.ranking_error = ""
         self.revealed = False  # the ranked plays are shown on the projector
         self.vote: Vote | None = None

@@ -102,7 +102,7 @@ class TableControl(Protocol):
 class _Command:
     name: str
     args: tuple[Any, ...]
-    answer: Future
+    answer: Future[Any]
 
 
 class CommandQueue:
@@ -111,9 +111,9 @@ class CommandQueue:
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[_Command] = queue.SimpleQueue()
 
-    def put(self, name: str, *args: Any) -> Future:
+    def put(self, name: str, *args: Any) -> Future[Any]:
         """Queue ``name(*args)``; the future gets its answer once the loop has run it."""
-        answer: Future = Future()
+        answer: Future[Any] = Future()
         if name not in COMMANDS:
             answer.set_exception(ValueError(f"the table has no command {name!r}"))
             return answer

@@ -27,7 +27,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from kiosk.companion.validate import JOIN_ALPHABET, JOIN_LENGTH
 from kiosk.config import PIN_FIRST_WAIT_S, PIN_FREE_TRIES, PIN_LONGEST_WAIT_S
@@ -162,7 +162,7 @@ class _Backoff:
             return 0
         wait = min(PIN_FIRST_WAIT_S * 2 ** (self.failures - self.free), PIN_LONGEST_WAIT_S)
         self.until = now + wait
-        return wait
+        return cast("int", wait)
 
 
 class PinGuard:

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import WSMsgType, web
 
@@ -65,6 +65,7 @@ from kiosk.companion.security import (
 )
 from kiosk.companion.validate import InputError
 from kiosk.config import CompanionSection
+from kiosk.errors import TableError
 from kiosk.events import Button, Detail, Event, MenuShown
 from kiosk.store import ClassAnswer
 
@@ -90,7 +91,7 @@ SECURITY_HEADERS = {
 }
 
 
-class CompanionError(RuntimeError):
+class CompanionError(TableError, RuntimeError):
     """The companion cannot start (the address is taken, the interface has no address...)."""
 
 
@@ -185,10 +186,11 @@ class CompanionServer:
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="companion-worker")
-        self._ranking: dict[tuple, asyncio.Future] = {}
-        self._tasks: set[asyncio.Task] = set()
+        self._ranking: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._last_push = 0.0
-        self._auto_key: tuple | None = None  # the class's roll whose vote is being prepared
+        # the class's roll whose vote is being prepared
+        self._auto_key: tuple[Any, ...] | None = None
         self.gate = Gate(connection_cap())  # connections at once, overall and per address
         self.loop_errors = QuietLoopErrors()
 
@@ -267,7 +269,7 @@ class CompanionServer:
         """Read the lessons on the worker (the pages name them, the teacher picks from them)."""
         library = await self._work(Library.load)
         self.library = self.room.library = library
-        return library
+        return cast("Library", library)
 
     async def lessons(self) -> Library:
         """The lessons, once they are read."""
@@ -290,7 +292,7 @@ class CompanionServer:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task:
+    def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -479,7 +481,7 @@ class CompanionServer:
             post(f"/api/teacher/{path}", self._teacher_only(handler))
 
     @web.middleware
-    async def _guard(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+    async def _guard(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
         """Security headers on every answer; a bad request gets one line, never a trace."""
         try:
             if not self._our_host(request.host):
@@ -517,7 +519,7 @@ class CompanionServer:
             for key, value in SECURITY_HEADERS.items():
                 response.headers.setdefault(key, value)
             response.headers["Server"] = "Backgammon Table"  # no versions for a stranger
-        return response
+        return cast("web.StreamResponse", response)
 
     def _our_host(self, host: str | None) -> bool:
         """Whether a request's ``Host`` names this table (an address, ``localhost``, its
@@ -564,13 +566,13 @@ class CompanionServer:
         assert session is not None
         return session, data
 
-    def _teacher_only(self, handler: Callable) -> Callable:
+    def _teacher_only(self, handler: Callable[..., Any]) -> Callable[..., Any]:
         async def guarded(request: web.Request) -> web.StreamResponse:
             session, data = await self._form(request)
             if session.role != "teacher":
                 raise web.HTTPUnauthorized(reason="Log in as the teacher first.")
             self.acted += 1  # the teacher is with the table: it stays awake
-            return await handler(data)
+            return cast("web.StreamResponse", await handler(data))
 
         return guarded
 
@@ -775,7 +777,7 @@ class CompanionServer:
         answers, lessons = await self._work(self._progress_of, name)
         return web.json_response({"name": name, "answers": answers, "lessons": lessons})
 
-    def _progress_of(self, name: str) -> tuple[list[dict], list[dict]]:
+    def _progress_of(self, name: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         if self.store is None:
             return [], []
         answers = [
@@ -785,7 +787,7 @@ class CompanionServer:
         lessons = self._lessons_of(self.store.lesson_progress(name))
         return answers, lessons
 
-    def _lessons_of(self, progress: dict[str, tuple[int, bool]]) -> list[dict]:
+    def _lessons_of(self, progress: dict[str, tuple[int, bool]]) -> list[dict[str, Any]]:
         out = []
         for lesson_id, (step, done) in progress.items():
             lesson = self.library.by_id(lesson_id)
@@ -941,18 +943,18 @@ class CompanionServer:
             return _error(409, problem)
         return web.json_response({"ok": True, "status": text})
 
-    async def t_open(self, data: dict) -> web.Response:
+    async def t_open(self, data: dict[str, Any]) -> web.Response:
         code = self.room.open_class(self.clock())
         self.sessions.end_students()
         return self._done(f"The class is open: the code is {code}.")
 
-    async def t_renew(self, data: dict) -> web.Response:
+    async def t_renew(self, data: dict[str, Any]) -> web.Response:
         if not self.room.join.class_id:
             raise InputError("Open a class first.")
         code = self.room.join.renew(self.clock())
         return self._done(f"The new code is {code}.")
 
-    async def t_close(self, data: dict) -> web.Response:
+    async def t_close(self, data: dict[str, Any]) -> web.Response:
         self.room.close_class()
         self.sessions.end_students()
         for page in list(self.pages):
@@ -960,7 +962,7 @@ class CompanionServer:
                 await page.ws.close(message=b"the class is over")
         return self._done("The class is over: the code no longer works.")
 
-    async def t_lesson(self, data: dict) -> web.Response:
+    async def t_lesson(self, data: dict[str, Any]) -> web.Response:
         number = validate.number(data.get("lesson"), "The lesson", 1, 999)
         lesson = (await self.lessons()).lesson(str(number))
         step = None
@@ -971,11 +973,11 @@ class CompanionServer:
         where = f"step {step}" if step else "where the learner left it"
         return self._done(f"Lesson {lesson.info.number} is on the table, from {where}.", problem)
 
-    async def t_leave(self, data: dict) -> web.Response:
+    async def t_leave(self, data: dict[str, Any]) -> web.Response:
         problem = await self._command("leave_lesson")
         return self._done("The lesson is left; the table shows its Lessons menu.", problem)
 
-    async def t_opening(self, data: dict) -> web.Response:
+    async def t_opening(self, data: dict[str, Any]) -> web.Response:
         d1, d2 = validate.opening(data.get("throw"))
         library = await self.lessons()
         lesson_id, step = library.opening(d1, d2)
@@ -986,13 +988,13 @@ class CompanionServer:
             problem,
         )
 
-    def _position_of(self, data: dict) -> tuple[Any, tuple[int, int]]:
+    def _position_of(self, data: dict[str, Any]) -> tuple[Any, tuple[int, int]]:
         position = validate.position(data.get("position"), data.get("turn") or "white")
         d1 = validate.number(data.get("d1"), "The first die", 1, 6)
         d2 = validate.number(data.get("d2"), "The second die", 1, 6)
         return position, (d1, d2)
 
-    async def t_position(self, data: dict) -> web.Response:
+    async def t_position(self, data: dict[str, Any]) -> web.Response:
         position, dice = self._position_of(data)
         go = data.get("go", "table")
         problem_room = self.room.teacher_problem(position, dice)
@@ -1003,7 +1005,7 @@ class CompanionServer:
         text = f"Lay out {position.position_id()} on the table; {dice[0]}-{dice[1]} follows."
         return self._done(text, problem)
 
-    async def t_rank(self, data: dict) -> web.Response:
+    async def t_rank(self, data: dict[str, Any]) -> web.Response:
         problem = self.room.problem
         if problem is None:
             raise InputError("There is no roll in question: throw the dice or set a position up.")
@@ -1012,7 +1014,7 @@ class CompanionServer:
             return _error(409, self.room.ranking_error)
         return self._done(f"The ranked plays of {problem.label} are ready.")
 
-    async def t_show(self, data: dict) -> web.Response:
+    async def t_show(self, data: dict[str, Any]) -> web.Response:
         on = str(data.get("on", "1")) == "1"
         if on and self.room.current_ranking() is None:
             raise InputError("Ask for the ranked plays first.")
@@ -1020,7 +1022,7 @@ class CompanionServer:
         self.room.seq += 1
         return self._done("The best plays are on the projector." if on else "The plays are hidden.")
 
-    async def t_vote(self, data: dict) -> web.Response:
+    async def t_vote(self, data: dict[str, Any]) -> web.Response:
         source = data.get("source", "top")
         if source not in ("top", "legal", "question"):
             raise InputError("A vote is on the top plays, every legal play, or the question.")
@@ -1030,7 +1032,7 @@ class CompanionServer:
         self.room.revealed = False
         return self._done(f"The vote is open: {len(vote.options)} choices.")
 
-    async def t_reveal(self, data: dict) -> web.Response:
+    async def t_reveal(self, data: dict[str, Any]) -> web.Response:
         vote = self.room.vote
         if vote is not None and vote.kind == "play" and vote.problem is not None:
             await self._rank(vote.problem)
@@ -1073,7 +1075,7 @@ class CompanionServer:
                 self.room.status = f"The answers could not be saved: {err}"
                 return
 
-    async def t_class_game(self, data: dict) -> web.Response:
+    async def t_class_game(self, data: dict[str, Any]) -> web.Response:
         side = validate.colour(data.get("side"), "The class's side")
         if not self.room.join.class_id:
             raise InputError("Open the class first: the students vote on its plays.")

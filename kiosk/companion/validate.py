@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from kiosk.errors import TableError
 from kiosk.rules import Colour, InvalidPositionError, Position
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a projector
@@ -28,7 +29,7 @@ JOIN_LENGTH = 6
 MAX_TEXT = 200  # characters a single field may carry
 
 
-class InputError(ValueError):
+class InputError(TableError, ValueError):
     """A value sent by a page that cannot be used; the message says what was expected."""
 
 

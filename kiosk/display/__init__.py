@@ -8,7 +8,19 @@ application its key and mouse events. ``kiosk calibrate`` makes the calibration.
 """
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the checker sees the names' own types; at run time they load when used
+    from kiosk.display.calibration import Calibration as Calibration
+    from kiosk.display.calibration import calibration_path as calibration_path
+    from kiosk.display.calibration import load_calibration as load_calibration
+    from kiosk.display.calibration import load_or_default as load_or_default
+    from kiosk.display.calibration import save_calibration as save_calibration
+    from kiosk.display.renderer import Renderer as Renderer
+    from kiosk.display.screen import Display as Display
+    from kiosk.display.screen import is_headless as is_headless
+    from kiosk.display.screen import open_surface as open_surface
+    from kiosk.display.screen import save_screenshot as save_screenshot
 
 # Names are imported when first used, so that importing a part of this package (such as
 # the ``kiosk calibrate`` command's registration) does not load pygame.

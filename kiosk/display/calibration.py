@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from kiosk.files import read_toml, shorten, write_atomically
 from kiosk.link import LOCATIONS, TableLayout
@@ -173,7 +174,7 @@ class Calibration:
                     "run 'kiosk calibrate' again"
                 )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (ints, lists, strings) for the configuration file."""
         return {
             "width": self.width,
@@ -183,7 +184,7 @@ class Calibration:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Calibration:
+    def from_dict(cls, data: Mapping[str, Any]) -> Calibration:
         """Read :meth:`to_dict`'s data; ``ValueError`` names the first bad key or value."""
         if not isinstance(data, Mapping):
             raise ValueError(f"a calibration is a table of keys, not {type(data).__name__}")
@@ -241,7 +242,7 @@ class Calibration:
 MAX_PIXELS = 16384  # wider or taller than any screen a table has
 
 
-def _positive(data: Mapping, key: str) -> int:
+def _positive(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_PIXELS:
         raise ValueError(
@@ -251,7 +252,7 @@ def _positive(data: Mapping, key: str) -> int:
     return value
 
 
-def calibration_path(config: str | os.PathLike | None = None) -> Path:
+def calibration_path(config: str | os.PathLike[str] | None = None) -> Path:
     """``calibration.toml`` beside the configuration file, or in the user's config folder."""
     if config is not None:
         return Path(config).expanduser().parent / CALIBRATION_FILE
@@ -277,12 +278,14 @@ def to_toml(calibration: Calibration) -> str:
     return "\n".join(lines) + "\n"
 
 
-def save_calibration(path: str | os.PathLike, calibration: Calibration) -> Path:
+def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> Path:
     """Write the calibration to ``path`` atomically (a power cut leaves the old or the new)."""
     return write_atomically(path, to_toml(calibration))
 
 
-def load_calibration(path: str | os.PathLike, layout: TableLayout | None = None) -> Calibration:
+def load_calibration(
+    path: str | os.PathLike[str], layout: TableLayout | None = None
+) -> Calibration:
     """Read a calibration file; ``ValueError`` says what is wrong and where.
 
     A missing file raises ``FileNotFoundError``. With ``layout``, the slot counts must
@@ -303,7 +306,7 @@ def load_calibration(path: str | os.PathLike, layout: TableLayout | None = None)
 
 
 def load_or_default(
-    path: str | os.PathLike, width: int, height: int, layout: TableLayout | None = None
+    path: str | os.PathLike[str], width: int, height: int, layout: TableLayout | None = None
 ) -> tuple[Calibration, str | None]:
     """The saved calibration, or the default one and a sentence saying why it was not used."""
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 DEFAULT_SIZE = (1920, 1080)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``calibrate`` sub-command."""
     parser = subparsers.add_parser(
         "calibrate",

@@ -6,6 +6,8 @@ turns black's copy through 180 degrees.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from kiosk.display.palette import (
@@ -84,7 +86,9 @@ def _more(card: pygame.Surface, at: tuple[int, int], size: int, up: bool) -> Non
     pygame.draw.polygon(card, CURSOR_TEXT, points, 2)  # seen on the highlighted row too
 
 
-def chart_card(text: TextCache, size: tuple[int, int], chart: dict, line: int) -> pygame.Surface:
+def chart_card(
+    text: TextCache, size: tuple[int, int], chart: dict[str, Any], line: int
+) -> pygame.Surface:
     """A lesson's chart: each series as a line of points (each its colour and marker, also
     shown in the legend), the books' wrong figures ringed."""
     width, height = size

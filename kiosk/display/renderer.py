@@ -13,7 +13,8 @@ once and kept, so a frame is a handful of blits.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pygame
 
@@ -135,11 +136,11 @@ class Renderer:
         self.large_text = large_text
         self.scale = LARGE_TEXT if large_text else 1.0  # of every word's size
         self._statics: dict[bool, pygame.Surface] = {False: self._draw_static(False)}
-        self._sprites: dict[tuple, pygame.Surface] = {}
-        self._panels: dict[str, tuple[tuple, pygame.Surface, tuple[int, int]]] = {}
-        self._counts_key: tuple | None = None
+        self._sprites: dict[tuple[Any, ...], pygame.Surface] = {}
+        self._panels: dict[str, tuple[tuple[Any, ...], pygame.Surface, tuple[int, int]]] = {}
+        self._counts_key: tuple[Any, ...] | None = None
         self._counts: Mapping[str, tuple[int, int]] = {}
-        self._arrows_key: tuple | None = None
+        self._arrows_key: tuple[Any, ...] | None = None
         self._arrows: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
 
     def set_large_text(self, on: bool) -> None:
@@ -359,7 +360,7 @@ class Renderer:
         self.surface.blit(sprite, box.topleft)
         self._draw_sensor_strip(self.surface, strip)
 
-    def _draw_movable(self, where: str, counts: Mapping, mover: str) -> None:
+    def _draw_movable(self, where: str, counts: Mapping[str, Any], mover: str) -> None:
         strip = self.geometry.strips[where]
         xy = self._slot(where, self._own(counts, where, mover) - 1)
         ring = strip.ring_radius(self.geometry.radius)
@@ -368,7 +369,7 @@ class Renderer:
         pygame.draw.circle(self.surface, EDGE, xy, ring + 1, width + 2)  # seen on a light point
         pygame.draw.circle(self.surface, MOVABLE, xy, ring, width)
 
-    def _draw_lifted(self, view: TableView, counts: Mapping) -> None:
+    def _draw_lifted(self, view: TableView, counts: Mapping[str, Any]) -> None:
         where = str(view.lifted)
         own = self._own(counts, where, view.turn)
         # The sensed board no longer holds the lifted man; the played position still does.
@@ -530,7 +531,9 @@ class Renderer:
 
     # -- cached panels ---------------------------------------------------------
 
-    def _blit_panel(self, name: str, build, view: TableView, colour: str) -> None:
+    def _blit_panel(
+        self, name: str, build: Callable[..., Any], view: TableView, colour: str
+    ) -> None:
         """Blit a panel drawn by ``build``; it is redrawn only when what it shows changes."""
         key = build(view, colour, None)
         cached = self._panels.get(name)
@@ -546,7 +549,7 @@ class Renderer:
         if cached[1].get_width():
             self.surface.blit(cached[1], cached[2])
 
-    def _band_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _band_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         message = view.message(colour)
         mine = _shows_dice(view, colour)
         state = (
@@ -582,7 +585,7 @@ class Renderer:
         surface = band.paint(view, message)
         return surface, rect.topleft
 
-    def _gap_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _gap_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         over = view.winner and view.mode == Kind.GAME
         result = view.prompts.get(colour, Prompt.RESULT) if over else None
         if view.choices and view.facing(view.turn) == colour:
@@ -624,7 +627,7 @@ class Renderer:
             where = (inner.left, gap.top)
         return panel, where
 
-    def _illegal_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _illegal_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         assert view.illegal is not None
         where, _code, message = view.illegal
         if key is None:
@@ -655,7 +658,7 @@ class Renderer:
         x = int(min(max(cx - width / 2, geometry.board.left), geometry.board.right - width))
         return panel, (x, geometry.centre_y - height // 2)
 
-    def _detail_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _detail_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         message = view.message(colour)
         assert message is not None, "an explanation is drawn only under its message"
         if key is None:
@@ -708,7 +711,7 @@ class Renderer:
 
     def _list_panel(
         self, colour: str, title: str, items: tuple[str, ...], cursor: int, footer: str
-    ):
+    ) -> Any:
         line = self._card_line()
         half = self.geometry.halves[colour]
         wide = min(0.46 * self.scale, 0.62)  # of the board: larger words, a wider card
@@ -718,7 +721,7 @@ class Renderer:
         card = list_card(self.text, (width, height), title, items, cursor, footer, line)
         return card, self._card_place(colour, width, height)
 
-    def _menu_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _menu_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         items = view.menu
         if view.keys and len(view.menu_numbers) == len(items):  # the number keys pick them
             items = tuple(
@@ -730,7 +733,7 @@ class Renderer:
             return state
         return self._list_panel(colour, *state)
 
-    def _answers_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _answers_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         state = ("Your answer", view.answers, view.answer_cursor, ANSWER_FOOTER)
         if key is None:
             return state
@@ -739,7 +742,7 @@ class Renderer:
             return strip
         return self._list_panel(colour, *state)
 
-    def _answers_strip(self, colour: str, answers: tuple[str, ...], cursor: int):
+    def _answers_strip(self, colour: str, answers: tuple[str, ...], cursor: int) -> Any:
         """Short answers in a row along the centre line, on ``colour``'s side of it and left
         of the bar (the banner is on the right), so the men counted stay in sight; None
         when they do not fit there."""
@@ -832,7 +835,7 @@ class Renderer:
             where = (self.calibration.width - inner.left - panel.get_width(), geometry.gap.top)
         return panel, where
 
-    def _chart_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _chart_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         chart = view.chart or {}
         if key is None:
             return repr(sorted(chart.items(), key=lambda item: item[0]))
@@ -842,7 +845,7 @@ class Renderer:
         card = chart_card(self.text, (width, height), chart, self._card_line())
         return card, self._card_place(colour, width, height)
 
-    def _cube_panel(self, view: TableView, colour: str, key: tuple | None):
+    def _cube_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         value, owner = view.cube
         shown = view.mode != Kind.RUSSIAN  # Russian backgammon is played without the cube
         if key is None:

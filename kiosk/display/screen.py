@@ -50,7 +50,7 @@ def is_headless() -> bool:
     return not driver
 
 
-def save_screenshot(surface: pygame.Surface, path: str | os.PathLike) -> str:
+def save_screenshot(surface: pygame.Surface, path: str | os.PathLike[str]) -> str:
     """Save ``surface`` as an image (PNG unless the name says otherwise); returns the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -134,7 +134,7 @@ class Display:
             pygame.display.flip()
         return [event for event in events if event.type in INPUT_EVENTS]
 
-    def screenshot(self, path: str | os.PathLike) -> str:
+    def screenshot(self, path: str | os.PathLike[str]) -> str:
         """Save what is on the screen now as an image; returns the path."""
         return save_screenshot(self.surface, path)
 

@@ -12,7 +12,7 @@ from kiosk.link.link import QueueListener
 from kiosk.table.layout import SENSINGS, TableLayout
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``simulate-table`` and ``table-watch`` sub-commands."""
     simulate = subparsers.add_parser(
         "simulate-table",

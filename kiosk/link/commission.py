@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kiosk.files import FileProblem, read_toml, write_atomically
 from kiosk.link.frames import BoardFrame, SelfTestReport
@@ -335,7 +336,7 @@ def load(path: str | Path) -> list[Finding]:
             f"{path}: 'bad' is not a list of [[bad]] slots; run kiosk commission again"
         )
 
-    def number(entry: dict, key: str, high: int) -> int:
+    def number(entry: dict[str, Any], key: str, high: int) -> int:
         value = entry[key]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high:
             raise ValueError(f"{key} must be a whole number 1-{high}")

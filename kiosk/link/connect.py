@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 from serial.tools import list_ports
 
@@ -25,7 +25,7 @@ def find_table_port() -> str | None:
         return DEFAULT_DEVICE
     for port in list_ports.comports():
         if (port.vid, port.pid) == PICO_VID_PID:
-            return port.device
+            return cast("str | None", port.device)
     return None
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
+from typing import Any
 
 import serial
 from serial.threaded import Protocol, ReaderThread
@@ -142,7 +143,7 @@ class LinkListener:
         """The link connected, lost the table, refused it, or has a report."""
 
 
-def _put_dropping_oldest(into: queue.Queue, item: object) -> None:
+def _put_dropping_oldest(into: queue.Queue[Any], item: object) -> None:
     while True:
         try:
             into.put_nowait(item)

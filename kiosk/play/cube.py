@@ -9,6 +9,7 @@ once (Parker), the partners who declined it by themselves first.
 
 from __future__ import annotations
 
+from kiosk.errors import TableError
 from kiosk.events import CubeMoved, GameOver
 from kiosk.play.holder import Holder
 from kiosk.rules import CubeAction, Game, GameError, Phase
@@ -16,7 +17,7 @@ from kiosk.rules.chouette import ChouetteError
 from kiosk.rules.session import SessionError
 
 
-class CubeError(ValueError):
+class CubeError(TableError, ValueError):
     """A cube action that cannot be taken now; the message says why, in words."""
 
 

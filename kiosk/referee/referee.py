@@ -49,6 +49,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
+from typing import Any
 
 from kiosk.events import (
     Choose,
@@ -168,19 +169,20 @@ class Referee:
         self._emit_cb = emit or (lambda event: None)
         self._board: Sensed | None = None
         self._counts: Occupancy | None = None  # the last board of an occupancy-sensing table
-        self._coloured_against: tuple | None = None  # what the counts were last coloured by
+        # what the counts were last coloured by
+        self._coloured_against: tuple[Any, ...] | None = None
         self._readings: list[Sensed] = []  # every colouring of the counts worth judging
         self._colouring_state: tuple[object, ...] | None = None  # what colourings are kept for
         self._colourings: dict[tuple[tuple[str, int], ...], tuple[Sensed, list[Sensed]]] = {}
         self._changed_at = 0
-        self._judged: tuple | None = None
+        self._judged: tuple[Any, ...] | None = None
         self._target: Position | None = None  # set while the board is being set up or restored
         self._restoring = False
         self._illegal: tuple[str, str] | None = None
         self._plays: PlayIndex | None = None  # the roll's partial plays, while one is played
         self._candidates: list[Candidate] = []  # partial plays the board may show, dice left
         self._lifted: set[int] = set()
-        self._lift_reported: tuple | None = None
+        self._lift_reported: tuple[Any, ...] | None = None
         self._touched: tuple[int, Position] | None = None  # laws mode: a man that must be played
         self._choices: list[Play] = []
         self._wrong: Position | None = None
@@ -191,13 +193,14 @@ class Referee:
         self._faces_since = 0
         self._noticed: set[object] = set()  # notices given once until their cause goes
         self._odd: tuple[str, tuple[int, int], int] | None = None  # one man off, since when
-        self._lift_verdict: tuple[tuple, tuple[str, str]] | None = None  # a man that can't move
+        # a man that can't move
+        self._lift_verdict: tuple[tuple[Any, ...], tuple[str, str]] | None = None
         self._mask: dict[str, tuple[int, int]] = {}  # men to add where switches misread
         self._cocked: tuple[bool, bool] = (False, False)
         self._complete_since: int | None = None
         self._expected: Play | None = None  # the table's own play, shown to be moved for it
         self._check_table = False  # after a reconnect: restore the table if it was disturbed
-        self._last_guidance: list[dict] | None = None
+        self._last_guidance: list[dict[str, Any]] | None = None
         self._reeds = faults.ReedWatch()  # reeds that chatter, stick or never close
 
     # -- inputs ------------------------------------------
@@ -960,7 +963,7 @@ class Referee:
             if self._expected is not None:  # the table's play stands as shown: its turn ends
                 self._finish_if_complete()
 
-    def _reach(self, start: Position, left: tuple[int, ...], targets: set[Position]) -> list:
+    def _reach(self, start: Position, left: tuple[int, ...], targets: set[Position]) -> list[Any]:
         """The (position, dice left) in ``targets`` reached from ``start`` by steps of the dice
         left; when a lift was seen, by a way that moves a man from a lifted point."""
         tree = self._tree

@@ -21,6 +21,7 @@ put where the part does not allow is ``illegal`` with the reason and the books' 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.events import (
     MISSING,
@@ -55,8 +56,8 @@ from kiosk.rules.russian import (
     format_russian,
     single_steps,
 )
-from kiosk.table import DieReading, TableLayout, TableReading
-from kiosk.table.sensing import LOCATIONS, Occupancy, Sensed, cap, colour_in, key
+from kiosk.table import LOCATIONS, DieReading, TableLayout, TableReading
+from kiosk.table.sensing import Occupancy, Sensed, cap, colour_in, key
 
 
 def table_location(colour: Colour, where: int) -> str:
@@ -116,18 +117,22 @@ class RussianReferee:
         self._target: RussianPosition | None = None
         self._board: Sensed | None = None
         self._changed_at = 0
-        self._judged: tuple | None = None
-        self._partials: dict[tuple, list] = {}  # boards a part in play may show on the way
-        self._leads: dict[tuple, bool] = {}  # boards searched: whether they lead to a play
-        self._complete: dict[tuple, RussianPlay] = {}
+        self._judged: tuple[Any, ...] | None = None
+        # boards a part in play may show on the way
+        self._partials: dict[tuple[Any, ...], list[Any]] = {}
+        # boards searched: whether they lead to a play
+        self._leads: dict[tuple[Any, ...], bool] = {}
+        self._complete: dict[tuple[Any, ...], RussianPlay] = {}
         self._illegal: tuple[str | None, str] | None = None  # the wrong placement said
         self._faces: tuple[int, int] | None = None
         self._faces_since = 0
         self._armed = True
         self._over = False
-        self._lift_shown: tuple | None = None  # the board and place a lifted man was shown for
+        # the board and place a lifted man was shown for
+        self._lift_shown: tuple[Any, ...] | None = None
         self._counts: Occupancy | None = None  # the men counted by a table blind to colour
-        self._by_counts: dict[tuple[int, ...], tuple] = {}  # partial boards by their counts
+        # partial boards by their counts
+        self._by_counts: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
     # -- what the runner asks --------------------------------------------------------------
 

@@ -1,12 +1,13 @@
-"""The other variants of backgammon the table referees while the game waits.
+"""The variants the table referees while the game waits, by the rules' one registry.
 
-Each :class:`Variant` names its title, whether the coach can rate its plays, and makes a
-referee for a new game of it. Its referee is a sibling of the ordinary game's
-:class:`~kiosk.referee.Referee` under one interface (:class:`~kiosk.referee.judge.Judge`),
-as python-chess's variants are of ``chess.Board``. Another variant is a rules module, a
-referee module and one line in :data:`VARIANTS` (and an item in the menu).
+Each :class:`TableVariant` is a variant of :data:`kiosk.rules.variants.VARIANTS` with the
+referee that judges it at the table (a sibling of the ordinary game's
+:class:`~kiosk.referee.Referee` under one interface, :class:`~kiosk.referee.judge.Judge`,
+as python-chess's variants are of ``chess.Board``) and whether the coach can rate its
+plays. A variant refereed at the table is one line in :data:`REFEREES` (the recipe:
+:mod:`kiosk.rules.variants`).
 
->>> list(VARIANTS)
+>>> sorted(REFEREES)
 ['russian-cady', 'russian-foster']
 >>> variant("russian-cady").title, variant("russian-cady").coached
 ('Russian backgammon (Cady)', False)
@@ -25,51 +26,56 @@ from kiosk.events import Event
 from kiosk.referee.referee import RefereeConfig
 from kiosk.referee.russian import RussianReferee
 from kiosk.rules.russian import RussianPosition, get_russian_profile
+from kiosk.rules.variants import VARIANTS, Variant
 from kiosk.table import TableLayout
 
 Publish = Callable[[Event], None]
+Make = Callable[[Variant, TableLayout, RefereeConfig, Publish], RussianReferee]
 
 
 @dataclass(frozen=True)
-class Variant:
-    """One game the table referees."""
+class TableVariant:
+    """A variant of the rules (``rules``) refereed at the table by what ``make`` makes."""
 
-    name: str
-    title: str
+    rules: Variant
     coached: bool  # whether the coach has an evaluator for it
-    make: Callable[[TableLayout, RefereeConfig, Publish], RussianReferee]
+    make: Make
 
-    def new_game(
-        self, layout: TableLayout, config: RefereeConfig, emit: Publish
-    ) -> RussianReferee:
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    def new_game(self, layout: TableLayout, config: RefereeConfig, emit: Publish) -> RussianReferee:
         """A referee for a new game of this variant, its men to be laid out for the start."""
-        return self.make(layout, config, emit)
+        return self.make(self.rules, layout, config, emit)
 
 
-def _russian(book: str) -> Callable[[TableLayout, RefereeConfig, Publish], RussianReferee]:
-    def make(layout: TableLayout, config: RefereeConfig, emit: Publish) -> RussianReferee:
-        referee = RussianReferee(get_russian_profile(book), layout, config, emit=emit)
-        referee.set_up(RussianPosition.start())
-        return referee
+def _russian(
+    rules: Variant, layout: TableLayout, config: RefereeConfig, emit: Publish
+) -> RussianReferee:
+    referee = RussianReferee(get_russian_profile(rules.name), layout, config, emit=emit)
+    referee.set_up(RussianPosition.start())
+    return referee
 
-    return make
 
-
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        Variant("russian-cady", "Russian backgammon (Cady)", False, _russian("russian-cady")),
-        Variant(
-            "russian-foster", "Russian backgammon (Foster)", False, _russian("russian-foster")
-        ),
+#: The variants refereed at the table besides the ordinary game (the core's own), by name.
+REFEREES: dict[str, TableVariant] = {
+    name: TableVariant(VARIANTS[name], coached, make)
+    for name, coached, make in (
+        ("russian-cady", False, _russian),
+        ("russian-foster", False, _russian),
     )
 }
 
 
-def variant(name: str) -> Variant:
-    """The variant called ``name``; a clear error for any other."""
+def variant(name: str) -> TableVariant:
+    """The variant called ``name`` refereed at the table; a clear error for any other."""
     try:
-        return VARIANTS[name]
+        return REFEREES[name]
     except KeyError:
-        known = ", ".join(VARIANTS)
+        known = ", ".join(REFEREES)
         raise ValueError(f"the variant is one of {known}, not {name!r}") from None

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from kiosk.tutor.opponent import Opponent
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``scenario`` sub-command."""
     parser = subparsers.add_parser(
         "scenario",

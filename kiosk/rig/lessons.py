@@ -16,6 +16,7 @@ it right.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from kiosk.events import Event
 from kiosk.link import LOCATIONS
@@ -39,11 +40,11 @@ class TableSession:
         store: ProgressStore | None = None,
         player_slot: str = "guest-1",
         settle_ms: int = SETTLE_MS,
-        on_event: Callable[[dict], None] | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
         sensing: str = "occupancy",
     ) -> None:
-        self.events: list[dict] = []
-        self._queue: list[dict] = []
+        self.events: list[dict[str, Any]] = []
+        self._queue: list[dict[str, Any]] = []
         self._on_event = on_event
         self.settle_ms = settle_ms
         self.runner = ScenarioRunner(self._queue.append, settle_ms=settle_ms, sensing=sensing)
@@ -62,7 +63,7 @@ class TableSession:
 
     # -- the LessonHost side ----------------------------------------------------------------
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         """Queue an event; it reaches the engine after the current action."""
         self._queue.append(event)
 
@@ -140,7 +141,7 @@ class TableSession:
             self._publish(event)
             self.engine.on_event(event)
 
-    def _publish(self, event: dict) -> None:
+    def _publish(self, event: dict[str, Any]) -> None:
         self.events.append(event)
         if self._on_event is not None:
             self._on_event(event)

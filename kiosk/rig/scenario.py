@@ -63,8 +63,9 @@ import json
 import queue
 import time
 from collections.abc import Callable, Iterable
-from typing import TextIO
+from typing import Any, TextIO
 
+from kiosk.errors import TableError
 from kiosk.events import ChouetteSeating, Event, TableStatus
 from kiosk.link import BoardFrame, TableLayout
 from kiosk.play.core import CoreSettings, GameCore
@@ -75,8 +76,9 @@ from kiosk.rig.stepped import STEP_MS, SteppedTable, TableTimeout
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Phase, Position, get_profile
 from kiosk.rules.board import InvalidPositionError
 from kiosk.rules.chouette import Chouette, ChouetteError, ThrowOff, player_names
-from kiosk.rules.russian import RUSSIAN_HAND, VARIANTS, RussianPosition
+from kiosk.rules.russian import RUSSIAN_HAND, RussianPosition
 from kiosk.rules.session import Kind, Scoring, Session, SessionError
+from kiosk.rules.variants import VARIANTS
 from kiosk.table import LOCATIONS, TableReading, location, true_counts
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.opponent import Opponent
@@ -88,7 +90,7 @@ LEVELS = ("beginner", "intermediate", "expert")
 THINK_LIMIT_S = 60.0  # a script waits for the table's evaluator: the same play every run
 
 
-class ScriptError(ValueError):
+class ScriptError(TableError, ValueError):
     """A script line that cannot be run."""
 
 
@@ -97,7 +99,7 @@ class ScenarioRunner:
 
     def __init__(
         self,
-        emit: Callable[[dict], None],
+        emit: Callable[[dict[str, Any]], None],
         layout: TableLayout | None = None,
         settle_ms: int = 300,
         sensing: str = "occupancy",
@@ -735,7 +737,7 @@ def run_script(
     sensing: str = "occupancy",
     firmware: str = "cpython",
     opponents: Callable[[str], Opponent] | None = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Run a script, writing one JSON object per event to ``out``; returns the events.
 
     ``sensing`` is how the simulated table senses its men (``occupancy``: one reed a slot,
@@ -743,9 +745,9 @@ def run_script(
     interpreter running the table's firmware (``cpython`` or ``micropython``);
     ``opponents`` gives the table's player at a level (``opponent``).
     """
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
 
-    def emit(event: dict) -> None:
+    def emit(event: dict[str, Any]) -> None:
         events.append(event)
         out.write(json.dumps(event) + "\n")
         out.flush()

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from kiosk.errors import TableError
 from kiosk.link import BoardFrame, QueueListener, TableLayout, TableLink
 from kiosk.simtable import SimulatedTable
 
@@ -22,7 +23,7 @@ STEP_MS = 40  # a hand's movement: longer than the firmware's debounce, shorter 
 WAIT_S = 10.0  # real time allowed for the link to catch up: generous for a loaded machine
 
 
-class TableTimeout(RuntimeError):
+class TableTimeout(TableError, RuntimeError):
     """The link did not show the simulated table in time (a busy machine or a dead link)."""
 
 

@@ -15,6 +15,8 @@ from binascii import b2a_base64
 from enum import IntEnum
 from functools import lru_cache
 
+from kiosk.errors import TableError
+
 MEN = 15
 BAR = 25
 OFF = 0
@@ -47,7 +49,7 @@ WHITE = Colour.WHITE
 BLACK = Colour.BLACK
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(TableError, ValueError):
     """A position that cannot stand on a backgammon board."""
 
 

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from kiosk.errors import TableError
 from kiosk.rules import WHITE, Colour, Result, RuleProfile, get_profile
 from kiosk.rules.session import game_count
 
@@ -50,7 +51,7 @@ FORMAT = 1
 T = TypeVar("T")
 
 
-class ChouetteError(ValueError):
+class ChouetteError(TableError, ValueError):
     """A chouette set up or played in a way Parker's rules do not allow (says why)."""
 
 

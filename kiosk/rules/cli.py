@@ -14,12 +14,12 @@ from kiosk.rules.notation import format_play
 from kiosk.rules.position import Position, legal_ends
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
 from kiosk.rules.russian import (
-    VARIANTS,
     RussianPosition,
     RussianProfile,
     RussianTurn,
     get_russian_profile,
 )
+from kiosk.rules.variants import VARIANTS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

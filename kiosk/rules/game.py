@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kiosk.errors import TableError
 from kiosk.rules.moves import Play
 from kiosk.rules.notation import IllegalPlayError
 from kiosk.rules.position import Colour, Position
@@ -56,7 +57,7 @@ class CubeAction(StrEnum):
     PASS = "pass"
 
 
-class GameError(ValueError):
+class GameError(TableError, ValueError):
     """An action the game does not allow now (with the reason)."""
 
 

@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from kiosk.errors import TableError
+
 DATA_FILE = "met_kazaross_xg2.json"
 
 
-class MatchEquityError(ValueError):
+class MatchEquityError(TableError, ValueError):
     """A score the table does not cover (the message says which)."""
 
 

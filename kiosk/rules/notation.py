@@ -18,14 +18,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kiosk.errors import TableError
 from kiosk.rules.board import BAR, OFF
 
 
-class InvalidNotationError(ValueError):
+class InvalidNotationError(TableError, ValueError):
     """Text that is not a move in GNU Backgammon notation."""
 
 
-class IllegalPlayError(ValueError):
+class IllegalPlayError(TableError, ValueError):
     """A play that the rules do not allow for this position and roll."""
 
 

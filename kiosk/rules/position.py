@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from kiosk.rules.board import (
     BAR,
@@ -39,6 +40,7 @@ from kiosk.rules.board import (
 )
 from kiosk.rules.notation import IllegalPlayError, Step, format_play, parse_moves
 from kiosk.rules.profiles import RuleProfile, get_profile
+from kiosk.rules.search import most_dice
 
 __all__ = [
     "BAR",
@@ -116,7 +118,7 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its parts (a position crosses to another process as they are)."""
         return (Position._trusted, (self.men, self.off, self.turn))
 
@@ -315,7 +317,7 @@ class Position:
 
     # -- dunder ---------------------------------------------------------------
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.men, self.off, self.turn)
 
     def __eq__(self, other: object) -> bool:
@@ -368,7 +370,9 @@ def to_arrays(position: Position) -> tuple[list[int], list[int]]:
     return me, op
 
 
-def from_arrays(me: list[int] | tuple, op: list[int] | tuple, mover: Colour) -> Position:
+def from_arrays(
+    me: list[int] | tuple[Any, ...], op: list[int] | tuple[Any, ...], mover: Colour
+) -> Position:
     """A position from mover-side arrays, with ``mover`` still on roll."""
     mine = tuple(me[1:26])
     theirs = (*op[24:0:-1], op[0])
@@ -465,54 +469,8 @@ def legal_ends(
 ) -> list[tuple[tuple[int, ...], tuple[Step, ...]]]:
     """The legal plays of :func:`generate` before their positions are built: for each
     distinct result, its mover-side arrays ``(*me, *op)`` and the steps that reach it."""
-    dice = roll_dice(d1, d2)
     me, op = to_arrays(position)
-    found: dict[tuple, tuple[Step, ...]] = {}
-    best = 0
-    path: list[Step] = []
-    doublet = len(dice) == 4
-
-    def search(seq: tuple[int, ...], i: int, top: int) -> None:
-        nonlocal best, found
-        moved = False
-        if i < len(seq):
-            die = seq[i]
-            for s, t, hit in step_moves(me, op, die, top):
-                moved = True
-                # a step made and taken back in place (moves._apply and moves._undo,
-                # written out: this loop is the generator's hot path)
-                me[s] -= 1
-                me[t] += 1
-                if hit:
-                    op[t] = 0
-                    op[0] += 1
-                path.append(Step(s, t, die, hit))
-                search(seq, i + 1, s if doublet else BAR)
-                path.pop()
-                me[s] += 1
-                me[t] -= 1
-                if hit:
-                    op[t] = 1
-                    op[0] -= 1
-        if moved or i < best:
-            return
-        if i > best:
-            best, found = i, {}
-        key = (*me, *op)
-        if key not in found:
-            found[key] = tuple(path)
-
-    if doublet:
-        search(dice, 0, BAR)
-    else:
-        # Larger die first, so a one-die result reached by either die is kept as the larger's.
-        search(dice, 0, BAR)
-        search(dice[::-1], 0, BAR)
-    items = list(found.items())
-    if best == 1 and not doublet and larger_die:
-        larger = [(k, p) for k, p in items if p[0].die == dice[0]]
-        items = larger or items
-    return items
+    return most_dice(me, op, roll_dice(d1, d2), step_moves, Step, top=BAR, larger_die=larger_die)
 
 
 def _result(key: tuple[int, ...], mover: Colour) -> Position:

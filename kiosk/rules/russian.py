@@ -50,14 +50,13 @@ from itertools import groupby
 from typing import Any
 
 from kiosk.rules.board import BLACK, MEN, WHITE, Colour, InvalidPositionError
+from kiosk.rules.search import most_dice
 
 RUSSIAN_HAND = -1
 RUSSIAN_BAR = 0
 RUSSIAN_OFF = 25
 POINTS = 24
 HOME = range(19, 25)  # the common home table, opposite the entering table (points 1-6)
-
-VARIANTS = ("standard", "russian-cady", "russian-foster")
 
 
 class FirstDoublet(StrEnum):
@@ -378,7 +377,7 @@ class RussianPosition:
                 f"{text.strip()!r} is not a Russian position: write R:<w|b>:<white>:<black>, "
                 "for example R:w:h15:h15"
             )
-        parts: list[dict] = []
+        parts: list[dict[str, Any]] = []
         for spec in words[2:]:
             side: dict[str, Any] = {"points": [0] * POINTS, "hand": 0, "bar": 0, "off": 0}
             side.update(thrown=False, doubled=False)
@@ -468,7 +467,7 @@ def _arrays(position: RussianPosition) -> tuple[list[int], list[int]]:
 
 
 def _position(
-    me: list[int] | tuple, op: list[int] | tuple, like: RussianPosition
+    me: list[int] | tuple[Any, ...], op: list[int] | tuple[Any, ...], like: RussianPosition
 ) -> RussianPosition:
     mover = like.turn
     mine, theirs = tuple(me[1:25]), tuple(op[1:25])
@@ -540,55 +539,19 @@ def _generate(
     position: RussianPosition, dice: tuple[int, ...], larger_die: bool, enter_two: bool
 ) -> list[RussianPlay]:
     me, op = _arrays(position)
-    found: dict[tuple, tuple[RussianStep, ...]] = {}
-    seen: set[tuple] = set()
-    best = 0
-    path: list[RussianStep] = []
-
-    def search(seq: tuple[int, ...], i: int) -> None:
-        nonlocal best, found
-        state = (*me, *op, seq[i:])
-        if state in seen:
-            return
-        seen.add(state)
-        moved = False
-        if i < len(seq):
-            die = seq[i]
-            for s, t, hit in step_moves(me, op, die):
-                moved = True
-                src = _HAND_INDEX if s == RUSSIAN_HAND else s
-                me[src] -= 1
-                me[t] += 1
-                if hit:
-                    op[t] = 0
-                    op[RUSSIAN_BAR] += 1
-                path.append(RussianStep(s, t, die, hit))
-                search(seq, i + 1)
-                path.pop()
-                me[src] += 1
-                me[t] -= 1
-                if hit:
-                    op[t] = 1
-                    op[RUSSIAN_BAR] -= 1
-        if moved or i < best:
-            return
-        if i > best:
-            best, found = i, {}
-        key = (*me, *op)
-        if key not in found:
-            found[key] = tuple(path)
-
-    search(dice, 0)
-    if len(set(dice)) == 2:
-        search(dice[::-1], 0)
-    items = list(found.items())
-    if best == 1 and len(set(dice)) == 2 and larger_die:
-        items = [(k, p) for k, p in items if p[0].die == dice[0]] or items
+    # the hand is the arrays' last index, so a step from RUSSIAN_HAND (-1) moves it
+    items = most_dice(me, op, dice, _moves, RussianStep, top=0, larger_die=larger_die, memo=True)
     if enter_two:
         entries = [sum(1 for s in p if s.src == RUSSIAN_HAND) for _, p in items]
         need = min(2, max(entries, default=0))
         items = [item for item, n in zip(items, entries, strict=True) if n >= need]
     return [RussianPlay(steps, _position(key[:27], key[27:], position)) for key, steps in items]
+
+
+def _moves(me: list[int], op: list[int], die: int, top: int) -> list[tuple[int, int, bool]]:
+    """:func:`step_moves` for the search (which orders a doublet's steps by ``top``: the
+    Russian search remembers the states it has searched instead)."""
+    return step_moves(me, op, die)
 
 
 # -- a turn: the parts of a throw ---------------------------------------------------

@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from kiosk.errors import TableError
 from kiosk.rules import (
     BLACK,
     WHITE,
@@ -69,7 +70,7 @@ from kiosk.rules.stranded import StrandedCount, stranded_count
 FORMAT = 1  # the version of the JSON written by Session.to_json
 
 
-class SessionError(ValueError):
+class SessionError(TableError, ValueError):
     """A session set up or fed in a way the rules do not allow (the message says why)."""
 
 
@@ -148,7 +149,7 @@ class GameRecord:
     crawford: bool = False
     stranded: int | None = None  # the stranded-men count before stake and cube, if used
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The record as JSON-friendly values."""
         return {**asdict(self), "winner": str(self.winner), "result": str(self.result)}
 
@@ -402,10 +403,10 @@ class Session:
             )
         return lines
 
-    def game_over_fields(self) -> dict:
+    def game_over_fields(self) -> dict[str, Any]:
         """The fields a ``game-over`` event carries after :meth:`record`: the session's
         ``score`` as ``[white, black]`` and, in a match, ``match_over``."""
-        fields: dict = {"score": list(self.score)}
+        fields: dict[str, Any] = {"score": list(self.score)}
         if self.kind == Kind.MATCH:
             fields["match_over"] = self.over
         return fields
@@ -473,7 +474,7 @@ class Session:
 
     # -- keeping it over a restart -------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to carry on after a restart, as JSON-friendly values."""
         profile = asdict(self.profile)
         return {
@@ -495,7 +496,7 @@ class Session:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: dict) -> Session:
+    def from_dict(cls, data: dict[str, Any]) -> Session:
         """The session saved by :meth:`to_dict`; :class:`SessionError` if it cannot be read."""
         try:
             if data.get("format") != FORMAT:

@@ -35,10 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kiosk.errors import TableError
 from kiosk.rules import Colour, Position, Result
 
 
-class StrandedError(ValueError):
+class StrandedError(TableError, ValueError):
     """Stranded-men scoring asked for in a way the leaflet does not give (says why)."""
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from kiosk.rules.moves import (
     Play,
@@ -33,7 +34,7 @@ from kiosk.rules.moves import (
 from kiosk.rules.position import Colour, Position
 
 
-def _key(position: Position, mover: Colour | None = None) -> tuple:
+def _key(position: Position, mover: Colour | None = None) -> tuple[Any, ...]:
     """The mover-side arrays ``(*me, *op)`` of ``position`` seen from ``mover`` (by default
     the side on roll), built without a new position."""
     if mover is None or mover == position.turn:
@@ -50,7 +51,7 @@ class Node:
     steps from here that keep a legal play in reach."""
 
     dice_left: frozenset[tuple[int, ...]]
-    steps: tuple[tuple[Step, tuple], ...]
+    steps: tuple[tuple[Step, tuple[Any, ...]], ...]
     complete: bool
 
 
@@ -73,19 +74,19 @@ class PlayTree:
             list(plays) if plays is not None else generate(position, d1, d2, larger_die)
         )
         self._finals = {_key(p.result, position.turn): p for p in self.plays}
-        self._nodes: dict[tuple, Node] = {}
+        self._nodes: dict[tuple[Any, ...], Node] = {}
         self._build()
 
     def _build(self) -> None:
         me, op = to_arrays(self.start)
         finals = self._finals
-        memo: dict[tuple, bool] = {}
-        edges: dict[tuple, dict[tuple, tuple]] = {}
-        left_seen: dict[tuple, set] = {}
+        memo: dict[tuple[Any, ...], bool] = {}
+        edges: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[Any, ...]]] = {}
+        left_seen: dict[tuple[Any, ...], set[Any]] = {}
         splits = _splits(self.dice)  # dice left -> (die to play, dice left after it)
-        steps: dict[tuple, Step] = {}  # each step made once, however often it is met
+        steps: dict[tuple[Any, ...], Step] = {}  # each step made once, however often it is met
 
-        def explore(key: tuple, left: tuple[int, ...]) -> bool:
+        def explore(key: tuple[Any, ...], left: tuple[int, ...]) -> bool:
             """Whether a legal play is in reach from here (``key``: ``me`` and ``op`` now)."""
             memo_key = (key, left)
             known = memo.get(memo_key)

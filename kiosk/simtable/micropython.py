@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import TableError
 from kiosk.simtable.firmware import FIRMWARE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +29,7 @@ HOST_DIR = Path(__file__).resolve().parent / "mpy"
 HEAP_BYTES = 192 * 1024  # about what a Pico's MicroPython has free for the firmware
 
 
-class MicroPythonError(RuntimeError):
+class MicroPythonError(TableError, RuntimeError):
     """MicroPython cannot be started, or the code it runs raised."""
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from kiosk.store.store import DEFAULT_PATH, ENV_VAR
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``export`` sub-command."""
     parser = subparsers.add_parser(
         "export",

@@ -20,6 +20,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from kiosk.errors import TableError
+
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _TROUBLE = {
@@ -47,7 +49,7 @@ OS_WORDS = {
 }
 
 
-class StoreError(ValueError):
+class StoreError(TableError, ValueError):
     """The records cannot be read or written as asked (the message says why, in words).
 
     ``code`` is SQLite's extended error code when SQLite gave one; ``transient`` whether the

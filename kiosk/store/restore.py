@@ -19,6 +19,7 @@ the move is replayed through the rules engine to double-check it, and where the 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from kiosk.rules import (
     MEN,
@@ -60,7 +61,9 @@ def turn_to(position_id: str, roller: Colour, mover: Colour) -> str:
     return encode_position_id(tuple(second), tuple(first))
 
 
-def restore_game(profile: str, position_id: str, turn: str, events: Iterable[dict]) -> Game:
+def restore_game(
+    profile: str, position_id: str, turn: str, events: Iterable[dict[str, Any]]
+) -> Game:
     """The :class:`~kiosk.rules.Game` that ``events`` lead to from the starting position."""
     game = Game(get_profile(profile), position_from_id(position_id, Colour.parse(turn)))
     for event in events:
@@ -82,7 +85,7 @@ def _dice(value: object) -> tuple[int, int] | None:
     return None
 
 
-def _apply(game: Game, event: dict) -> None:
+def _apply(game: Game, event: dict[str, Any]) -> None:
     kind = event.get("event")
     if kind == "opening":
         _opening(game, event)
@@ -106,7 +109,7 @@ def _apply(game: Game, event: dict) -> None:
         game.record_result(winner, result, points if isinstance(points, int) else game.cube.value)
 
 
-def _opening(game: Game, event: dict) -> None:
+def _opening(game: Game, event: dict[str, Any]) -> None:
     if event.get("starter") is None or game.phase != Phase.OPENING:
         return
     cast = event.get("dice")
@@ -119,7 +122,7 @@ def _opening(game: Game, event: dict) -> None:
         return
 
 
-def _play(game: Game, event: dict) -> None:
+def _play(game: Game, event: dict[str, Any]) -> None:
     dice = _dice(event.get("dice"))
     after_id = event.get("position")
     if dice is None or not isinstance(after_id, str):
@@ -146,7 +149,7 @@ def _play(game: Game, event: dict) -> None:
     game.record_play(mover, dice, play)
 
 
-def _cube(game: Game, event: dict) -> None:
+def _cube(game: Game, event: dict[str, Any]) -> None:
     action = event.get("action")
     if game.phase == Phase.OVER:
         return

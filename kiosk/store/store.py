@@ -38,11 +38,13 @@ from kiosk.files import shorten
 from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
 from kiosk.store.errors import (
     StoreDamagedError,
-    StoreError,
     StoreTroubleError,
     from_os,
     from_sqlite,
     os_words,
+)
+from kiosk.store.errors import (
+    StoreError as StoreError,
 )
 from kiosk.store.restore import restore_game, turn_to
 
@@ -247,7 +249,7 @@ class Store:
     """
 
     def __init__(
-        self, path: str | os.PathLike, *, busy_ms: int = 10_000, checked: bool = True
+        self, path: str | os.PathLike[str], *, busy_ms: int = 10_000, checked: bool = True
     ) -> None:
         self.path = Path(path).expanduser()
         self.busy_ms = busy_ms
@@ -346,7 +348,7 @@ class Store:
         db.execute("SELECT * FROM matches ORDER BY id DESC LIMIT 1").fetchone()
         db.execute("SELECT count(*) FROM lessons").fetchone()
 
-    def _verdict(self, rows: list[tuple]) -> None:
+    def _verdict(self, rows: list[tuple[Any, ...]]) -> None:
         """Raise :class:`StoreError` unless an integrity check's rows say ``ok``: the first
         problem named, the others counted (SQLite lists them on many lines)."""
         if rows and rows[0][0] == "ok":
@@ -374,7 +376,7 @@ class Store:
             raise from_sqlite(err, f"{self.path} cannot be checked", self.path) from None
         self._verdict(rows)
 
-    def copy_to(self, target: str | os.PathLike) -> bool:
+    def copy_to(self, target: str | os.PathLike[str]) -> bool:
         """Copy the records as this connection reads them into a new file ``target`` (the
         file itself may be gone or cut short); whether the copy is whole."""
         try:
@@ -522,7 +524,7 @@ class Store:
             )
         return _row_id(cursor)
 
-    def record(self, game_id: int, event: dict) -> None:
+    def record(self, game_id: int, event: dict[str, Any]) -> None:
         """Write one application event of a game, timestamped, in its own transaction.
 
         A ``play`` event adds a turn and a ``take-back`` removes the last one; ``game-over``
@@ -563,7 +565,12 @@ class Store:
                 )
 
     def _add_turn(
-        self, db: sqlite3.Connection, game_id: int, game: tuple, turn: tuple, event_id: int
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        game: tuple[Any, ...],
+        turn: tuple[Any, ...],
+        event_id: int,
     ) -> None:
         mover, dice, move, after, accepted = turn
         last = db.execute(
@@ -593,7 +600,7 @@ class Store:
             ),
         )
 
-    def _take_back(self, db: sqlite3.Connection, game_id: int, event: dict) -> None:
+    def _take_back(self, db: sqlite3.Connection, game_id: int, event: dict[str, Any]) -> None:
         """A play taken back (the coach's offer in a teaching game) is no longer a turn."""
         last = db.execute(
             "SELECT number, colour, move FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1",
@@ -607,7 +614,7 @@ class Store:
             )
         db.execute("DELETE FROM turns WHERE game_id = ? AND number = ?", (game_id, last[0]))
 
-    def _finish(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
+    def _finish(self, db: sqlite3.Connection, game_id: int, at: str, event: dict[str, Any]) -> None:
         points = event.get("points")
         db.execute(
             "UPDATE games SET finished = ?, winner = ?, result = ?, points = ? WHERE id = ?",
@@ -620,7 +627,9 @@ class Store:
             ),
         )
 
-    def _finish_passed(self, db: sqlite3.Connection, game_id: int, at: str, event: dict) -> None:
+    def _finish_passed(
+        self, db: sqlite3.Connection, game_id: int, at: str, event: dict[str, Any]
+    ) -> None:
         try:
             passer = Colour.parse(str(event.get("player")))
         except ValueError:
@@ -702,7 +711,7 @@ class Store:
         rows = self._read("SELECT value FROM installer WHERE key = ?", (str(key),))
         return int(rows[0][0]) if rows else 0
 
-    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._db.execute(sql, args).fetchall()
@@ -761,15 +770,15 @@ class Store:
     def last_game(self) -> int | None:
         """The most recently started game, if any."""
         rows = self._read("SELECT max(id) FROM games")
-        return rows[0][0]
+        return cast("int | None", rows[0][0])
 
-    def events(self, game_id: int) -> list[dict]:
+    def events(self, game_id: int) -> list[dict[str, Any]]:
         """A game's events as they were recorded, in order."""
         self.game(game_id)
         rows = self._read("SELECT id, body FROM events WHERE game_id = ? ORDER BY id", (game_id,))
         return [_event(game_id, event_id, body) for event_id, body in rows]
 
-    def timeline(self, game_id: int) -> list[tuple[str, dict]]:
+    def timeline(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """A game's events with the time each was recorded (ISO 8601, UTC)."""
         self.game(game_id)
         rows = self._read(
@@ -967,7 +976,7 @@ def _row_id(cursor: sqlite3.Cursor) -> int:
     return row_id
 
 
-def _summary(row: tuple) -> GameSummary:
+def _summary(row: tuple[Any, ...]) -> GameSummary:
     """A row of ``_GAME_SELECT`` as a summary (white's and black's names joined), each value
     checked: a damaged row is a :class:`StoreError`, not a surprise further on."""
     game_id = row[0]
@@ -998,7 +1007,7 @@ def _damaged(where: str, what: str, value: object) -> StoreError:
     return StoreError(f"the records of {where} are damaged: its {what} is {shown}")
 
 
-def _expect(where: str, what: str, value: object, kind: type | tuple) -> None:
+def _expect(where: str, what: str, value: object, kind: type | tuple[Any, ...]) -> None:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     for k in kinds:
         if k is None and value is None:
@@ -1028,7 +1037,7 @@ def _position_id(where: str, what: str, value: object) -> None:
         raise _damaged(where, what, value) from None
 
 
-def _event(game_id: int, event_id: int, body: object) -> dict:
+def _event(game_id: int, event_id: int, body: object) -> dict[str, Any]:
     """One event's JSON body, which must be an object with an ``event`` name."""
     try:
         event = json.loads(body) if isinstance(body, str | bytes) else None
@@ -1131,7 +1140,7 @@ def _check_position_id(position_id: object) -> None:
         raise StoreError(str(err)) from None
 
 
-def _play_fields(event: dict) -> tuple[Colour, tuple[int, int], str, str, bool]:
+def _play_fields(event: dict[str, Any]) -> tuple[Colour, tuple[int, int], str, str, bool]:
     """The turn a ``play`` event records, or :class:`StoreError` naming what is missing."""
     try:
         mover = Colour.parse(str(event.get("player")))

@@ -32,7 +32,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kiosk.rules import Game
 from kiosk.store.errors import (
@@ -68,7 +68,7 @@ FULL_CHECK_S = 24 * 3600  # how often the whole file is checked, when idle
 FIRST_CHECK_S = 600.0  # the first whole check, this long after the start
 RECHECK_S = 60.0  # a whole check that could not be made is tried again this long after
 
-Write = tuple[str, tuple, dict]
+Write = tuple[str, tuple[Any, ...], dict[str, Any]]
 
 
 class StoreWriter:
@@ -157,7 +157,7 @@ class StoreWriter:
         self._put("new_match", (length, profile), {"match_id": match_id})
         return match_id
 
-    def record(self, game_id: int, event: dict) -> None:
+    def record(self, game_id: int, event: dict[str, Any]) -> None:
         """Queue one event of a game (see :meth:`Store.record`)."""
         self._put("record", (game_id, event), {})
 
@@ -183,7 +183,7 @@ class StoreWriter:
         """Queue one student's answer to a class vote (see :meth:`Store.save_class_answer`)."""
         self._put("save_class_answer", (answer,), {})
 
-    def _put(self, name: str, args: tuple, kwargs: dict) -> None:
+    def _put(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         write = (name, args, kwargs)
         with self._cond:
             if self._closing:
@@ -227,78 +227,80 @@ class StoreWriter:
 
     def unfinished_game(self) -> int | None:
         """The most recent game that has not ended, if any."""
-        return self._read("unfinished_game")
+        return cast("int | None", self._read("unfinished_game"))
 
     def last_game(self) -> int | None:
         """The most recently started game, if any."""
-        return self._read("last_game")
+        return cast("int | None", self._read("last_game"))
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary."""
-        return self._read("game", game_id)
+        return cast("GameSummary", self._read("game", game_id))
 
     def games(self, match_id: int | None = None) -> list[GameSummary]:
         """Every game, oldest first, or only those of one match."""
-        return self._read("games", match_id)
+        return cast("list[GameSummary]", self._read("games", match_id))
 
     def recent_games(self, limit: int) -> list[GameSummary]:
         """The last ``limit`` games finished with a winner, oldest first."""
-        return self._read("recent_games", limit)
+        return cast("list[GameSummary]", self._read("recent_games", limit))
 
     def match(self, match_id: int) -> MatchSummary:
         """One match with its score."""
-        return self._read("match", match_id)
+        return cast("MatchSummary", self._read("match", match_id))
 
-    def events(self, game_id: int) -> list[dict]:
+    def events(self, game_id: int) -> list[dict[str, Any]]:
         """A game's events as recorded."""
-        return self._read("events", game_id)
+        return cast("list[dict[str, Any]]", self._read("events", game_id))
 
-    def timeline(self, game_id: int) -> list[tuple[str, dict]]:
+    def timeline(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """A game's events as recorded, each with when it was recorded."""
-        return self._read("timeline", game_id)
+        return cast("list[tuple[str, dict[str, Any]]]", self._read("timeline", game_id))
 
     def turns(self, game_id: int) -> list[TurnRecord]:
         """A game's turns."""
-        return self._read("turns", game_id)
+        return cast("list[TurnRecord]", self._read("turns", game_id))
 
     def load_game(self, game_id: int) -> Game:
         """The game as its events leave it."""
-        return self._read("load_game", game_id)
+        return cast("Game", self._read("load_game", game_id))
 
     def session(self, match_id: int) -> tuple[str, str] | None:
         """The kind and JSON state kept for a match's session, if any."""
-        return self._read("session", match_id)
+        return cast("tuple[str, str] | None", self._read("session", match_id))
 
     def last_session(self) -> tuple[int, str, str] | None:
         """The latest session: its match id, kind and JSON state."""
-        return self._read("last_session")
+        return cast("tuple[int, str, str] | None", self._read("last_session"))
 
     def lesson_progress(self, player_slot: str) -> dict[str, tuple[int, bool]]:
         """How far ``player_slot`` has come in each lesson."""
-        return self._read("lesson_progress", player_slot)
+        return cast("dict[str, tuple[int, bool]]", self._read("lesson_progress", player_slot))
 
     def pin_failures(self, key: str = "pin_failures") -> int:
         """How many wrong PINs were entered in a row, as last kept (``key``: whose)."""
-        return self._read("pin_failures", key)
+        return cast("int", self._read("pin_failures", key))
 
     def all_lesson_progress(self) -> list[LessonRecord]:
         """Every learner's progress in every lesson, by learner then lesson."""
-        return self._read("all_lesson_progress")
+        return cast("list[LessonRecord]", self._read("all_lesson_progress"))
 
     def class_answers(self, student: str | None = None) -> list[ClassAnswer]:
         """The answers kept from class votes, oldest first (one student's, if named)."""
-        return self._read("class_answers", student)
+        return cast("list[ClassAnswer]", self._read("class_answers", student))
 
     def activity_since(self, since: str) -> tuple[int, int]:
         """Games started and lessons worked on since ``since`` (ISO 8601, UTC)."""
-        return self._read("activity_since", since)
+        return cast("tuple[int, int]", self._read("activity_since", since))
+
     def learners(self, offset: int, limit: int) -> tuple[int, list[str]]:
         """How many learners there are, and the names on one page of them."""
-        return self._read("learners", offset, limit)
+        return cast("tuple[int, list[str]]", self._read("learners", offset, limit))
 
     def progress_of(self, names: list[str]) -> tuple[list[LessonRecord], list[ClassAnswer]]:
         """The lesson progress and class answers of the learners named."""
-        return self._read("progress_of", names)
+        found = self._read("progress_of", names)
+        return cast("tuple[list[LessonRecord], list[ClassAnswer]]", found)
 
     # -- what the loop polls -------------------------------------------------------------------
 

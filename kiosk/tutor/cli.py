@@ -13,7 +13,7 @@ from kiosk.tutor.evaluators import EvaluatorError
 from kiosk.tutor.features import REASON_CODES
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``coach`` sub-command."""
     parser = subparsers.add_parser(
         "coach",

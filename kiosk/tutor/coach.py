@@ -73,7 +73,7 @@ class CoachConfig:
             raise ValueError(f"coach timeout must be a positive number, not {self.timeout!r}")
 
     @classmethod
-    def from_mapping(cls, data: Mapping | None) -> CoachConfig:
+    def from_mapping(cls, data: Mapping[str, Any] | None) -> CoachConfig:
         """Settings from a configuration section (unknown keys are refused by name)."""
         data = dict(data or {})
         known = {"evaluator", "plies", "thresholds", "timeout"}
@@ -117,7 +117,7 @@ class Rating:
     move: str  # the play rated, in GNU Backgammon notation
     best: Play
     best_text: str
-    reasons: list[dict]  # {"code", facts..., "text", "cite"?}
+    reasons: list[dict[str, Any]]  # {"code", facts..., "text", "cite"?}
     tactics: list[dict[str, object]]
     evaluator: str  # which evaluator judged
     equity: float | None = None  # the play's equity for the player
@@ -126,7 +126,7 @@ class Rating:
     only_play: bool = False
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # best few, best first
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``kiosk coach`` contract)."""
 
         def rounded(x: float | None) -> float | None:
@@ -206,7 +206,7 @@ class Coach:
                 return
             self._deep[play.result] = self.evaluator.equity(play.result)
 
-    def _rank(self, position: Position, d1: int, d2: int, play: Play | None):
+    def _rank(self, position: Position, d1: int, d2: int, play: Play | None) -> Any:
         prepared = self._prepared.get((position, (d1, d2), self.profile.name))
         if prepared is not None:
             ranked = prepared
@@ -393,7 +393,7 @@ def mover_chances(evaluator: Evaluator | None, after: Position) -> tuple[float, 
     return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
 
 
-def coach_event(rating: Rating, player: str, teaching: bool) -> dict:
+def coach_event(rating: Rating, player: str, teaching: bool) -> dict[str, Any]:
     """The application event that shows ``player`` the coach's verdict.
 
     >>> from kiosk.rules import Position
@@ -433,7 +433,7 @@ def verdict_event(
     evaluator: str,
     take_back: bool,
     **fields: Any,
-) -> dict:
+) -> dict[str, Any]:
     """A coach event: the verdict ``text`` for ``player`` with its reasons (their words are
     the detail shown on Select), what rated it, whether a take-back is offered, and the
     ``fields`` of the kind of decision rated (a play's, or the cube's)."""
@@ -449,7 +449,7 @@ def verdict_event(
     }
 
 
-def choose_evaluator(config: CoachConfig | Mapping | None = None) -> Evaluator:
+def choose_evaluator(config: CoachConfig | Mapping[str, Any] | None = None) -> Evaluator:
     """The strongest evaluator this machine offers, or the one the configuration names.
 
     ``auto`` tries gnubg-nn, then the gnubg program, then the built-in evaluator. A named
@@ -506,12 +506,12 @@ class CoachWorker:
     """
 
     def __init__(
-        self, coach: Rater, publish: Callable[[dict], None], teaching: bool = False
+        self, coach: Rater, publish: Callable[[dict[str, Any]], None], teaching: bool = False
     ) -> None:
         self.coach = coach
         self.publish = publish
         self.teaching = teaching
-        self._jobs: queue.Queue = queue.Queue()
+        self._jobs: queue.Queue[Any] = queue.Queue()
         self._pending = 0
         self._idle = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="coach", daemon=True)
@@ -588,7 +588,7 @@ class CoachWorker:
         except Exception:  # the play is rated from scratch when it comes
             log.exception("the coach could not rate the plays of %s ahead", position.position_id())
 
-    def _cube(self, position: Position, cube: object, player: str) -> dict:
+    def _cube(self, position: Position, cube: object, player: str) -> dict[str, Any]:
         try:
             analysis = self.coach.decide_cube(position, cube)
         except Exception:  # the table must carry on whatever the evaluator does
@@ -604,7 +604,7 @@ class CoachWorker:
         player: str,
         teaching: bool | None,
         profile: RuleProfile | None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         teaching = self.teaching if teaching is None else teaching
         try:
             if profile is not None:

@@ -85,7 +85,7 @@ class CubeDecision:
     double_take: float
     double_pass: float
     chances: tuple[float, ...]
-    reasons: list[dict] = field(default_factory=list)
+    reasons: list[dict[str, Any]] = field(default_factory=list)
     equity_loss: float | None = None  # of the decision asked about, if one was
     evaluator: str = ""
     plies: int = 0  # how many throws ahead the evaluator looked
@@ -113,7 +113,7 @@ class CubeDecision:
         """
         return self.action if decision == "double" else self.response
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """JSON-ready: the ``kiosk coach-cube`` contract."""
         return {
             "action": self.action,
@@ -177,7 +177,7 @@ CUBE_REASON_CODES: dict[str, str] = {
 }
 
 
-def _reason(code: str, text: str, **facts: object) -> dict:
+def _reason(code: str, text: str, **facts: object) -> dict[str, Any]:
     if code not in CUBE_REASON_CODES:
         raise ValueError(f"unknown cube reason code {code!r}")
     return {"code": code, **facts, "text": text}
@@ -192,7 +192,7 @@ class _ChancesOnly:
     def probabilities(self, board: cubeful.Board) -> Sequence[float]:
         return self.chances(self.position)
 
-    def after_rolls(self, board: cubeful.Board) -> list:  # never asked at 0 plies
+    def after_rolls(self, board: cubeful.Board) -> list[Any]:  # never asked at 0 plies
         raise AssertionError("no look-ahead without a net")
 
 
@@ -315,7 +315,7 @@ class CubeCoach:
         return 2.0 * (mwc - lost) / (won - lost) - 1.0
 
     @staticmethod
-    def _take_reason(cube: cubeful.Cube, eq: cubeful.Equities, response: str) -> dict:
+    def _take_reason(cube: cubeful.Cube, eq: cubeful.Equities, response: str) -> dict[str, Any]:
         """What taking and passing are worth to the taker, in words that agree with
         ``response``."""
         verdict = "he should take" if response == "take" else "he should pass"
@@ -354,7 +354,7 @@ def cube_event(
     player: str,
     thresholds: tuple[float, float, float],
     teaching: bool,
-) -> dict:
+) -> dict[str, Any]:
     """The coach's verdict on ``player``'s cube ``decision`` (``double``, ``take`` or
     ``pass``), rated like a checker play: the equity it gives up against the right decision,
     at the same thresholds; in a teaching game a bad double or pass may be taken back.

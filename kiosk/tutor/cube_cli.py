@@ -11,7 +11,7 @@ from kiosk.tutor.cube import CUBE_REASON_CODES, DECISIONS, CubeState, cube_coach
 from kiosk.tutor.evaluators import EvaluatorError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``coach-cube`` sub-command."""
     parser = subparsers.add_parser(
         "coach-cube",

@@ -40,10 +40,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from kiosk.rules.met import kazaross_xg2
 from kiosk.tutor.evaluators.bearoff import Home, home_counts
+
+if TYPE_CHECKING:
+    from kiosk.rules import Position
 
 Chances = Sequence[float]
 Board = tuple[tuple[int, ...], tuple[int, ...]]
@@ -378,7 +381,7 @@ def evaluate(
     cubes: Sequence[Cube],
     plies: int,
     top: bool = False,
-    _seen: dict | None = None,
+    _seen: dict[Any, Any] | None = None,
 ) -> list[float]:
     """The cubeful equity of ``board`` for the side on roll with each of ``cubes``, looking
     ``plies`` throws ahead; with ``top`` the side on roll's own double is not weighed (the
@@ -447,12 +450,12 @@ class GnubgNNBackend:
 
     name = "gnubg-nn"
 
-    def __init__(self, module) -> None:
+    def __init__(self, module: Any) -> None:
         self.module = module
 
     def probabilities(self, board: Board) -> Chances:
         """The net's chances for the side on roll."""
-        return self.module.probabilities([list(board[0]), list(board[1])], 0)
+        return cast("Chances", self.module.probabilities([list(board[0]), list(board[1])], 0))
 
     def after_rolls(self, board: Board) -> list[tuple[int, Board]]:
         """Each throw played as the net likes best."""
@@ -473,25 +476,27 @@ class PositionBackend:
     The last position's throws are kept, so the chances before throwing
     (:meth:`chances_on_roll`) and the look-ahead from that position rate its plays once."""
 
-    def __init__(self, chances_after: Callable, best_plays: Callable, name: str) -> None:
+    def __init__(
+        self, chances_after: Callable[..., Any], best_plays: Callable[..., Any], name: str
+    ) -> None:
         self.chances_after = chances_after  # list[Position] -> rows of chances for the mover
         self.best_plays = best_plays  # Position -> [(ways, after, chances for the mover)]
         self.name = name
-        self._last: tuple[Board, list] | None = None  # a board and its throws' best plays
+        self._last: tuple[Board, list[Any]] | None = None  # a board and its throws' best plays
 
     @staticmethod
-    def _position(board: Board):
+    def _position(board: Board) -> Position:
         from kiosk.rules import WHITE, Position
 
         other, me = board
         return Position((me, other), (15 - sum(me), 15 - sum(other)), WHITE, validate=False)
 
     @staticmethod
-    def _board(position) -> Board:
+    def _board(position: Position) -> Board:
         on_roll = position.turn
         return (tuple(position.men[on_roll.other]), tuple(position.men[on_roll]))
 
-    def _throws(self, board: Board, position=None) -> list:
+    def _throws(self, board: Board, position: Position | None = None) -> list[Any]:
         """The best play of each throw from ``board`` (``position``, if given, is that
         board's position): those of the last board asked about, or worked out now."""
         last = self._last
@@ -500,7 +505,7 @@ class PositionBackend:
             last = self._last = (board, found)
         return last[1]
 
-    def chances_on_roll(self, position) -> list[float]:
+    def chances_on_roll(self, position: Position) -> list[float]:
         """The side on roll's chances before it throws, as
         :meth:`~kiosk.tutor.evaluators.builtin.BuiltinEvaluator.chances_on_roll` gives them."""
         from kiosk.tutor.evaluators.builtin import mean_chances

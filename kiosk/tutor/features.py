@@ -21,6 +21,7 @@ section 4; the wording here is ours).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.books.sources import BOOKS
 from kiosk.rules import Colour, Play, Position, all_rolls, hit_points
@@ -259,7 +260,7 @@ class Reason:
     code: str
     text: str
     tactic: Tactic | None = None
-    facts: dict = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.code not in REASON_CODES:
@@ -268,9 +269,9 @@ class Reason:
     def __str__(self) -> str:
         return f"{self.text} ({self.tactic.cite()})" if self.tactic else self.text
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``code``, the facts, ``text`` (with its citation) and ``cite``."""
-        out: dict = {"code": self.code, **self.facts, "text": str(self)}
+        out: dict[str, Any] = {"code": self.code, **self.facts, "text": str(self)}
         if self.tactic is not None:
             out["cite"] = self.tactic.as_dict()
         return out

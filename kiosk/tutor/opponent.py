@@ -203,7 +203,7 @@ class OpponentPlay:
             return f"I cannot move with {self.dice[0]}-{self.dice[1]}."
         return f"I play {self.move}."
 
-    def event(self) -> dict:
+    def event(self) -> dict[str, Any]:
         """The ``opponent-play`` event (the scenario contract, with the words to show)."""
         return {
             "event": "opponent-play",
@@ -216,7 +216,7 @@ class OpponentPlay:
 
     @classmethod
     def from_event(
-        cls, before: Position, event: Mapping, profile: str | RuleProfile | None = None
+        cls, before: Position, event: Mapping[str, Any], profile: str | RuleProfile | None = None
     ) -> OpponentPlay:
         """The pending play again, from the position before it and its stored event.
 
@@ -469,26 +469,28 @@ class OpponentWorker:
             raise RuntimeError("the opponent worker is closed")
         return self._turns.submit(lambda: self._ask("review", (turns, cubes or [])).result())
 
-    def _submit(self, method: str, args: tuple, callback: Callable | None) -> Future:
+    def _submit(
+        self, method: str, args: tuple[Any, ...], callback: Callable[..., Any] | None
+    ) -> Future[Any]:
         if self._closed.is_set():
             raise RuntimeError("the opponent worker is closed")
         future = self._turns.submit(self._think, method, args)
         if callback is not None:
 
-            def done(finished: Future) -> None:
+            def done(finished: Future[Any]) -> None:
                 if finished.exception() is None:
                     callback(finished.result())
 
             future.add_done_callback(done)
         return future
 
-    def _ask(self, method: str, args: tuple) -> Future:
+    def _ask(self, method: str, args: tuple[Any, ...]) -> Future[Any]:
         """Ask the engine: the opponent's ``method`` in its process, or in a thread here."""
         if self.apart:
             return self._engine.submit(_apart_ask, method, args)
         return self._engine.submit(getattr(self.opponent, method), *args)
 
-    def _think(self, method: str, args: tuple) -> Any:
+    def _think(self, method: str, args: tuple[Any, ...]) -> Any:
         engine = self._ask(method, args)
         try:
             return engine.result(timeout=self.time_limit)
@@ -521,7 +523,7 @@ def _apart_ready() -> bool:
     return "opponent" in _APART
 
 
-def _apart_ask(method: str, args: tuple) -> Any:
+def _apart_ask(method: str, args: tuple[Any, ...]) -> Any:
     """The opponent's answer, in the engine's own process."""
     return getattr(_APART["opponent"], method)(*args)
 
@@ -538,7 +540,7 @@ class ReviewItem:
     evaluator: str
     turn_number: int = field(default=0)  # its place among the plays reviewed, from 1
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """JSON-ready, for the display: the position before, the play and the better one."""
         return {
             "turn": self.turn_number,

@@ -1,4 +1,6 @@
-"""Properties of the move generator over random reachable positions and rolls (hypothesis)."""
+"""Properties of the ordinary game's move generator over random reachable positions and rolls
+(hypothesis); those every variant shares (men kept, one play per result, take-backs) are
+``test_variants.py``'s."""
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,13 +31,6 @@ settings.load_profile("engine")
 
 
 @given(reachable(), dice, dice)
-def test_men_are_conserved(position, d1, d2):
-    for play in position.legal_plays(d1, d2):
-        for colour in (position.turn, position.turn.other):
-            assert play.result.total(colour) == position.total(colour)
-
-
-@given(reachable(), dice, dice)
 def test_no_play_uses_fewer_dice_than_another(position, d1, d2):
     plays = position.legal_plays(d1, d2)
     assert len({len(p.steps) for p in plays}) == 1
@@ -48,12 +43,6 @@ def test_no_play_uses_fewer_dice_than_another(position, d1, d2):
         me, op = to_arrays(play.result.swap_turn())
         for die in set(left):
             assert not list(step_moves(me, op, die))
-
-
-@given(reachable(), dice, dice)
-def test_results_are_distinct(position, d1, d2):
-    plays = position.legal_plays(d1, d2)
-    assert len({p.result for p in plays}) == len(plays)
 
 
 @given(reachable(), dice, dice)

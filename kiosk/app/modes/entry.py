@@ -15,6 +15,7 @@ makes the installer wait again before the next try.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from kiosk.app.dice import DiceEntry
 from kiosk.app.modes import Card, Legend, Mode
@@ -104,7 +105,7 @@ class PinLock:
 
     def _wait(self) -> int:
         doublings = min(max(0, self.failures - PIN_FREE_TRIES), 10)  # 30 s x 2^10 > the longest
-        return min(PIN_FIRST_WAIT_S * 2**doublings, PIN_LONGEST_WAIT_S)
+        return cast("int", min(PIN_FIRST_WAIT_S * 2**doublings, PIN_LONGEST_WAIT_S))
 
     def _kept(self) -> None:
         if self._keep is not None:

@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
+from kiosk.errors import TableError
 from kiosk.rules import Play, Position, RuleProfile
 
 #: A play and its equity for the side that made it.
 Scored = tuple[Play, float]
 
 
-class EvaluatorError(RuntimeError):
+class EvaluatorError(TableError, RuntimeError):
     """The evaluator could not answer (its program died, timed out, or is missing)."""
 
 

@@ -16,6 +16,7 @@ where the nets misjudge most, is counted exactly instead (:mod:`.bearoff`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -66,13 +67,13 @@ class BuiltinEvaluator:
         return self._chances(positions)
 
     def _equities(self, positions: list[Position]) -> list[float]:
-        return (self._chances(positions) @ EQUITY_WEIGHTS - 1.0).tolist()
+        return cast("list[float]", (self._chances(positions) @ EQUITY_WEIGHTS - 1.0).tolist())
 
     def chances(self, after: Position) -> list[float]:
         """The five chances for the side that just moved (win, win a gammon, win a
         backgammon, lose a gammon, lose a backgammon); a short race of men all home is
         counted exactly (:mod:`kiosk.tutor.evaluators.bearoff`)."""
-        return self._chances([after])[0].tolist()
+        return cast("list[float]", self._chances([after])[0].tolist())
 
     def best_plays(self, position: Position) -> list[tuple[int, Position, np.ndarray]]:
         """For each of the 21 throws of the side on roll in ``position``: how many of the
@@ -126,4 +127,4 @@ def mean_chances(throws: list[tuple[int, Position, np.ndarray]]) -> list[float]:
     total = np.zeros(5)
     for ways, _after, chances in throws:
         total += ways * chances
-    return (total / 36.0).tolist()
+    return cast("list[float]", (total / 36.0).tolist())

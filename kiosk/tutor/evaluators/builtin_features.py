@@ -10,6 +10,8 @@ and men left behind. Contact positions and races have separate feature lists.
 
 from __future__ import annotations
 
+from typing import Any
+
 from kiosk.rules import Position
 from kiosk.rules.chances import all_rolls
 
@@ -90,7 +92,7 @@ def is_contact(me: list[int], op: list[int]) -> bool:
 _BOARD = ((1 << 25) - 1) & ~1
 
 
-def _mask(points) -> int:
+def _mask(points: Any) -> int:
     out = 0
     for p in points:
         out |= 1 << p

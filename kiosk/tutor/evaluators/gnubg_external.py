@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from kiosk.rules import Position
 from kiosk.tutor.evaluators import EvaluatorError, PlyEvaluator
@@ -115,7 +115,7 @@ class GnubgExternalEvaluator(PlyEvaluator):
         self.start_timeout = start_timeout
         self.settings = settings  # gnubg commands given before it listens, e.g. "set jacoby off"
         self.interface: int | None = None
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[Any] | None = None
         self._socket: socket.socket | None = None
         self._socket_path: str | None = None
         self._reader: TextIO | None = None

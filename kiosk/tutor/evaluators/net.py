@@ -23,6 +23,7 @@ again.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -115,4 +116,4 @@ class Net:
 
     def equities(self, inputs: np.ndarray) -> np.ndarray:
         """The mover's cubeless equity for each row of ``inputs``."""
-        return self.probabilities(inputs) @ EQUITY_WEIGHTS - 1.0
+        return cast("np.ndarray", self.probabilities(inputs) @ EQUITY_WEIGHTS - 1.0)

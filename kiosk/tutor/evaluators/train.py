@@ -22,6 +22,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ def mover_chances(after: Position, plies: int = 0) -> list[float]:
     return [1.0 - win, lose_g, lose_bg, win_g, win_bg]
 
 
-def label(samples: list[tuple[Position, int, int]], top: int = TOP):
+def label(samples: list[tuple[Position, int, int]], top: int = TOP) -> Any:
     """Inputs, target chances and group starts (one group per position and roll).
 
     Every play is scored at 0-ply; the ``top`` best are scored again at 1-ply and given
@@ -123,7 +124,14 @@ def _init(rng: np.random.Generator, x: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def train(
-    x, y, starts, epochs: int, seed: int, log=print, ranking: float = 0.0, temperature: float = 0.04
+    x: Any,
+    y: Any,
+    starts: Any,
+    epochs: int,
+    seed: int,
+    log: Callable[..., Any] = print,
+    ranking: float = 0.0,
+    temperature: float = 0.04,
 ) -> dict[str, np.ndarray]:
     """Fit the net by Adam on minibatches of whole rolls: squared error on the chances
     plus a softmax cross-entropy on the order of each roll's plays."""
@@ -178,7 +186,7 @@ def train(
     return weights
 
 
-def agreement(net: Net, x, y, starts) -> float:
+def agreement(net: Net, x: Any, y: Any, starts: Any) -> float:
     """How often the net's best play of a roll is GNU Backgammon's 0-ply best."""
     ends = np.append(starts[1:], len(x))
     mine = net.equities(x.astype(np.float64))

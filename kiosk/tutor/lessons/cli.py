@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``lesson`` sub-command."""
     parser = subparsers.add_parser(
         "lesson",
@@ -115,7 +115,7 @@ def _write_ratings(paths: list[Path], judge: Any) -> None:
     print(f"ratings written to {write_ratings(entries)}")
 
 
-def _check_file(path: Path, judge) -> int:
+def _check_file(path: Path, judge: Any) -> int:
     """Check one lesson file and print the verdict; 1 if it fails."""
     from kiosk.tutor.lessons.facts import check_lesson
     from kiosk.tutor.lessons.model import LessonError, PlayStep, read_lesson
@@ -154,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"kiosk lesson: {err}", file=sys.stderr)
         return 2
 
-    def show(event: dict) -> None:
+    def show(event: dict[str, Any]) -> None:
         print(json.dumps(event), flush=True)
 
     with TableSession(lesson, settle_ms=args.settle_ms, on_event=show) as session:

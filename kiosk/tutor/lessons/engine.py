@@ -72,7 +72,7 @@ LEARNER = WHITE
 class LessonHost(Protocol):
     """What the engine needs from the application that runs it."""
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         """Publish an application event (the referee's events go the same way)."""
 
     def new_referee(self, game: Game) -> Referee:
@@ -134,7 +134,7 @@ class LessonEngine:
         self._right = 0  # index of the right choice of the current question or count
         self._count_text = ""
         self._count_light: tuple[str, ...] = ()
-        self._watched: tuple | None = None
+        self._watched: tuple[Any, ...] | None = None
 
     # -- the public interface ----------------------------------------------------------
 
@@ -516,7 +516,7 @@ class LessonEngine:
         if len(blots) == 1:
             point = blots[0]
             by = shots_by_attacker(position, WHITE, point)
-            seen: tuple = ("blot", point, tuple(sorted(by.items())))
+            seen: tuple[Any, ...] = ("blot", point, tuple(sorted(by.items())))
             if seen == self._watched:
                 return
             self._watched = seen

@@ -90,6 +90,7 @@ import operator
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
@@ -421,7 +422,7 @@ def _calculate(expression: str) -> float:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -value(node.operand)
         if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-            return _OPERATORS[type(node.op)](value(node.left), value(node.right))
+            return cast("float", _OPERATORS[type(node.op)](value(node.left), value(node.right)))
         raise ValueError(f"{expression!r} is not plain arithmetic")
 
     try:

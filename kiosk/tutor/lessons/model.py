@@ -55,6 +55,7 @@ from typing import Any
 
 from kiosk.books.crawley_games import GAMES, PLAYERS, SOURCE
 from kiosk.config import HintBudget
+from kiosk.errors import TableError
 from kiosk.files import FileProblem, read_toml, shorten
 from kiosk.link import LOCATIONS
 from kiosk.rules import (
@@ -76,7 +77,7 @@ CHARTS = ("shots", "entering")
 COUNTS = ("shots", "pips", "race", "stranded")
 
 
-class LessonError(ValueError):
+class LessonError(TableError, ValueError):
     """A lesson file that cannot be used, with the file, step and key at fault."""
 
 
