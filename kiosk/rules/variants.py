@@ -222,7 +222,7 @@ class RussianGame(VariantGame):
         self.profile = get_russian_profile(profile)
         self.start = RussianPosition.start()  # where the throw being played began
         self.turn_: RussianTurn | None = None
-        self._stack: list[tuple[RussianPosition, RussianTurn | None]] = []
+        self._history: list[tuple[RussianPosition, RussianTurn | None]] = []
 
     @property
     def turn(self) -> Colour:
@@ -249,7 +249,7 @@ class RussianGame(VariantGame):
         turn = self.turn_
         if turn is None:
             raise ValueError("throw the dice first")
-        self._stack.append((self.start, _copy(turn)))
+        self._history.append((self.start, _copy(turn)))
         if isinstance(choice, int):
             turn.choose_doublet(choice)
         elif isinstance(choice, RussianPlay):
@@ -264,9 +264,9 @@ class RussianGame(VariantGame):
             self.start, self.turn_ = self.turn_.next_position(), None
 
     def take_back(self) -> None:
-        if not self._stack:
+        if not self._history:
             raise ValueError("there is no play to take back")
-        self.start, self.turn_ = self._stack.pop()
+        self.start, self.turn_ = self._history.pop()
 
     def men(self, colour: Colour) -> int:
         here = self.position()
