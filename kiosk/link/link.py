@@ -293,6 +293,7 @@ class TableLink:
         self._allowance = float(FRAME_BURST)  # frames that may be delivered now
         self._held_frame: BoardFrame | None = None  # a frame that came too soon after it
         self._report_at: dict[str, float] = {}  # when the last self-test / restart was taken
+        self._asked = 0  # self-tests asked for and not yet answered: their reports come at once
         self._held_reports: dict[str, object] = {}  # the latest that came too soon after it
         self._throttle = _Throttle()
         self._errors_shown: float | None = None  # when the table's errors were last reported
@@ -371,7 +372,11 @@ class TableLink:
         """
         if mode not in ("", "empty", "full"):
             raise ValueError(f"a self-test mode is empty or full, not {mode!r}")
-        return self.connected and self._send(CMD_SELF_TEST, mode)
+        sent = self.connected and self._send(CMD_SELF_TEST, mode)
+        if sent:
+            with self._lock:
+                self._asked += 1
+        return sent
 
     # -- supervisor thread ---------------------------------------------------------------
 
@@ -435,6 +440,7 @@ class TableLink:
             self._held_frame = None
             self._allowance = float(FRAME_BURST)
             self._held_reports = {}
+            self._asked = 0
             self._report_at = {}
         try:
             port.reset_input_buffer()
@@ -768,9 +774,15 @@ class TableLink:
 
     def _due(self, kind: str, item: object) -> bool:
         """Whether a self-test report or a restart may be taken in now (one a
-        ``REPORT_INTERVAL``); if not, it is held, replacing (and counting) any held before."""
+        ``REPORT_INTERVAL``, but a self-test asked for by :meth:`request_self_test` at once);
+        if not, it is held, replacing (and counting) any held before."""
         now = time.monotonic()
         with self._lock:
+            if kind == "self-test" and self._asked:  # the answer to our own question
+                self._asked -= 1
+                self._report_at[kind] = now
+                self._held_reports.pop(kind, None)
+                return True
             if now - self._report_at.get(kind, -REPORT_INTERVAL) >= REPORT_INTERVAL:
                 self._report_at[kind] = now
                 self._held_reports.pop(kind, None)
