@@ -50,6 +50,18 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "companion" 
 OPENINGS = load_lesson("openings")
 
 
+def until(check: Any, timeout: float = 30.0) -> Any:
+    """What ``check`` returns once it is true, asked every 50 ms; AssertionError after
+    ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("never happened")
+
+
 def opening_step(d1: int, d2: int) -> int:
     """The step of the openings lesson that plays the opening throw ``d1``-``d2``."""
     return next(

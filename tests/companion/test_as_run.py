@@ -7,22 +7,10 @@ games"."""
 from __future__ import annotations
 
 import json
-import time
-from typing import Any
 
 from kiosk.app.build import build_app
 from kiosk.store import StoreWriter
-from tests.companion.live import OPENINGS, Http, LiveTable, first_question
-
-
-def until(check: Any, timeout: float = 20.0) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("never happened")
+from tests.companion.live import OPENINGS, Http, LiveTable, first_question, until
 
 
 def test_the_live_table_is_built_as_kiosk_run_builds_it(live) -> None:

@@ -12,17 +12,7 @@ from typing import Any
 import pytest
 
 from kiosk.app.modes.attract import AbandonWarningMode, AttractMode
-from tests.companion.live import Http, LiveTable
-
-
-def until(check: Any, timeout: float = 30.0) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("never happened")
+from tests.companion.live import Http, LiveTable, until
 
 
 def quiet(h: Any) -> list[str]:

@@ -8,12 +8,11 @@ the back of a room, and each text is there once. Screenshots: screenshots/compan
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
-from tests.companion.live import OPENINGS, PIN, SCREENSHOTS, Http, LiveTable, opening_step
+from tests.companion.live import OPENINGS, PIN, SCREENSHOTS, Http, LiveTable, opening_step, until
 
 TIMEOUT = 15_000
 SIZES = [(1280, 720), (1920, 1080)]
@@ -21,15 +20,6 @@ SIZES = [(1280, 720), (1920, 1080)]
 # height (16 px at 720 lines, 24 px at 1080), about 9 cm on a 4 m wide picture.
 SMALLEST = 0.022
 
-
-def until(check: Any, timeout: float = 20.0) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("never happened")
 
 
 def a_class_votes_and_the_teacher_reveals(table: LiveTable) -> tuple[Http, str]:

@@ -14,19 +14,10 @@ from kiosk.config import Config
 from kiosk.rules import BLACK, WHITE, Position
 from kiosk.simtable import STARTING_POSITION
 from kiosk.table.sensing import location, true_counts
-from tests.companion.live import OPENINGS, Http, LiveTable, first_question
+from tests.companion.live import OPENINGS, Http, LiveTable, first_question, until
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-
-def until(check: Any, timeout: float = 20.0) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("never happened")
 
 
 def join(table: LiveTable, name: str) -> tuple[Http, str]:

@@ -213,21 +213,25 @@ def _reference_here() -> bool:
 needs_gnubg = pytest.mark.skipif(not _reference_here(), reason="GNU Backgammon is not installed")
 
 
-@needs_gnubg
-def test_a_broken_copy_of_a_lesson_fails_the_check(tmp_path) -> None:
-    # Lesson 3 once accepted only bar/22 24/18 for Black's 6-3 (0.249 behind bar/22 13/7).
-    text = (lesson_files()[0].parent / "03-hitting.toml").read_text(encoding="utf-8")
-    broken = text.replace('accept = ["bar/22 13/7"]', 'accept = ["bar/22 24/18"]')
-    assert broken != text
-    path = tmp_path / "03-hitting.toml"
-    path.write_text(broken, encoding="utf-8")
-    done = subprocess.run(
+def _check_copy(path: Path, text: str) -> subprocess.CompletedProcess[str]:
+    """``kiosk lesson check`` of ``text`` written to ``path``."""
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(
         [sys.executable, "-m", "kiosk", "lesson", "check", str(path)],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
+
+
+@needs_gnubg
+def test_a_broken_copy_of_a_lesson_fails_the_check(tmp_path) -> None:
+    # Lesson 3 once accepted only bar/22 24/18 for Black's 6-3 (0.249 behind bar/22 13/7).
+    text = (lesson_files()[0].parent / "03-hitting.toml").read_text(encoding="utf-8")
+    broken = text.replace('accept = ["bar/22 13/7"]', 'accept = ["bar/22 24/18"]')
+    assert broken != text
+    done = _check_copy(tmp_path / "03-hitting.toml", broken)
     assert done.returncode == 1, done.stdout
     assert "accepts bar/22 24/18, 0.249 in equity behind the best, bar/22 13/7" in done.stdout
     assert "refuses bar/22 13/7, the best" in done.stdout
@@ -240,15 +244,7 @@ def test_every_legal_play_is_rated_not_only_those_the_move_filter_keeps(tmp_path
     text = (lesson_files()[0].parent / "17-doubling.toml").read_text(encoding="utf-8")
     broken = text.replace('\n    "9/3 8/3", "9/3 6/1", "8/2 6/1", "7/1 6/1",', "")
     assert broken != text
-    path = tmp_path / "17-doubling.toml"
-    path.write_text(broken, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "kiosk", "lesson", "check", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _check_copy(tmp_path / "17-doubling.toml", broken)
     assert done.returncode == 1, done.stdout
     for refused in ("9/3 8/3", "9/3 6/1", "8/2 6/1", "7/1 6/1"):
         assert f"step 7: 'plays': wrong: refuses {refused}, only " in done.stdout, done.stdout
