@@ -10,6 +10,8 @@ functions too) and holds the code to this, and to having no import circle.
   which name the rule profiles) and ``events`` (every event, typed) stand on the rules;
 - ``link`` (the serial link) and ``simtable`` (the simulated table) both speak the table's
   frames, and neither knows the other: the link is handed a simulator by its caller;
+  ``bledice`` (Bluetooth dice that report their face) is an edge of the same kind, read
+  as the dice wells are;
 - ``referee`` (readings of the table into game events; it imports only the rules, the
   table and the events: :data:`REFEREE_NEEDS`);
 - ``tutor`` (coach and lessons, which host a referee) and ``store`` (SQLite);
@@ -33,7 +35,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors"}),
     frozenset({"rules", "files", "books", "layers"}),
     frozenset({"table", "config", "events"}),
-    frozenset({"link", "simtable"}),
+    frozenset({"link", "simtable", "bledice"}),
     frozenset({"referee"}),
     frozenset({"tutor", "store"}),
     frozenset({"play"}),
