@@ -159,9 +159,10 @@ class PixelsDecoder:
         """An IAmADie message (the chunked one, or the legacy 22 bytes)."""
         if len(data) == LEGACY_I_AM_A_DIE_SIZE:
             leds, _, kind = data[1], data[2], data[3]
-            pixel_id, built = struct.unpack_from("<I", data, 8)[0], struct.unpack_from(
-                "<I", data, 14
-            )[0]
+            pixel_id, built = (
+                struct.unpack_from("<I", data, 8)[0],
+                struct.unpack_from("<I", data, 14)[0],
+            )
             status = data[18:22]
             status = bytes([status[2], status[3], status[0], status[1]])  # as the chunk's
         else:
