@@ -146,7 +146,7 @@ def _table(
     events_out: TextIO | None,
 ) -> int:
     from kiosk.app.build import build_app
-    from kiosk.app.dice import source_after_commissioning
+    from kiosk.app.dice import bluetooth_dice, source_after_commissioning
     from kiosk.app.main import table_layout
     from kiosk.app.speech import Speaker
     from kiosk.display import Display, calibration_path, load_or_default
@@ -201,6 +201,7 @@ def _table(
         events_out=events_out,
         start_position=start,
         problems=tuple(problems),
+        bluetooth=bluetooth_dice(config),  # [dice] source = "pixels" or "godice"
     )
     if app.store_problem:
         print(

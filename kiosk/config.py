@@ -12,7 +12,7 @@ reading code.
 ...     load_config_text('[dice]\\nsource = "coins"\\n')
 ... except ConfigError as err:
 ...     print(err)
-[dice] source: 'coins' is not allowed; allowed: auto, wells, buttons, digital
+[dice] source: 'coins' is not allowed; allowed: auto, wells, buttons, digital, pixels, godice
 """
 
 from __future__ import annotations
@@ -93,6 +93,26 @@ def _pin(optional: bool = False) -> Check:
     return check
 
 
+def _addresses(value: Any) -> str | None:
+    """Up to two Bluetooth addresses, comma-separated (``[dice] addresses``)."""
+    parts = [p.strip() for p in value.split(",") if p.strip()]
+    hexes = set("0123456789abcdefABCDEF")
+    for part in parts:
+        pieces = part.split(":")
+        if len(pieces) != 6 or any(len(p) != 2 or not set(p) <= hexes for p in pieces):
+            return f"{shorten(repr(part), 60)} is not a Bluetooth address"
+    return None if len(parts) <= 2 else f"{len(parts)} addresses given; a pair of dice is two"
+
+
+def dice_addresses(value: str) -> tuple[str, ...]:
+    """``[dice] addresses`` as a tuple, die 1 first.
+
+    >>> dice_addresses("aa:bb:cc:dd:ee:01, AA:BB:CC:DD:EE:02")
+    ('AA:BB:CC:DD:EE:01', 'AA:BB:CC:DD:EE:02')
+    """
+    return tuple(p.strip().upper() for p in value.split(",") if p.strip())
+
+
 def _profile(value: Any) -> str | None:
     from kiosk.rules.profiles import PROFILES
 
@@ -135,8 +155,14 @@ class DiceSection:
 
     source: str = _setting(
         "auto",
-        "auto, wells, buttons, digital",
-        _choice("auto", "wells", "buttons", "digital"),
+        "auto, wells, buttons, digital, pixels, godice",
+        _choice("auto", "wells", "buttons", "digital", "pixels", "godice"),
+    )
+    addresses: str = _setting(
+        "",
+        'the Bluetooth addresses of the two dice, die 1 first ("AA:BB:CC:DD:EE:01, '
+        'AA:BB:CC:DD:EE:02"; kiosk doctor lists them), or "" for the two nearest',
+        _addresses,
     )
 
 

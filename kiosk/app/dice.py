@@ -1,11 +1,13 @@
-"""The three dice sources: the table's wells, entry with the buttons, and digital dice.
+"""The dice sources: the table's wells, Bluetooth dice, entry with the buttons, digital dice.
 
 Wells are read by the referee from the table's frames (a cocked die is announced
 there). Their design is proven by the field model (hardware/field.py) but not yet on
 the bench, so a real table enters the dice with the buttons unless
 ``[dice] source = "wells"`` says otherwise, and any dice-well cell that commissioning found
-reading wrong turns the wells off again (``source_after_commissioning``). Digital dice
-come from the operating system's random source. Button entry
+reading wrong turns the wells off again (``source_after_commissioning``). Where the
+wells are not built, Bluetooth dice that report their face (``pixels``, ``godice``:
+:mod:`kiosk.bledice`) are read as the wells are; if Bluetooth cannot be used the buttons
+take over. Digital dice come from the operating system's random source. Button entry
 walks each die through 1-6 with the Menu (or the player's own Done) button and takes
 it with Select.
 
@@ -18,8 +20,15 @@ it with Select.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-SOURCES = ("wells", "buttons", "digital")
+from kiosk.config import Config, dice_addresses
+
+if TYPE_CHECKING:
+    from kiosk.bledice import BleDice
+
+SOURCES = ("wells", "buttons", "digital", "pixels", "godice")
+BLUETOOTH = ("pixels", "godice")  # the sources that are Bluetooth dice (kiosk.bledice)
 # os.urandom, as the secrets module uses, without the OpenSSL library secrets loads (3 MB)
 _SYSTEM = random.SystemRandom()
 
@@ -46,6 +55,19 @@ def source_after_commissioning(configured: str, bad_cells: list[str]) -> tuple[s
         "dice are entered with the buttons until the wells are repaired and kiosk commission "
         "passes them"
     )
+
+
+def bluetooth_dice(config: Config) -> BleDice | None:
+    """The Bluetooth dice ``[dice] source`` names, over bleak (pinned to ``[dice]
+    addresses`` if given), not yet started; ``None`` for the other sources. Without bleak
+    or an adapter they say so once started, and the application falls back to the buttons."""
+    if config.dice.source not in BLUETOOTH:
+        return None
+    from kiosk.bledice import VENDORS, BleDice
+    from kiosk.bledice.transport import BleakTransport
+
+    transport = BleakTransport(dice_addresses(config.dice.addresses))
+    return BleDice(VENDORS[config.dice.source], transport)
 
 
 def digital_throw() -> tuple[int, int]:

@@ -86,7 +86,7 @@ from kiosk.rules import Colour, Game, Phase, Position, get_profile
 from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
 from kiosk.store.store import StoreError
-from kiosk.table import TableReading
+from kiosk.table import DieReading, TableReading
 from kiosk.table.sensing import Sensed, true_counts
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.lessons import LessonEngine
@@ -96,6 +96,7 @@ if TYPE_CHECKING:
     from kiosk.app.companion import Companion
     from kiosk.app.controls import Controls
     from kiosk.app.speech import Speaker
+    from kiosk.bledice import BleDice
     from kiosk.display import Calibration, Display
     from kiosk.simtable import SimulatedTable
     from kiosk.store import Store, StoreWriter
@@ -177,6 +178,7 @@ class App:
         start_position: Position | None = None,
         think_apart: bool = True,
         problems: tuple[str, ...] = (),
+        bluetooth: BleDice | None = None,
     ) -> None:
         self.config = config
         self.think_apart = think_apart  # the table's side thinks in a process of its own
@@ -191,6 +193,8 @@ class App:
         self.speaker = speaker
         self.config_file = config_file
         self.start_position = start_position
+        self.bluetooth = bluetooth  # Bluetooth dice, when [dice] source names them
+        self._told: tuple[DieReading, DieReading] | None = None  # what they said last
         self.layout = table_layout(config)
         self.bus = EventBus()
         self.view = TableView()
@@ -363,6 +367,8 @@ class App:
 
     def start(self) -> None:
         """Resume the unfinished game from the store, or start a new one; say what is missing."""
+        if self.bluetooth is not None:
+            self.bluetooth.start()
         self._notices()
         if self.store is not None:
             try:
@@ -578,6 +584,8 @@ class App:
         if self.companion is not None:
             self.companion.close()
         self.link.stop()
+        if self.bluetooth is not None:
+            self.bluetooth.stop()
         self.core.close()
         if self.simulator is not None:
             self.simulator.close()
@@ -649,6 +657,8 @@ class App:
             self._reading = reading
             self._show_board()  # where the men are now, before the referee's verdicts on it
             self.core.sense(reading, now)
+        if self.bluetooth is not None:
+            self._bluetooth_dice(now)
         self.modes.tick(now)
         self.core.tick(now)
         self._show_board()
@@ -657,6 +667,28 @@ class App:
         self._say_when_complete()
         self.transitions.tick(now, self.idle_since)
         self.bus.dispatch()
+
+    def _bluetooth_dice(self, now: int) -> None:
+        """What the Bluetooth dice said, to the game core as the wells' readings go (a die
+        thrown wakes the table); if Bluetooth cannot be used, the buttons take over."""
+        dice = self.bluetooth
+        assert dice is not None
+        for told in dice.poll():  # what else the dice said is logged by them
+            if self._told is not None:
+                self._woken()
+            self._told = told
+            self.core.dice(told, now)
+        if dice.unavailable and self.dice_source == dice.vendor.name:
+            self._no_bluetooth(dice.vendor.title, dice.unavailable)
+
+    def _no_bluetooth(self, title: str, why: str) -> None:
+        """The Bluetooth dice cannot be used: the throws are entered with the buttons, the
+        installer is told why (in the log and behind the PIN), the players what to do."""
+        log.warning("the %s dice cannot be used: %s; the dice are entered with the buttons",
+                    title, why)
+        self.dice_source = "buttons"
+        self.installer_notes.append(f"No {title} dice: {why}.")
+        self.say("both", f"The {title} dice cannot be used: enter each throw with the buttons.")
 
     def _show_board(self) -> None:
         """The board as the active referee judges it, to the view when it changed."""

@@ -341,7 +341,10 @@ class TableMenus:
 
     def _next_dice(self) -> None:
         d = self.app.config.dice
-        d.source = DICE_SOURCES[(DICE_SOURCES.index(d.source) + 1) % len(DICE_SOURCES)]
+        # Bluetooth dice are named in the file (their transport is built at start): the
+        # menu goes from them to the first of its own
+        now = DICE_SOURCES.index(d.source) if d.source in DICE_SOURCES else -1
+        d.source = DICE_SOURCES[(now + 1) % len(DICE_SOURCES)]
         self.app.dice_source = resolve_source(d.source, self.app.simulator is not None)
 
     def _next_profile(self) -> None:

@@ -12,15 +12,16 @@ dice that connect one after the other are never taken for a throw.
 >>> dice = BleDice(PIXELS, SimulatedDice())
 >>> dice.start()
 >>> dice.transport.connect(0); dice.transport.connect(1)
->>> dice.poll(), dice.readings
-(['Pixels die 1 connected (sim-0).', 'Pixels die 2 connected (sim-1).'], None)
+>>> dice.poll(), dice.said
+([], ['Pixels die 1 connected (sim-0).', 'Pixels die 2 connected (sim-1).'])
 >>> dice.transport.notify(0, bytes([3, 1, 2])); dice.transport.notify(1, bytes([3, 4, 0]))
->>> dice.poll(), dice.readings
-([], (<DieReading.THREE: 3>, <DieReading.COCKED: 7>))
+>>> dice.poll()
+[(<DieReading.THREE: 3>, <DieReading.COCKED: 7>)]
 """
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +39,10 @@ from kiosk.bledice.protocol import (
 )
 from kiosk.table import DieReading
 
+log = logging.getLogger(__name__)
+
 LOW_BATTERY = 15  # percent: the installer is told to charge the die
+SAID = 20  # lines kept in BleDice.said
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,7 @@ class BleDice:
         self._dice: list[DieReading | None] = [None, None]  # None: not heard from yet
         self.identities: dict[int, Identity] = {}
         self.unavailable = ""  # why Bluetooth cannot be used, once the transport said so
+        self.said: list[str] = []  # the latest lines logged, for kiosk doctor and tests
 
     def start(self) -> None:
         """Start the transport looking for the dice."""
@@ -117,21 +122,32 @@ class BleDice:
             return None
         return first, second
 
-    def poll(self) -> list[str]:
-        """Take in what the transport delivered; what to tell the installer, in words."""
-        said: list[str] = []
+    def poll(self) -> list[tuple[DieReading, DieReading]]:
+        """Take in what the transport delivered: each new reading of the pair, in order
+        (a throw's rolling is never lost between two polls). What it means for the
+        installer is logged, in words: a die connected or lost as news, anything wrong
+        as a warning; :attr:`said` keeps the latest lines."""
+        changes: list[tuple[DieReading, DieReading]] = []
         while True:
             try:
                 notice = self._notices.get_nowait()
             except queue.Empty:
-                return said
-            said += self._take(notice)
+                return changes
+            before = self.readings
+            for level, line in self._take(notice):
+                log.log(level, "%s", line)
+                self.said.append(line)
+            now = self.readings
+            if now is not None and now != before:
+                changes.append(now)
+            del self.said[:-SAID]
 
-    def _take(self, notice: Notice) -> list[str]:
+    def _take(self, notice: Notice) -> list[tuple[int, str]]:
+        """What a notice changes, and what it says (with its logging level)."""
         title = self.vendor.title
-        if isinstance(notice, Unavailable):
+        if isinstance(notice, Unavailable):  # said by whoever falls back (one line)
             self.unavailable = notice.why
-            return [f"The {title} dice cannot be used: {notice.why}."]
+            return []
         die = f"{title} die {notice.slot + 1}"
         if isinstance(notice, Connected):
             self._decoders[notice.slot] = self.vendor.decoder()
@@ -139,20 +155,23 @@ class BleDice:
                 self._dice[notice.slot] = DieReading.EMPTY  # no face until it is thrown
             for message in self.vendor.hello:
                 self.transport.send(notice.slot, message)
-            return [f"{die} connected ({notice.address})."]
+            return [(logging.INFO, f"{die} connected ({notice.address}).")]
         if isinstance(notice, Lost):
             # the last reading stays: a die that comes back on the same face is no throw
-            return [f"{die} lost ({notice.why}); looking for it again."]
+            return [(logging.INFO, f"{die} lost ({notice.why}); looking for it again.")]
         decoder = self._decoders.get(notice.slot)
         if decoder is None:
             return []
         try:
             event = decoder.decode(notice.data)
         except DiceProtocolError as err:
-            return [f"{die} sent a message that cannot be read ({err}); ignored."]
-        return self._event(notice.slot, die, event)
+            return [
+                (logging.WARNING, f"{die} sent a message that cannot be read ({err}); ignored.")
+            ]
+        return [(logging.WARNING, line) for line in self._event(notice.slot, die, event)]
 
     def _event(self, slot: int, die: str, event: DieEvent | None) -> list[str]:
+        """What an event changes; what is wrong with the die, if anything."""
         if isinstance(event, Roll):
             self._dice[slot] = reading(event)
             return []

@@ -52,7 +52,7 @@ from kiosk.referee.variants import variant
 from kiosk.rules import Colour, Game, GameError, Phase, Position, RuleProfile, Turn, get_profile
 from kiosk.rules.chouette import Chouette
 from kiosk.rules.session import Session
-from kiosk.table import TableLayout, TableReading
+from kiosk.table import DieReading, TableLayout, TableReading
 from kiosk.table.sensing import Sensed, colour_in, project, true_counts
 from kiosk.tutor.opponent import Opponent
 
@@ -89,7 +89,7 @@ class CoreSettings:
 
     referee: RefereeConfig = field(default_factory=RefereeConfig)
     profile: str = "modern"  # the rule profile of a game outside a session
-    dice_source: str = "wells"  # wells, buttons or digital
+    dice_source: str = "wells"  # wells, buttons, digital, or Bluetooth dice: pixels, godice
     think_limit: float = 2.0  # seconds the table's evaluator has before its fallback answers
 
 
@@ -128,6 +128,7 @@ class GameCore:
         self.game = Game(self.profile, self.start)
         self.referee = self.make_referee(self.game, self._from_referee)
         self._dice_held = False  # dice read while the table's side decided its cube
+        self._told: tuple[DieReading, DieReading] | None = None  # Bluetooth dice's last word
 
     # -- the table --------------------------------------------------------------------------
 
@@ -149,9 +150,31 @@ class GameCore:
             self._given = self._unjudged(reading)  # each reading coloured from the last
             return
         judge.sense(reading, now)
+        self._judge_dice(now)
+
+    def dice(self, dice: tuple[DieReading, DieReading], now: int) -> None:
+        """What dice that read themselves say (Bluetooth dice reporting their face, die 1
+        first): judged as the wells' readings are, whenever they change."""
+        self.now = now
+        self._told = dice
+        self._judge_dice(now)
+
+    def _judge_dice(self, now: int) -> None:
+        """The dice as read now, to the active referee where they are its throws (not while
+        the table's side decides its cube: those count once it has decided)."""
         self._dice_held = self.holding
-        if self.owner.wells and self.settings.dice_source == "wells" and not self.holding:
-            judge.dice(reading.dice, now)
+        judge, dice = self.judge, self.read_dice
+        if judge is not None and dice is not None and self.owner.wells and not self.holding:
+            judge.dice(dice, now)
+
+    @property
+    def read_dice(self) -> tuple[DieReading, DieReading] | None:
+        """The dice as last read: in the wells, or as the Bluetooth dice said; ``None``
+        while the dice are entered with the buttons or drawn (or not yet read)."""
+        source = self.settings.dice_source
+        if source == "wells":
+            return self.reading.dice if self.reading is not None else None
+        return None if source in ("buttons", "digital") else self._told
 
     @property
     def board(self) -> Sensed | None:
@@ -191,10 +214,10 @@ class GameCore:
 
     def _release_dice(self) -> None:
         """The table's side has decided its cube: dice thrown meanwhile count now."""
-        if self._dice_held and not self.holding and self.reading is not None:
+        dice = self.read_dice
+        if self._dice_held and not self.holding and dice is not None:
             self._dice_held = False
-            if self.settings.dice_source == "wells":
-                self.referee.dice(self.reading.dice, self.now)
+            self.referee.dice(dice, self.now)
 
     def settle(self) -> None:
         """Wait for the table's side to finish thinking, and act on it (a script)."""
@@ -321,11 +344,12 @@ class GameCore:
         self._show_table(self.referee)
 
     def _show_table(self, referee: Referee) -> None:
-        """A new referee starts from the table as it stands, dice in the wells included."""
+        """A new referee starts from the table as it stands, the dice as read included."""
         if self.reading is not None:
             referee.sense(self.reading, self.now)
-            if self.settings.dice_source == "wells":
-                referee.dice(self.reading.dice, self.now)
+        dice = self.read_dice
+        if dice is not None:
+            referee.dice(dice, self.now)
 
     def set_up(self, position: Position, restoring: bool, in_play: bool = False) -> None:
         """Have the players lay ``position`` out (the referee guides them); ``in_play``: a
