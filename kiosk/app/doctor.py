@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kiosk.config import (
     DEFAULT_PIN,
@@ -34,7 +35,11 @@ from kiosk.config import (
     load_config,
 )
 
+if TYPE_CHECKING:
+    from kiosk.bledice.transport import Found
+
 MIN_FREE_MB = 200  # the games and logs need little; an SD card this full is in trouble
+SCAN_DICE_S = 4.0  # kiosk doctor's scan for Bluetooth dice
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,74 @@ def check_gpio(pins: PinsSection, pin_factory: object | None = None) -> Check:
         except ControlsUnavailable as err:
             return Check(name, False, f"{err}{_gpio_hint()}. The keyboard still works.")
     return Check(name, True, "every button, light and the buzzer pin could be claimed")
+
+
+Scan = Callable[[str, float], tuple[list["Found"], str]]  # vendor, seconds -> found, why not
+
+
+def _scan(vendor: str, seconds: float) -> tuple[list[Found], str]:
+    from kiosk.bledice import VENDORS
+    from kiosk.bledice.transport import find_dice
+
+    return find_dice(VENDORS[vendor], seconds)
+
+
+def check_bluetooth_dice(
+    config: Config, seconds: float = SCAN_DICE_S, scan: Scan = _scan
+) -> Check:
+    """The Bluetooth dice ``[dice] source`` names are heard in a short scan: each one found
+    (address, kind, battery, signal), or why none could be looked for."""
+    from kiosk.app.dice import BLUETOOTH
+    from kiosk.bledice import VENDORS
+    from kiosk.config import dice_addresses
+
+    name = "Bluetooth dice"
+    source = config.dice.source
+    if source not in BLUETOOTH:
+        return Check(name, True, f'not used ([dice] source = "{source}")')
+    title = VENDORS[source].title
+    found, why = scan(source, seconds)
+    if why:
+        return Check(name, False, f"{why}. Until then the dice are entered with the buttons.")
+    pinned = dice_addresses(config.dice.addresses)
+    heard = {f.address.upper() for f in found}
+    missing = [a for a in pinned if a not in heard]
+    listed = "; ".join(_die_found(f) for f in found)
+    if not found:
+        return Check(
+            name,
+            False,
+            f"no {title} dice heard in {seconds:g} s: wake them (pick them up, or take them off "
+            "the charger) and bring them near the table",
+        )
+    wrong = [f for f in found if f.identity is not None and not f.identity.six_sided]
+    count = f"{len(found)} {title} {'die' if len(found) == 1 else 'dice'} found: {listed}"
+    if missing:
+        return Check(name, False, f"{count}. Not heard: {', '.join(missing)} ([dice] addresses)")
+    if wrong:
+        return Check(name, False, f"{count}. Only six-sided dice (d6) can be used")
+    if len(found) < 2 and not pinned:
+        return Check(name, False, f"{count}. A game needs two: wake the other")
+    if len(found) > 2 and not pinned:
+        return Check(
+            name, True, f"{count}. The two nearest are used; [dice] addresses can name the pair"
+        )
+    return Check(name, True, count)
+
+
+def _die_found(found: Found) -> str:
+    """One die as kiosk doctor lists it: address, name, kind, battery, firmware, signal."""
+    who = found.identity
+    parts = [found.address] + ([repr(found.name)] if found.name else [])
+    if who is not None:
+        parts.append(who.kind)
+        if who.battery is not None:
+            charging = ", charging" if who.battery.charging else ""
+            parts.append(f"battery {who.battery.percent} %{charging}")
+        if who.firmware:
+            parts.append(f"firmware {who.firmware}")
+    parts.append(f"{found.rssi} dBm")
+    return " ".join(parts[:2]) + (f" ({', '.join(parts[2:])})" if len(parts) > 2 else "")
 
 
 def _gpio_hint() -> str:
@@ -603,6 +676,7 @@ def run_checks(config_file: str | None = None, port: str | None = None) -> list[
         check_serial(port),
         check_firmware(port, config),
         check_gpio(config.pins),
+        check_bluetooth_dice(config),
         check_display(),
         check_audio(),
         check_tutor(config.tutor),

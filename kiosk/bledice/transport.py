@@ -42,6 +42,8 @@ def unavailable_because(err: BaseException) -> str:
         )
     text = " ".join(str(err).split()) or type(err).__name__
     lowered = text.lower()
+    if "org.bluez" in lowered or "serviceunknown" in lowered:  # D-Bus, but no BlueZ on it
+        return unavailable_because(FileNotFoundError())
     if "no bluetooth adapters" in lowered or "adapter" in lowered and "not found" in lowered:
         return "no Bluetooth adapter found (a Raspberry Pi 3, 4 or 5 has one; check rfkill)"
     if "not ready" in lowered or "powered" in lowered or "rfkill" in lowered:
