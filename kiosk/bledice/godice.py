@@ -133,7 +133,7 @@ GODICE = Vendor(
     write=WRITE,
     decoder=GoDiceDecoder,
     hello=(bytes([REQUEST_COLOUR]), bytes([REQUEST_BATTERY])),
-    blink=pulse(),
+    blink=lambda times: pulse(count=times),
     recognise=_recognise,
     tells_face=False,  # no published message asks a GoDice for its face
 )

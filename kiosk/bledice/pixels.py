@@ -239,6 +239,6 @@ PIXELS = Vendor(
     write=WRITE,
     decoder=PixelsDecoder,
     hello=(bytes([WHO_ARE_YOU]), bytes([REQUEST_BATTERY_LEVEL])),
-    blink=blink(),
+    blink=lambda times: blink(count=times),
     recognise=_recognise,
 )

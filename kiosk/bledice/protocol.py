@@ -97,7 +97,7 @@ class Vendor:
     write: str
     decoder: Callable[[], Decoder]
     hello: tuple[bytes, ...]  # sent on connecting: who are you, battery...
-    blink: bytes  # makes the die light up, so the installer sees which die is which
+    blink: Callable[[int], bytes]  # the die lights up n times: die 1 once, die 2 twice
     recognise: Callable[[str, list[str], dict[int, bytes]], bool]  # name, services, maker data
     # whether a die says its face once connected (answering ``hello``); if not, it has no
     # face until it is first thrown

@@ -12,8 +12,11 @@ dice that connect one after the other are never taken for a throw.
 >>> dice = BleDice(PIXELS, SimulatedDice())
 >>> dice.start()
 >>> dice.transport.connect(0); dice.transport.connect(1)
->>> dice.poll(), dice.said
-([], ['Pixels die 1 connected (sim-0).', 'Pixels die 2 connected (sim-1).'])
+>>> dice.poll()
+[]
+>>> for line in dice.said: print(line)
+Pixels die 1 connected (sim-0); it blinks once.
+Pixels die 2 connected (sim-1); it blinks twice.
 >>> dice.transport.notify(0, bytes([3, 1, 2])); dice.transport.notify(1, bytes([3, 4, 0]))
 >>> dice.poll()
 [(<DieReading.THREE: 3>, <DieReading.COCKED: 7>)]
@@ -153,9 +156,10 @@ class BleDice:
             self._decoders[notice.slot] = self.vendor.decoder()
             if self._dice[notice.slot] is None and not self.vendor.tells_face:
                 self._dice[notice.slot] = DieReading.EMPTY  # no face until it is thrown
-            for message in self.vendor.hello:
-                self.transport.send(notice.slot, message)
-            return [(logging.INFO, f"{die} connected ({notice.address}).")]
+            for message in (*self.vendor.hello, self.vendor.blink(notice.slot + 1)):
+                self.transport.send(notice.slot, message)  # die 1 blinks once, die 2 twice
+            times = "once" if notice.slot == 0 else "twice"
+            return [(logging.INFO, f"{die} connected ({notice.address}); it blinks {times}.")]
         if isinstance(notice, Lost):
             # the last reading stays: a die that comes back on the same face is no throw
             return [(logging.INFO, f"{die} lost ({notice.why}); looking for it again.")]
@@ -186,7 +190,3 @@ class BleDice:
         if isinstance(battery, Battery) and battery.percent < LOW_BATTERY and not battery.charging:
             said.append(f"{die}'s battery is at {battery.percent} %: charge it.")
         return said
-
-    def identify(self, slot: int) -> None:
-        """Make the die in ``slot`` blink, so the installer sees which die is which."""
-        self.transport.send(slot, self.vendor.blink)

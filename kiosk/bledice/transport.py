@@ -42,6 +42,11 @@ def unavailable_because(err: BaseException) -> str:
         )
     text = " ".join(str(err).split()) or type(err).__name__
     lowered = text.lower()
+    if "accessdenied" in lowered or "not allowed" in lowered:  # BlueZ's D-Bus policy
+        return (
+            "this user may not use Bluetooth: add it to the bluetooth group (sudo usermod -aG "
+            "bluetooth USER; the service: SupplementaryGroups=bluetooth)"
+        )
     if "org.bluez" in lowered or "serviceunknown" in lowered:  # D-Bus, but no BlueZ on it
         return unavailable_because(FileNotFoundError())
     if "no bluetooth adapters" in lowered or "adapter" in lowered and "not found" in lowered:

@@ -190,7 +190,7 @@ class TestGoDice:
         assert d.decode(b"Col" + bytes([1])) == Identity("GoDice", "red", "d6")
 
     def test_pulse_is_the_makers_layout(self) -> None:
-        assert GODICE.blink == bytes([16, 3, 30, 20, 0, 0, 255, 1, 0])
+        assert GODICE.blink(2) == bytes([16, 2, 30, 20, 0, 0, 255, 1, 0])
 
 
 BAD = {

@@ -71,9 +71,11 @@ def test_a_die_lost_keeps_its_reading_and_its_slot() -> None:
     assert dice.poll() == [] and dice.readings == (DieReading.ONE, DieReading.TWO)
     assert dice.said[-2:] == [
         "Pixels die 2 lost (out of range); looking for it again.",
-        "Pixels die 2 connected (sim-1).",
+        "Pixels die 2 connected (sim-1); it blinks twice.",
     ]
     assert sim.sent.count((1, b"\x01")) == 2  # whoAreYou again on reconnecting
+    blinks = [data for slot, data in sim.sent if data[0] == 29]  # Blink: count is byte 1
+    assert [b[1] for b in blinks] == [1, 2, 2]  # die 1 once, die 2 twice (and again)
 
 
 def test_what_is_wrong_with_a_die_is_one_line(caplog: pytest.LogCaptureFixture) -> None:
@@ -147,6 +149,8 @@ def test_unavailable_reasons() -> None:
         "[org.freedesktop.DBus.Error.ServiceUnknown] The name org.bluez was not provided"
     )
     assert "BlueZ" in unavailable_because(dbus)
+    denied = Exception("[org.freedesktop.DBus.Error.AccessDenied] Rejected send message")
+    assert "bluetooth group" in unavailable_because(denied)
     assert unavailable_because(Exception("boom\n  at line 3")) == "Bluetooth failed: boom at line 3"
 
 
