@@ -56,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="check the serial device, firmware, GPIO, display, audio, disk and database",
         description="Check everything the table needs and say, one line each, what is in "
         "order and what is wrong and how to put it right: the configuration, the table's "
-        "serial device and firmware, the buttons and lights, the screen, speech and sound, "
+        "serial device and firmware, the buttons and lights, the Bluetooth dice (a short "
+        "scan, when [dice] source names them), the screen, speech and sound, "
         "the tutor's evaluator, disk space, the database, the installer's PIN and the "
         "commissioning of the slots. Exits with status 1 if anything is wrong.",
     )

@@ -168,6 +168,7 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "serial device",
         "table firmware",
         "buttons and lights (GPIO)",
+        "Bluetooth dice",
         "display",
         "speech and sound",
         "tutor",
@@ -178,7 +179,8 @@ def test_kiosk_doctor_prints_a_line_per_check_and_fails(
         "class companion",
     ]
     assert lines[0].startswith("OK      configuration: read from")
-    assert lines[4].startswith("PROBLEM display: no screen")
+    assert lines[4] == 'OK      Bluetooth dice: not used ([dice] source = "auto")'
+    assert lines[5].startswith("PROBLEM display: no screen")
     assert lines[-5].startswith("OK      database:")
     assert lines[-4].startswith("PROBLEM installer PIN: still the default 1234")
     assert lines[-3].startswith("PROBLEM commissioning: not done: run kiosk commission")
