@@ -241,4 +241,5 @@ PIXELS = Vendor(
     hello=(bytes([WHO_ARE_YOU]), bytes([REQUEST_BATTERY_LEVEL])),
     blink=lambda times: blink(count=times),
     recognise=_recognise,
+    write_response=True,  # BleSession.ts writes with response unless told not to
 )

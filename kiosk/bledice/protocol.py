@@ -102,6 +102,7 @@ class Vendor:
     # whether a die says its face once connected (answering ``hello``); if not, it has no
     # face until it is first thrown
     tells_face: bool = True
+    write_response: bool = False  # whether writes ask the die to acknowledge them
 
 
 def reading(roll: Roll) -> DieReading:

@@ -222,7 +222,7 @@ class BleakTransport:
     @staticmethod
     async def _write(client: Any, vendor: Vendor, data: bytes) -> None:
         try:
-            await client.write_gatt_char(vendor.write, data)
+            await client.write_gatt_char(vendor.write, data, response=vendor.write_response)
         except Exception:  # a die gone meanwhile: its loss is delivered by bleak
             return
 

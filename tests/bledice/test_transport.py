@@ -73,7 +73,8 @@ class Radio:
                 assert uuid == NOTIFY
                 self.die.notify = callback
 
-            async def write_gatt_char(self, uuid: str, data: bytes) -> None:
+            async def write_gatt_char(self, uuid: str, data: bytes, response: bool) -> None:
+                assert response  # Pixels are written with response, as their library does
                 self.die.written.append((uuid, bytes(data)))
 
             async def disconnect(self) -> None:
