@@ -108,6 +108,8 @@ class BleDice:
         self.identities: dict[int, Identity] = {}
         self.unavailable = ""  # why Bluetooth cannot be used, once the transport said so
         self.said: list[str] = []  # the latest lines logged, for kiosk doctor and tests
+        self._warned: set[str] = set()
+        self._other_kind: set[int] = set()  # slots holding a die that is not a d6
 
     def start(self) -> None:
         """Start the transport looking for the dice."""
@@ -138,6 +140,12 @@ class BleDice:
                 return changes
             before = self.readings
             for level, line in self._take(notice):
+                if level == logging.WARNING:
+                    if line in self._warned:
+                        continue  # a fault repeated is said once, until a die comes or goes
+                    self._warned.add(line)
+                else:
+                    self._warned.clear()
                 log.log(level, "%s", line)
                 self.said.append(line)
             now = self.readings
@@ -154,6 +162,7 @@ class BleDice:
         die = f"{title} die {notice.slot + 1}"
         if isinstance(notice, Connected):
             self._decoders[notice.slot] = self.vendor.decoder()
+            self._other_kind.discard(notice.slot)
             if self._dice[notice.slot] is None and not self.vendor.tells_face:
                 self._dice[notice.slot] = DieReading.EMPTY  # no face until it is thrown
             for message in (*self.vendor.hello, self.vendor.blink(notice.slot + 1)):
@@ -177,15 +186,18 @@ class BleDice:
     def _event(self, slot: int, die: str, event: DieEvent | None) -> list[str]:
         """What an event changes; what is wrong with the die, if anything."""
         if isinstance(event, Roll):
-            self._dice[slot] = reading(event)
+            if slot not in self._other_kind:
+                self._dice[slot] = reading(event)
             return []
         said = []
         battery = event.battery if isinstance(event, Identity) else event
         if isinstance(event, Identity):
             self.identities[slot] = event
-            if not event.six_sided:
+            if not event.six_sided:  # its faces are never taken for a throw
+                self._other_kind.add(slot)
+                self._dice[slot] = None
                 said.append(f"{die} is a {event.kind}, not a six-sided die: use a d6.")
-            if event.roll is not None:
+            elif event.roll is not None:
                 self._dice[slot] = reading(event.roll)
         if isinstance(battery, Battery) and battery.percent < LOW_BATTERY and not battery.charging:
             said.append(f"{die}'s battery is at {battery.percent} %: charge it.")

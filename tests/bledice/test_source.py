@@ -100,6 +100,20 @@ def test_a_die_of_another_kind_is_named(caplog: pytest.LogCaptureFixture) -> Non
     dice.poll()
     assert dice.said[-1] == "Pixels die 2 is a d20, not a six-sided die: use a d6."
     assert dice.identities[1].kind == "d20" and dice.readings is None
+    sim.notify(0, bytes([3, 1, 0]))
+    sim.notify(1, bytes([3, 1, 4]))  # a d20 on its face 5 is no backgammon die's five
+    assert dice.poll() == [] and dice.readings is None
+
+
+def test_a_fault_repeated_is_said_once(caplog: pytest.LogCaptureFixture) -> None:
+    dice, sim = pair()
+    for _ in range(50):
+        sim.notify(0, bytes([3, 1]))
+    sim.notify(0, bytes([34, 9, 0]))
+    sim.notify(0, bytes([34, 9, 0]))
+    dice.poll()
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warned) == 2
 
 
 def test_fuzzed_notifications_never_raise() -> None:
