@@ -6,10 +6,15 @@ they connect are no throw, and without Bluetooth the buttons take over."""
 from __future__ import annotations
 
 import struct
+import time
 
+import pytest
+
+from kiosk.app.dice import bluetooth_dice
 from kiosk.bledice import VENDORS, BleDice
 from kiosk.bledice.godice import D6_VECTORS
 from kiosk.bledice.simulated import SimulatedDice
+from kiosk.bledice.transport import BleakTransport
 from kiosk.config import Config
 from kiosk.simtable import STARTING_POSITION
 
@@ -136,3 +141,24 @@ def test_without_bluetooth_the_buttons_take_over(harness, caplog) -> None:
     ]
     h.press("done", "white")  # the throw is entered with the buttons now
     assert h.app.modes.top.__class__.__name__ == "DiceEntryMode"
+
+
+def test_kiosk_runs_dice_over_real_bleak_and_falls_back_without_bluetooth(harness) -> None:
+    """The dice as ``kiosk run`` builds them (bleak's transport): on a machine without
+    Bluetooth (or without bleak) the table says why once and takes the buttons."""
+    config = Config()
+    config.dice.source = "pixels"
+    dice = bluetooth_dice(config)
+    assert dice is not None and isinstance(dice.transport, BleakTransport)
+    h = harness(config, bluetooth=dice)
+    h.sim.set_position(STARTING_POSITION)
+    h.app.start()
+    deadline = time.monotonic() + 20
+    while h.app.dice_source == "pixels" and time.monotonic() < deadline:
+        h.wait(50)
+        time.sleep(0.05)
+    if not dice.unavailable:
+        pytest.skip("this machine has Bluetooth: a scan is under way")
+    assert h.app.dice_source == "buttons"
+    assert h.app.installer_notes[-1] == f"No Pixels dice: {dice.unavailable}."
+    assert "\n" not in dice.unavailable
