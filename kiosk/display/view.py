@@ -661,8 +661,8 @@ class TableView:
         """The table's review of the visitor's plays: the result's full explanation (the
         result stays on the line)."""
         result = self.prompts.get(colour, Prompt.RESULT)
-        if result is None:
-            self.say(colour, review, kind=Prompt.SAID)
+        if result is None:  # its first line said, the whole of it on Select
+            self.say(colour, review.splitlines()[0], review, kind=Prompt.SAID)
             return
         detail = f"{result.detail}\n\n{review}" if result.detail else review
         self.prompts.put(colour, Prompt.RESULT, replace(result, detail=detail, title=result.text))
