@@ -5,6 +5,7 @@ with their progress, games to replay) or when the referee asks (which play, a wr
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 
@@ -274,8 +275,12 @@ class TableMenus:
         for err in damaged:
             log.error("lesson left out: %s", err)
         store = app.progress()
-        progress = store.lesson_progress(app.config.tutor.player_slot) if store else {}
+        progress = store.lesson_progress(app.learners.current) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
+        table = app.config.tutor.hint_budget
+        if app.store is not None:  # the learner's own hints, kept in the records
+            label = functools.partial(app.learners.label, table)  # the setting as it is now
+            items.append(Item(label, app.learners.step, keep_open=True))
         items += [Item(f"Left out, damaged: {err}") for err in damaged]  # for the installer
         return Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
 
