@@ -49,15 +49,16 @@ def hint_budget(
 def hint_words(budget: HintBudget) -> str:
     """A hint budget in a newcomer's words.
 
-    >>> [hint_words(b) for b in CHOICES[1:]]  # doctest: +NORMALIZE_WHITESPACE
-    ['where a man may go', 'every move graded', '3 graded moves a turn',
-     'think first: none until Done']
+    >>> [hint_words(b) for b in CHOICES[1:]]
+    ['where a man may go', 'all graded', '3 graded a turn', 'think first']
+    >>> hint_words(HintBudget("budget", 1))
+    '1 graded a turn'
     """
     return {
         "legal": "where a man may go",
-        "everything": "every move graded",
-        "budget": f"{budget.lifts} graded moves a turn",
-        "think": "think first: none until Done",
+        "everything": "all graded",
+        "budget": f"{budget.lifts} graded a turn",
+        "think": "think first",
     }[budget.mode]
 
 
@@ -113,5 +114,5 @@ class Learners:
         """The Lessons menu's line for the current learner's hints."""
         mine = self.hints()
         if mine is None:
-            return f"Hints for {self.current}: as the table ({hint_words(table)})"
+            return f"Hints for {self.current}: {hint_words(table)} (table's)"
         return f"Hints for {self.current}: {hint_words(mine)}"

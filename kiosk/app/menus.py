@@ -277,12 +277,14 @@ class TableMenus:
         store = app.progress()
         progress = store.lesson_progress(app.learners.current) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
-        table = app.config.tutor.hint_budget
-        if app.store is not None:  # the learner's own hints, kept in the records
-            label = functools.partial(app.learners.label, table)  # the setting as it is now
-            items.append(Item(label, app.learners.step, keep_open=True))
         items += [Item(f"Left out, damaged: {err}") for err in damaged]  # for the installer
-        return Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
+        menu = Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
+        if app.store is not None and lessons:  # the learner's own hints, kept in the records:
+            table = app.config.tutor.hint_budget  # first, above the first lesson (the cursor's)
+            label = functools.partial(app.learners.label, table)  # the setting as it is now
+            menu.items.insert(0, Item(label, app.learners.step, keep_open=True))
+            menu.cursor = 1
+        return menu
 
     def replays(self) -> Menu:
         """Crawley's recorded games and the last games played at this table."""
