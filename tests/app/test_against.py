@@ -187,3 +187,5 @@ def test_the_review_gives_the_coachs_reasons_for_a_costly_play(harness) -> None:
     assert lines[1].startswith("- 3-1: you played 3/off, very bad (")  # 3/2/off, as gnubg writes it
     assert "it costs 0." in lines[1] and lines[1].endswith("Better 3/off 1/off.")
     assert "Bears off 1 man where the best play bears off 2" in lines[1]  # what it did wrong
+    legend = dict(h.app.view.legend["white"])
+    assert legend["select"] == "your review"  # a newcomer is told what Select opens
