@@ -707,7 +707,8 @@ class TableView:
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""
         other = "black" if starter == "white" else "white"
-        to_starter, to_other = wording.first_play(starter, other, white, black, self.name(starter))
+        who = "the table" if other == self.table and self.visitor is not None else other
+        to_starter, to_other = wording.first_play(starter, who, white, black, self.name(starter))
         self._tell(starter, Prompt.TURN, *to_starter)
         self._tell(other, Prompt.TURN, to_other)
 

@@ -168,6 +168,8 @@ def test_the_review_gives_the_coachs_reasons_for_a_costly_play(harness) -> None:
     h.wait(400)
     assert h.last("setup-ok")
     throw(h, 3, 1)  # white's 3-1: 3/off 1/off wins; 3/2/off leaves the man on the ace
+    said = h.app.view.messages["white"].text
+    assert said.startswith("You start: you threw 3, the table threw 1.")  # not "black"
     h.sim.move("3", "2")
     h.sim.move("2", "off-white")
     h.wait(300)
