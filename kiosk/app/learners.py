@@ -5,7 +5,7 @@ decided in this order, the first that says anything winning:
 
 1. the lesson on the table, if it sets ``hints``;
 2. the learner's own setting, kept in the records (``learner_settings``), which the
-   learner changes in the Lessons menu and the teacher from the companion;
+   learner changes in the main menu (its last line) and the teacher from the companion;
 3. the table's ``[tutor] hints``.
 
 >>> table = HintBudget.parse("legal")
@@ -20,11 +20,15 @@ for (the companion names one), else the table's ``[tutor] player_slot``.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 
 from kiosk.config import HintBudget
 from kiosk.store import Store, StoreError
 from kiosk.store.writer import StoreWriter
+
+log = logging.getLogger(__name__)
 
 #: What a learner may choose at the table, in the order Select steps through them; None
 #: is "as the table is set".
@@ -76,18 +80,27 @@ class Learners:
         self.current = default
         self._problem = problem
         self._known: dict[str, HintBudget | None] = {}
+        self._reading: set[str] = set()  # learners whose setting is being read
 
     def hints(self, learner: str | None = None) -> HintBudget | None:
-        """``learner``'s own hint budget (the current learner's by default), if set."""
+        """``learner``'s own hint budget (the current learner's by default), if set; never
+        waits on the store: a learner not read yet is read in a thread of its own and
+        counts as having none until then."""
         name = self.current if learner is None else learner
-        if name not in self._known:
-            store = self._store()
-            try:
-                self._known[name] = store.learner_hints(name) if store is not None else None
-            except StoreError as err:
-                self._problem(err)
-                return None
-        return self._known[name]
+        if name not in self._known and name not in self._reading:
+            self._reading.add(name)
+            threading.Thread(target=self._read, args=(name,), daemon=True).start()
+        return self._known.get(name)
+
+    def _read(self, name: str) -> None:
+        store = self._store()
+        try:
+            found = store.learner_hints(name) if store is not None else None
+        except StoreError as err:  # the store's trouble is said by its own writes
+            log.warning("a learner's hints could not be read: %s", err)
+            found = None
+        self._known.setdefault(name, found)  # a setting made meanwhile stands
+        self._reading.discard(name)
 
     def set_hints(self, learner: str, budget: HintBudget | None) -> str | None:
         """Keep ``learner``'s own hint budget (None: as the table is set); what went

@@ -366,6 +366,7 @@ class App:
     def start(self) -> None:
         """Resume the unfinished game from the store, or start a new one; say what is missing."""
         self._notices()
+        self.learners.hints()  # the learner's own hints read ahead, off the loop
         if self.store is not None:
             try:
                 game_id = self.store.unfinished_game()

@@ -5,7 +5,6 @@ with their progress, games to replay) or when the referee asks (which play, a wr
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Sequence
 
@@ -65,6 +64,12 @@ class TableMenus:
                 Item("Russian backgammon (the books' other game)", submenu=self.russian),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
+                Item(  # the learner's own hints, kept in the records (kiosk.app.learners)
+                    lambda: app.learners.label(c.tutor.hint_budget),
+                    lambda: app.learners.step(),
+                    keep_open=True,
+                    shown=lambda: app.store is not None,
+                ),
             ],
         )
         self.settings = Menu(
@@ -278,13 +283,7 @@ class TableMenus:
         progress = store.lesson_progress(app.learners.current) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
         items += [Item(f"Left out, damaged: {err}") for err in damaged]  # for the installer
-        menu = Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
-        if app.store is not None and lessons:  # the learner's own hints, kept in the records:
-            table = app.config.tutor.hint_budget  # first, above the first lesson (the cursor's)
-            label = functools.partial(app.learners.label, table)  # the setting as it is now
-            menu.items.insert(0, Item(label, app.learners.step, keep_open=True))
-            menu.cursor = 1
-        return menu
+        return Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)
 
     def replays(self) -> Menu:
         """Crawley's recorded games and the last games played at this table."""

@@ -106,7 +106,7 @@ MENU_KEYS = "1234567890"
 def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     """The score band's two lines for ``colour``'s side: the score (a match's length, a
     chouette's tallies), and the cube or a match's chance to win it; a Russian game has
-    neither.
+    neither, nor has a lesson.
 
     >>> view = TableView(score=(2, 1), match_length=5)
     >>> score_lines(view, "white")
@@ -117,6 +117,8 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     """
     if view.mode == Kind.RUSSIAN:  # the waiting game's score and cube are not this game's
         return "Russian: not scored", "No cube in this game"
+    if view.mode == Kind.LESSON:  # nor the lesson's
+        return "Lesson: not scored", "No cube in a lesson"
     me = 0 if colour == "white" else 1
     session = view.session
     if session is not None and session.order:  # a chouette: the box plays white
