@@ -27,6 +27,7 @@ from kiosk.app.modes.attract import WARN_MS, AttractMode
 from kiosk.companion.control import Candidate, Ranking
 from kiosk.companion.health import COUNTERS
 from kiosk.companion.server import CompanionError, CompanionServer
+from kiosk.config import HintBudget
 from kiosk.display.view import play_arrows
 from kiosk.events import Event
 from kiosk.rules import Colour, Position
@@ -67,6 +68,12 @@ class AppTable:
             except ValueError as err:
                 return str(err)
         return None
+
+    def set_learner_hints(self, learner: str, hints: str | None) -> str | None:
+        """Keep ``learner``'s own hint budget (None: as the table is set), as the learner
+        may in the Lessons menu (:class:`kiosk.app.learners.Learners`)."""
+        budget = None if hints is None else HintBudget.parse(hints)
+        return self.app.learners.set_hints(learner, budget)
 
     def leave_lesson(self) -> str | None:
         """Leave the lesson as its Menu button does (progress kept; the Lessons menu shows)."""

@@ -47,6 +47,7 @@ from kiosk.app.complete import CompletePlay
 from kiosk.app.dice import resolve_source
 from kiosk.app.events import EventBus
 from kiosk.app.hinting import HintGiver, HintTurn
+from kiosk.app.learners import Learners, hint_budget
 from kiosk.app.lessons import GuardedProgress
 from kiosk.app.menus import TableMenus
 from kiosk.app.modes import ModeStack
@@ -221,6 +222,7 @@ class App:
             lambda: self.modes.activity.coached,
         )
         self.hints = HintGiver(self.bus.publish, self._hint_turn, self.tutoring.grade_roll)
+        self.learners = Learners(lambda: self.store, config.tutor.player_slot, self.report_store)
         self.companion: Companion | None = None  # the class companion, once it was started
         self._session_notes: list[str] = []  # what is said before the session's next game
         self.installer_notes: list[str] = []  # what is missing, for the installer's eyes
@@ -370,6 +372,7 @@ class App:
         if self.bluetooth is not None:
             self.bluetooth.start()
         self._notices()
+        self.learners.hints()  # the learner's own hints read ahead, off the loop
         if self.store is not None:
             try:
                 game_id = self.store.unfinished_game()
@@ -852,21 +855,24 @@ class App:
                 self._session_game_over()
 
     def _hint_turn(self) -> HintTurn | None:
-        """The turn on now, if a person plays it: a lesson's play (its own hint budget, if
-        it sets one), or a game's the tutor watches (the table's own turns are not hinted);
-        graded hints only with the tutor on."""
-        budget = self.config.tutor.hint_budget
+        """The turn on now, if a person plays it: a lesson's play, or a game's the tutor
+        watches (the table's own turns are not hinted); graded hints only with the tutor on.
+        The budget: the lesson's, else the learner's own, else the table's
+        (:func:`kiosk.app.learners.hint_budget`)."""
+        table = self.config.tutor.hint_budget
         activity = self.modes.activity
         if isinstance(activity, LessonMode):
             referee = activity.engine.referee
             if referee is None:
                 return None
             game = referee.game
-            budget = activity.engine.lesson.hints or budget
+            mine = self.learners.hints(activity.engine.slot)
+            budget = hint_budget(table, mine, activity.engine.lesson.hints)
         elif activity.coached:
             game, side = self.core.game, self.core.side
             if side is not None and game.turn == side.colour:
                 return None
+            budget = hint_budget(table, self.learners.hints())
             if budget.graded and not self.tutor:
                 budget = HintBudget()
         else:
@@ -918,6 +924,8 @@ class App:
     def start_lesson(self, lesson_id: str, slot: str | None = None) -> None:
         """Run a lesson at the table (resumed where this learner left it: ``slot``, by
         default the configured player's); the game waits."""
+        if slot is not None:
+            self.learners.current = slot  # the learner at the table from now on
         start_lesson(self, lesson_id, slot)
 
     def start_replay(self, replay: Replay) -> None:

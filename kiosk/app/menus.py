@@ -64,6 +64,12 @@ class TableMenus:
                 Item("Russian backgammon (the books' other game)", submenu=self.russian),
                 Item("Replay a game", submenu=self.replays),
                 Item("Settings (installer)", app.ask_pin),
+                Item(  # the learner's own hints, kept in the records (kiosk.app.learners)
+                    lambda: app.learners.label(c.tutor.hint_budget),
+                    lambda: app.learners.step(),
+                    keep_open=True,
+                    shown=lambda: app.store is not None,
+                ),
             ],
         )
         self.settings = Menu(
@@ -274,7 +280,7 @@ class TableMenus:
         for err in damaged:
             log.error("lesson left out: %s", err)
         store = app.progress()
-        progress = store.lesson_progress(app.config.tutor.player_slot) if store else {}
+        progress = store.lesson_progress(app.learners.current) if store else {}
         items = [Item(lesson_label(i, progress), _call(app.start_lesson, i.id)) for i in lessons]
         items += [Item(f"Left out, damaged: {err}") for err in damaged]  # for the installer
         return Menu("Lessons", items or [Item("No lessons are installed.")], numbered=False)

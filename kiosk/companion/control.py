@@ -33,7 +33,13 @@ from kiosk.rules import Colour, Position
 log = logging.getLogger(__name__)
 
 #: The commands a :class:`TableControl` runs on the loop thread.
-COMMANDS: tuple[str, ...] = ("start_lesson", "leave_lesson", "show_position", "class_game")
+COMMANDS: tuple[str, ...] = (
+    "start_lesson",
+    "leave_lesson",
+    "show_position",
+    "class_game",
+    "set_learner_hints",
+)
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,10 @@ class TableControl(Protocol):
     def class_game(self, class_side: Colour) -> str | None:
         """A new game with the coach on: the class plays ``class_side``, the teacher the
         other."""
+
+    def set_learner_hints(self, learner: str, hints: str | None) -> str | None:
+        """Keep ``learner``'s own hint budget (``legal``, ``everything``, ``budget N``,
+        ``think``; None: as the table is set)."""
 
     def ranked_plays(self, position: Position, dice: tuple[int, int], count: int) -> Ranking:
         """The ``count`` best plays of ``dice``, rated with reasons by the table's coach."""

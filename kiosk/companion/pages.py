@@ -175,6 +175,17 @@ def teacher(csrf: str, library: Library) -> str:
    </form>
    {openings}
    <button type="button" data-post="/api/teacher/lesson/leave">Leave the lesson</button>
+   <form data-action="/api/teacher/learner/hints" id="hints-form">
+    <label>Learner <input name="learner" value="class" maxlength="24"></label>
+    <label>Hints when a man is lifted <select name="hints">
+     <option value="">as the table is set</option>
+     <option value="legal">where a man may go</option>
+     <option value="everything">every move graded</option>
+     <option value="budget 3">3 graded moves a turn</option>
+     <option value="think">think first: none until Done</option>
+    </select></label>
+    <button type="submit">Keep it for this learner</button>
+   </form>
   </section>
   <section class="card">
    <h2>A position</h2>

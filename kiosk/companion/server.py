@@ -64,7 +64,7 @@ from kiosk.companion.security import (
     kept_pin,
 )
 from kiosk.companion.validate import InputError
-from kiosk.config import CompanionSection
+from kiosk.config import CompanionSection, HintBudget
 from kiosk.errors import TableError
 from kiosk.events import Button, Detail, Event, MenuShown
 from kiosk.store import ClassAnswer
@@ -469,6 +469,7 @@ class CompanionServer:
             "class/close": self.t_close,
             "lesson": self.t_lesson,
             "lesson/leave": self.t_leave,
+            "learner/hints": self.t_hints,
             "opening": self.t_opening,
             "position": self.t_position,
             "rank": self.t_rank,
@@ -972,6 +973,17 @@ class CompanionServer:
         problem = await self._command("start_lesson", lesson.id, step, learner)
         where = f"step {step}" if step else "where the learner left it"
         return self._done(f"Lesson {lesson.info.number} is on the table, from {where}.", problem)
+
+    async def t_hints(self, data: dict[str, Any]) -> web.Response:
+        learner = validate.name(data.get("learner"), "The learner")
+        hints = str(data.get("hints") or "").strip() or None  # none: as the table is set
+        try:
+            budget = None if hints is None else str(HintBudget.parse(hints))
+        except ValueError as err:
+            raise InputError(str(err)) from None
+        problem = await self._command("set_learner_hints", learner, budget)
+        said = "as the table is set" if budget is None else budget
+        return self._done(f"{learner}'s hints: {said}.", problem)
 
     async def t_leave(self, data: dict[str, Any]) -> web.Response:
         problem = await self._command("leave_lesson")

@@ -847,7 +847,8 @@ class Renderer:
 
     def _cube_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         value, owner = view.cube
-        shown = view.mode != Kind.RUSSIAN  # Russian backgammon is played without the cube
+        # Russian backgammon is played without the cube; a lesson's is not the game's
+        shown = view.mode not in (Kind.RUSSIAN, Kind.LESSON)
         if key is None:
             return (value, owner, shown)
         if not shown:

@@ -106,7 +106,7 @@ MENU_KEYS = "1234567890"
 def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     """The score band's two lines for ``colour``'s side: the score (a match's length, a
     chouette's tallies), and the cube or a match's chance to win it; a Russian game has
-    neither.
+    neither, nor has a lesson.
 
     >>> view = TableView(score=(2, 1), match_length=5)
     >>> score_lines(view, "white")
@@ -117,6 +117,8 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     """
     if view.mode == Kind.RUSSIAN:  # the waiting game's score and cube are not this game's
         return "Russian: not scored", "No cube in this game"
+    if view.mode == Kind.LESSON:  # nor the lesson's
+        return "Lesson: not scored", "No cube in a lesson"
     me = 0 if colour == "white" else 1
     session = view.session
     if session is not None and session.order:  # a chouette: the box plays white
@@ -661,8 +663,8 @@ class TableView:
         """The table's review of the visitor's plays: the result's full explanation (the
         result stays on the line)."""
         result = self.prompts.get(colour, Prompt.RESULT)
-        if result is None:
-            self.say(colour, review, kind=Prompt.SAID)
+        if result is None:  # its first line said, the whole of it on Select
+            self.say(colour, review.splitlines()[0], review, kind=Prompt.SAID)
             return
         detail = f"{result.detail}\n\n{review}" if result.detail else review
         self.prompts.put(colour, Prompt.RESULT, replace(result, detail=detail, title=result.text))
@@ -707,7 +709,8 @@ class TableView:
     def _first_play(self, starter: str, white: int, black: int) -> None:
         """The opening throw decided who starts with those two dice: say it to each."""
         other = "black" if starter == "white" else "white"
-        to_starter, to_other = wording.first_play(starter, other, white, black, self.name(starter))
+        who = "the table" if other == self.table and self.visitor is not None else other
+        to_starter, to_other = wording.first_play(starter, who, white, black, self.name(starter))
         self._tell(starter, Prompt.TURN, *to_starter)
         self._tell(other, Prompt.TURN, to_other)
 

@@ -64,6 +64,8 @@ def level_of(name: str) -> str | None:
 
 
 Moment = tuple[int, int, Phase]  # (game number, turns played, phase): what a question is about
+#: The word the table's review begins with (a line of the result's explanation).
+REVIEW = "Review"
 Review = tuple[list[ReviewItem], list[CubeReviewItem]]  # the visitor's costliest plays, cubes
 
 
@@ -239,18 +241,16 @@ class TableSide:
     @staticmethod
     def _review(found: Review) -> str:
         """The review's words: the visitor's costliest plays and cube decisions, worst
-        first, with the better ones."""
+        first, each play with what it costs, the coach's reasons and the better play."""
         items, cube_items = found
-        parts = [
-            (i.loss, f"with {i.dice[0]}-{i.dice[1]} you played {i.play}, better {i.best}")
-            for i in items
-        ]
-        parts += [(c.loss, c.words) for c in cube_items]
+        parts = [(i.loss, i.words) for i in items]
+        parts += [(c.loss, f"{c.words[0].upper()}{c.words[1:]}.") for c in cube_items]
         if not parts:
-            return "Review: none of your plays or cube decisions gave anything away. Well played!"
+            nothing = "none of your plays or cube decisions gave anything away. Well played!"
+            return f"{REVIEW}: {nothing}"
         parts.sort(key=lambda part: -part[0])
-        worst = "; ".join(words for _, words in parts[:3])
-        return f"Review, your costliest plays and cube decisions: {worst}."
+        worst = "\n".join(f"- {words}" for _, words in parts[:3])
+        return f"{REVIEW}, your costliest plays and cube decisions:\n{worst}"
 
     # -- acting on what it thought ---------------------------------------------------------
 

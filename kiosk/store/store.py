@@ -34,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, cast
 
+from kiosk.config import HintBudget
 from kiosk.files import shorten
 from kiosk.rules import Colour, Game, InvalidPositionError, decode_position_id, get_profile
 from kiosk.store.errors import (
@@ -129,6 +130,17 @@ _INSTALLER = """
 CREATE TABLE IF NOT EXISTS installer (
     key TEXT PRIMARY KEY,
     value INTEGER NOT NULL
+)
+"""
+
+
+# Each learner's own settings (how much a lifted man's destinations are shown: the hint
+# budget, as [tutor] hints writes it), set by the learner at the table or by the teacher.
+_LEARNER_SETTINGS = """
+CREATE TABLE IF NOT EXISTS learner_settings (
+    learner TEXT PRIMARY KEY,
+    hints TEXT NOT NULL,
+    updated TEXT NOT NULL
 )
 """
 
@@ -328,6 +340,9 @@ class Store:
         if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'installer'").fetchone():
             with self._transaction():
                 db.execute(_INSTALLER)
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'learner_settings'").fetchone():
+            with self._transaction():
+                db.execute(_LEARNER_SETTINGS)
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         if "pruned" not in columns:
             with self._transaction():
@@ -663,6 +678,26 @@ class Store:
                 (str(player_slot), str(lesson_id), step, int(bool(done)), _now()),
             )
 
+    def save_learner_hints(self, learner: str, hints: str | None) -> None:
+        """Keep ``learner``'s own hint budget (``legal``, ``everything``, ``budget N``,
+        ``think``: see :class:`kiosk.config.HintBudget`); None forgets it (the table's holds)."""
+        if not isinstance(learner, str) or not 1 <= len(learner) <= 40:
+            raise StoreError(f"a learner is named by 1 to 40 characters, not {learner!r}")
+        with self._transaction() as db:
+            if hints is None:
+                db.execute("DELETE FROM learner_settings WHERE learner = ?", (learner,))
+                return
+            try:
+                budget = HintBudget.parse(hints)
+            except ValueError as err:
+                raise StoreError(str(err)) from None
+            db.execute(
+                "INSERT INTO learner_settings (learner, hints, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT (learner) DO UPDATE SET hints = excluded.hints, "
+                "updated = excluded.updated",
+                (learner, str(budget), _now()),
+            )
+
     def save_pin_failures(self, failures: int, key: str = "pin_failures") -> None:
         """Keep how many wrong PINs were entered in a row (0 after the right one); ``key``
         names another PIN's count (the teacher's)."""
@@ -705,6 +740,14 @@ class Store:
         return len(old)
 
     # -- reading ---------------------------------------------------------------------------
+
+    def learner_hints(self, learner: str) -> HintBudget | None:
+        """``learner``'s own hint budget, if one is kept (a damaged one counts as none)."""
+        rows = self._read("SELECT hints FROM learner_settings WHERE learner = ?", (str(learner),))
+        try:
+            return HintBudget.parse(rows[0][0]) if rows else None
+        except ValueError:
+            return None
 
     def pin_failures(self, key: str = "pin_failures") -> int:
         """How many wrong PINs were entered in a row, as last kept (``key``: whose)."""
@@ -833,9 +876,7 @@ class Store:
         names alone, read along the indexes."""
         names = {row[0] for row in self._read("SELECT DISTINCT player_slot FROM lessons")}
         if self._has_class_answers():
-            names.update(
-                row[0] for row in self._read("SELECT DISTINCT student FROM class_answers")
-            )
+            names.update(row[0] for row in self._read("SELECT DISTINCT student FROM class_answers"))
         ordered = sorted(names, key=str.lower)
         return len(ordered), ordered[max(0, offset) : max(0, offset) + max(0, limit)]
 

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+from kiosk.config import HintBudget
 from kiosk.rules import Game
 from kiosk.store.errors import (
     OS_WORDS,
@@ -175,6 +176,10 @@ class StoreWriter:
         """Queue a learner's step in a lesson."""
         self._put("save_lesson_step", (player_slot, lesson_id, step, done), {})
 
+    def save_learner_hints(self, learner: str, hints: str | None) -> None:
+        """Queue a learner's own hint budget (see :meth:`Store.save_learner_hints`)."""
+        self._put("save_learner_hints", (learner, hints), {})
+
     def save_pin_failures(self, failures: int, key: str = "pin_failures") -> None:
         """Queue the count of wrong PINs in a row (``key``: whose)."""
         self._put("save_pin_failures", (failures, key), {})
@@ -276,6 +281,10 @@ class StoreWriter:
     def lesson_progress(self, player_slot: str) -> dict[str, tuple[int, bool]]:
         """How far ``player_slot`` has come in each lesson."""
         return cast("dict[str, tuple[int, bool]]", self._read("lesson_progress", player_slot))
+
+    def learner_hints(self, learner: str) -> HintBudget | None:
+        """``learner``'s own hint budget, if one is kept."""
+        return cast("HintBudget | None", self._read("learner_hints", learner))
 
     def pin_failures(self, key: str = "pin_failures") -> int:
         """How many wrong PINs were entered in a row, as last kept (``key``: whose)."""

@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 
 from kiosk.config import HintBudget
-from kiosk.rules import Colour, Play, Position
+from kiosk.rules import Colour, Play, Position, Step
 from kiosk.rules.moves import to_arrays
 from kiosk.rules.profiles import RuleProfile, get_profile
 from kiosk.rules.tree import Node, PlayTree
@@ -53,6 +53,7 @@ def grade(loss: float) -> str:
 __all__ = ["GRADES", "GRADE_LIMITS", "HintBudget", "RollGrades", "grade"]
 
 Key = tuple[int, ...]
+State = tuple[Key, tuple[int, ...]]  # a partial play and the dice it has still to use
 
 
 class RollGrades:
@@ -70,9 +71,12 @@ class RollGrades:
             finals[_key(play.result, mover)] = max(0.0, best - equity)
         if len(tree.plays) <= 1:  # the only play there is: nothing to weigh
             finals = {_key(p.result, mover): 0.0 for p in tree.plays}
-        self._best: dict[Key, float] = {}
-        for key in self._nodes:
-            self._least(key, finals)
+        # a partial play with the dice still to use: a position met with different dice
+        # left (bearing off with a larger number) is not the same state
+        self._best: dict[State, float] = {}
+        start = _key(tree.start, mover)
+        if start in self._nodes:
+            self._least((start, tree.dice), finals)
 
     @classmethod
     def rate(
@@ -92,37 +96,51 @@ class RollGrades:
             ranked = [(p, e) for p, e in evaluator.evaluate_plays(position, *dice, profile=rules)]
         return cls(tree, ranked)
 
-    def _least(self, key: Key, finals: dict[Key, float]) -> float:
-        """The least loss a partial play can still end in (iteratively: no deep recursion)."""
-        pending = [key]
+    def _next(self, state: State) -> list[tuple[Step, State]]:
+        """The steps from a partial play with its dice left, each with the state it leads to."""
+        key, left = state
+        out = []
+        for step, child in self._nodes[key].steps:
+            if step.die not in left:
+                continue
+            rest = list(left)
+            rest.remove(step.die)
+            if tuple(rest) in self._nodes[child].dice_left:
+                out.append((step, (child, tuple(rest))))
+        return out
+
+    def _least(self, state: State, finals: dict[Key, float]) -> float:
+        """The least loss a partial play can still end in (iteratively: no deep recursion);
+        a complete play's own loss counts only where no die is left to play."""
+        pending = [state]
         while pending:
             here = pending[-1]
             if here in self._best:
                 pending.pop()
                 continue
-            node = self._nodes[here]
-            todo = [child for _, child in node.steps if child not in self._best]
+            after = self._next(here)
+            todo = [child for _, child in after if child not in self._best]
             if todo:
                 pending.extend(todo)
                 continue
-            own = finals.get(here, math.inf) if node.complete else math.inf
-            below = (self._best[child] for _, child in node.steps)
-            self._best[here] = min(own, *below) if node.steps else own
+            own = math.inf if after else finals.get(here[0], math.inf)
+            self._best[here] = min([own, *(self._best[child] for _, child in after)])
             pending.pop()
-        return self._best[key]
+        return self._best[state]
 
     def destinations(self, base: Position, src: int) -> dict[int, str]:
         """The grade of each point (``0``: off) a man lifted from ``src`` may be put down
         on, from the partial play ``base`` (empty if ``base`` is no partial play of the roll)."""
         key = _key(base, self.tree.start.turn)
-        if key not in self._nodes:
+        node = self._nodes.get(key)
+        if node is None:
             return {}
         least: dict[int, float] = {}
-        frontier: list[tuple[Key, int]] = [(key, src)]
-        seen: set[tuple[Key, int]] = set()
+        frontier = [((key, left), src) for left in node.dice_left if (key, left) in self._best]
+        seen: set[tuple[State, int]] = set()
         while frontier:
             here, at = frontier.pop()
-            for step, child in self._nodes[here].steps:
+            for step, child in self._next(here):
                 if step.src != at or (child, step.dst) in seen:
                     continue
                 seen.add((child, step.dst))

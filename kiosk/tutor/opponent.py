@@ -87,15 +87,17 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from kiosk.rules import Cube, Play, Position
 from kiosk.rules.profiles import RuleProfile, get_profile
+from kiosk.tutor.coach import Coach
 from kiosk.tutor.cube import CubeCoach, CubeDecision, CubeState, cube_coach, values
 from kiosk.tutor.evaluators import Evaluator, EvaluatorError, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.features import WRONG_CODES
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -385,7 +387,7 @@ class Opponent:
     ) -> tuple[list[ReviewItem], list[CubeReviewItem]]:
         """The visitor's costliest plays (:func:`review`) and cube decisions
         (:func:`cube_review`) of a game, by this opponent's evaluator and rules."""
-        found = review(plays, evaluator=self.evaluator, profile=self.profile)
+        found = review(plays, self.evaluator, self.profile, fallback=self.fallback)
         return found, cube_review(cubes, self.cube_coach)
 
     def close(self) -> None:
@@ -530,7 +532,8 @@ def _apart_ask(method: str, args: tuple[Any, ...]) -> Any:
 
 @dataclass(frozen=True)
 class ReviewItem:
-    """One of the visitor's plays, with the equity it gave up and the better play."""
+    """One of the visitor's plays, with the equity it gave up, the better play, and the
+    coach's rating and reasons (what the play does wrong first)."""
 
     before: Position
     dice: tuple[int, int]
@@ -539,6 +542,8 @@ class ReviewItem:
     loss: float
     evaluator: str
     turn_number: int = field(default=0)  # its place among the plays reviewed, from 1
+    rating: str = "fine"  # the coach's: fine, doubtful, bad, very bad
+    reasons: tuple[Mapping[str, Any], ...] = ()  # the coach's reasons: code, facts, text
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, for the display: the position before, the play and the better one."""
@@ -551,7 +556,34 @@ class ReviewItem:
             "best": str(self.best),
             "equity_loss": round(self.loss, 4),
             "evaluator": self.evaluator,
+            "rating": self.rating,
+            "reasons": [dict(r) for r in self.reasons],
         }
+
+    @property
+    def words(self) -> str:
+        """The play, what it costs and why (the coach's first reasons), and the better one.
+
+        >>> start = Position.standard()
+        >>> play, best = start.parse_play(6, 1, "24/18 24/23"), start.parse_play(6, 1, "13/7 8/7")
+        >>> why = ({"code": "misses-point", "text": "Misses your bar point"},)
+        >>> print(ReviewItem(start, (6, 1), play, best, 0.14, "builtin", 2, "very bad", why).words)
+        6-1: you played 24/23 24/18, very bad (it costs 0.14 points a game). Misses your bar
+        point. Better 13/7 8/7.
+        """
+        cost = f"it costs {self.loss:.2f} points a game" if self.loss >= 0.005 else "nearly best"
+        texts = [(r.get("code"), str(r["text"]).rstrip(".")) for r in self.reasons]
+        wrong = [text for code, text in texts if code in WRONG_CODES]
+        why = wrong[:2] or [text for code, text in texts if code not in _NOT_WHY][:1]
+        because = "".join(f" {w}." for w in why)
+        return (
+            f"{self.dice[0]}-{self.dice[1]}: you played {self.play}, {self.rating} ({cost})."
+            f"{because} Better {self.best}."
+        )
+
+
+#: The coach's reasons the review leaves out: the best play's own mark, the race's count.
+_NOT_WHY = frozenset({"best", "race", "only-play"})
 
 
 def review(
@@ -559,37 +591,31 @@ def review(
     evaluator: Evaluator | None = None,
     profile: str | RuleProfile | None = None,
     count: int = 3,
+    fallback: Evaluator | None = None,
 ) -> list[ReviewItem]:
-    """The ``count`` plays that gave up the most equity, worst first, each with the best play.
+    """The ``count`` plays that gave up the most equity, worst first, each with the best play
+    and the coach's rating and reasons (:meth:`kiosk.tutor.coach.Coach.rate`, as after Done).
 
     ``plays`` are the visitor's (position before, dice, play) in the order played (a
     :class:`~kiosk.rules.Turn`'s ``before``, ``dice`` and ``play``). Only plays that lost
-    equity are listed; forced plays are skipped. If ``evaluator`` fails, the built-in one
-    judges.
+    equity are listed; forced plays are skipped. If ``evaluator`` fails, ``fallback`` (by
+    default the built-in one) judges.
     """
     judge = evaluator if evaluator is not None else make_evaluator("expert")
-    fallback = BuiltinEvaluator() if not isinstance(judge, BuiltinEvaluator) else None
     rules = get_profile(profile)
+    coach = Coach(judge, profile=rules, fallback=fallback)
     items = []
     for number, (before, dice, play) in enumerate(plays, start=1):
-        d1, d2 = _dice(dice)
-        legal = before.legal_plays(d1, d2, rules)
+        rolled = _dice(dice)
         if isinstance(play, str):
-            play = before.parse_play(d1, d2, play, rules)
-        if len(legal) < 2:
+            play = before.parse_play(*rolled, play, rules)
+        rated = coach.rate(before, rolled, play)
+        loss = rated.equity_loss or 0.0
+        if rated.only_play or loss <= 1e-6:
             continue
-        try:
-            ranked = judge.evaluate_plays(before, d1, d2, keep=play, profile=rules)
-            name = judge.name
-        except EvaluatorError:
-            if fallback is None:
-                raise
-            ranked = fallback.evaluate_plays(before, d1, d2, keep=play, profile=rules)
-            name = fallback.name
-        best, top = ranked[0]
-        loss = top - next(e for p, e in ranked if p == play)
-        if loss > 1e-6:
-            items.append(ReviewItem(before, (d1, d2), play, best, loss, name, number))
+        why = tuple(rated.reasons)
+        found = ReviewItem(before, rolled, play, rated.best, loss, rated.evaluator, number)
+        items.append(replace(found, rating=rated.rating, reasons=why))
     if evaluator is None:
         with contextlib.suppress(EvaluatorError):
             judge.close()

@@ -86,8 +86,9 @@ def test_a_wrong_man_moved_for_the_table_is_flagged(harness) -> None:
     h.sim.move("19", "24")  # black's 6 point to its 1 point: legal, but not the table's play
     h.wait(400)
     alarm = h.last("illegal")
-    assert alarm["reason"] == "not-the-tables-move" and h.last("opponent-play")["move"] in (
-        alarm["message"]
+    assert (
+        alarm["reason"] == "not-the-tables-move"
+        and h.last("opponent-play")["move"] in (alarm["message"])
     )
 
 
@@ -152,3 +153,41 @@ def test_the_game_ends_with_a_review_of_the_visitors_plays(harness) -> None:
     assert line.text == "You won a backgammon game (3 points)."
     assert "Review" in line.detail
     assert "none of your plays or cube decisions gave anything away" in line.detail
+
+
+def test_the_review_gives_the_coachs_reasons_for_a_costly_play(harness) -> None:
+    """The review at the game's end names what a costly play did wrong, in the coach's
+    words, beside what it cost and the better play (on the result's Select)."""
+    h = ready(harness)
+    # white, the visitor, has men on its 3 and ace points; black two on its six point
+    men = tuple(1 if p in (1, 3) else 0 for p in range(1, 26))
+    black = tuple(2 if p == 6 else 0 for p in range(1, 26))
+    end = Position((men, black), (13, 13), Colour.WHITE)
+    h.sim.set_position(simulator_layout(end))
+    h.app.play_the_table(Colour.BLACK, "expert", end)
+    h.wait(400)
+    assert h.last("setup-ok")
+    throw(h, 3, 1)  # white's 3-1: 3/off 1/off wins; 3/2/off leaves the man on the ace
+    said = h.app.view.messages["white"].text
+    assert said.startswith("You start: you threw 3, the table threw 1.")  # not "black"
+    h.sim.move("3", "2")
+    h.sim.move("2", "off-white")
+    h.wait(300)
+    button(h, "done", "white")
+    throw(h, 2, 1)  # the table's 2-1 bears nothing off
+    _follow(h, h.last("opponent-play"))
+    throw(h, 2, 1)
+    h.sim.move("1", "off-white")
+    h.wait(300)
+    button(h, "done", "white")
+    assert h.last("game-over")["winner"] == "white"
+    h.wait(600)
+    detail = h.app.view.messages["white"].detail
+    review = detail[detail.index("Review") :]
+    lines = review.splitlines()
+    assert lines[0] == "Review, your costliest plays and cube decisions:"
+    assert lines[1].startswith("- 3-1: you played 3/off, very bad (")  # 3/2/off, as gnubg writes it
+    assert "it costs 0." in lines[1] and lines[1].endswith("Better 3/off 1/off.")
+    assert "Bears off 1 man where the best play bears off 2" in lines[1]  # what it did wrong
+    legend = dict(h.app.view.legend["white"])
+    assert legend["select"] == "your review"  # a newcomer is told what Select opens

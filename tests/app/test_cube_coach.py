@@ -130,8 +130,8 @@ def test_the_tables_review_names_the_visitors_cube_errors(harness) -> None:
     position = h.app.core.game.position
     h.app.tutoring.rate_cube("pass", "white")
     text = side._review(side.opponent.review([], [(position, h.app.tutoring.cube_state(), "pass")]))
-    assert text.startswith("Review, your costliest plays and cube decisions: ")
-    assert "you passed the double to 2, better to take" in text
+    assert text.startswith("Review, your costliest plays and cube decisions:\n")
+    assert "- You passed the double to 2, better to take." in text
 
 
 def test_no_cube_coaching_with_the_tutor_off(harness) -> None:

@@ -166,3 +166,56 @@ def test_a_lessons_own_hint_budget_overrides_the_tables(
     assert view.lifted == "13" and view.targets == ()
     assert view.hint_note == THINK_FIRST_NOTE  # on the board: the lesson's text holds the line
     s.shot("lesson-think-first")
+
+
+def test_a_learners_own_hint_budget_comes_between_the_lessons_and_the_tables(
+    screen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The learner sets his own hints in the main menu; they are kept in the records
+    (a real SQLite file) and win over the table's, a lesson's own over both."""
+    import sqlite3
+
+    s = screen("legal")  # the table shows legal destinations only
+    h = s.h
+    app = h.app
+    hints_item = app.menus.main.items[-1]  # the main menu's last line
+    assert hints_item.shown is not None and hints_item.shown()  # a store is kept
+    assert hints_item.text() == "Hints for guest-1: where a man may go (table's)"
+    for _ in range(4):  # as the table -> legal -> everything -> budget 3 -> think first
+        assert hints_item.action is not None
+        hints_item.action()
+    assert hints_item.text() == "Hints for guest-1: think first"
+    assert app.store.learner_hints("guest-1") == HintBudget("think")  # after the writes
+    path = app.store.path
+    kept = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
+        "SELECT learner, hints FROM learner_settings"
+    )
+    assert kept.fetchall() == [("guest-1", "think")]
+    app.play_friends(tutor=True)  # a game: the learner's "think" beats the table's "legal"
+    h.wait(600)
+    throw(h, 3, 1)
+    s.lift("8")
+    assert h.last("hints")["state"] == "think" and app.view.targets == ()
+    s.shot("learner-think-first")
+    h.sim.place("8", "white")
+    h.wait(300)
+    read = model.parse_lesson
+
+    def everything(data, path):  # the lesson on moving, as if it said hints = "everything"
+        return read({**data, "hints": "everything"}, path)
+
+    monkeypatch.setattr(model, "parse_lesson", everything)
+    app.start_lesson("moving")  # the lesson's own budget beats the learner's
+    h.wait(600)
+    engine = app.lesson
+    assert engine is not None and engine.slot == "guest-1"
+    for _ in range(6):
+        if engine.referee is not None and engine.referee.game.dice is not None:
+            break
+        button(h, "done", "white")
+        h.wait(400)
+    turn = app._hint_turn()
+    assert turn is not None and turn.budget == HintBudget("everything")
+    monkeypatch.setattr(model, "parse_lesson", read)
+    assert app.learners.set_hints("guest-1", None) is None  # forgotten: the table's again
+    assert app.learners.hints() is None

@@ -19,7 +19,6 @@ from tests.companion.live import OPENINGS, Http, LiveTable, first_question, unti
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
-
 def join(table: LiveTable, name: str) -> tuple[Http, str]:
     student = Http(table.url)
     status, answer = student.post(
@@ -285,3 +284,36 @@ def test_the_health_figures_name_every_counter_of_the_link() -> None:
 
     counted = [f.name for f in fields(LinkCounters) if f.type in ("int", int)]
     assert sorted(COUNTERS) == sorted(counted)
+
+
+def test_the_teacher_sets_a_learners_hints_kept_in_the_records(live) -> None:
+    """The teacher's page keeps a learner's own hint budget (a real SQLite file); the table
+    uses it for that learner's lessons; a wrong budget gets one clear line."""
+    import sqlite3
+
+    from kiosk.config import HintBudget
+
+    table = live()
+    teacher = Http(table.url)
+    token = teacher.login()
+    assert 'data-action="/api/teacher/learner/hints"' in teacher.get("/teacher")[2]
+    status, answer = teacher.post(
+        "/api/teacher/learner/hints", {"learner": "Ada", "hints": "budget 3"}, token
+    )
+    assert status == 200 and answer["status"] == "Ada's hints: budget 3.", answer
+    assert table.do(lambda h: h.app.learners.hints("Ada")) == HintBudget("budget", 3)
+    path = table.do(lambda h: h.app.store.path)
+    table.do(lambda h: h.app.store.learner_hints("Ada"))  # the write made
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        assert db.execute(
+            "SELECT hints FROM learner_settings WHERE learner = 'Ada'"
+        ).fetchall() == [("budget 3",)]
+    status, answer = teacher.post(
+        "/api/teacher/learner/hints", {"learner": "Ada", "hints": "all"}, token
+    )
+    assert status == 400 and "is not a hint budget" in answer["error"], answer
+    status, answer = teacher.post(
+        "/api/teacher/learner/hints", {"learner": "Ada", "hints": ""}, token
+    )
+    assert status == 200 and answer["status"] == "Ada's hints: as the table is set."
+    assert table.do(lambda h: h.app.learners.hints("Ada")) is None

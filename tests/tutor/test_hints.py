@@ -275,3 +275,19 @@ def test_a_man_on_the_bar_is_graded_where_it_enters() -> None:
     g.weigh()
     (hints,) = g.lift(25)
     assert hints.src == "bar-white" and hints.grades == {"22": "best", "24": "fair"}
+
+
+def test_a_position_met_with_different_dice_left_is_graded_by_the_dice_it_has_left() -> None:
+    """Men on the 3 and ace points, 3-1: 3/off 1/off wins; 3/2/off leaves the man on the
+    ace, which 3/off alone also leaves (with the 1 still to play). Putting the man down on
+    the 2 is costly, though the position it ends in is also on the way to the best play."""
+    from kiosk.rules import Position
+    from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+    from kiosk.tutor.hints import RollGrades
+
+    start = Position.from_id("YAAASAAAAAAAAA")  # white: men on 3 and 1; black: two on its 6
+    grades = RollGrades.rate(start, (3, 1), BuiltinEvaluator())
+    assert grades.destinations(start, 3) == {0: "best", 2: "costly"}
+    steps = dict(((step.src, step.dst), after) for step, after in grades.tree.next_steps(start))
+    assert grades.destinations(steps[3, 0], 1) == {0: "best"}  # 3/off, the 1 still to play
+    assert grades.destinations(steps[3, 2], 2) == {0: "costly"}  # 3/2: on to 2/off

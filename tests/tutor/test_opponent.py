@@ -436,9 +436,41 @@ def test_review_shows_the_three_worst_plays_with_the_better_one(name):
         "best",
         "equity_loss",
         "evaluator",
+        "rating",
+        "reasons",
     }
     assert worst["position"] == Position.standard().position_id()
     assert worst["turn"] in range(2, 7) and worst["evaluator"] == name
+
+
+def test_review_gives_the_coachs_reasons_for_each_costly_play(builtin):
+    """One path with the coach: each play reviewed carries the rating and reasons the
+    coach gives after Done, an error's first naming what the play does wrong, and the
+    review's words say it."""
+    from kiosk.play.side import TableSide
+    from kiosk.tutor.coach import Coach
+    from kiosk.tutor.features import WRONG_CODES
+
+    items = review(visitor_game(), evaluator=builtin)
+    coach = Coach(builtin)
+    errors = 0
+    for item in items:
+        rated = coach.rate(item.before, item.dice, item.play)
+        assert (item.rating, list(item.reasons)) == (rated.rating, rated.reasons)
+        assert item.loss == pytest.approx(rated.equity_loss)
+        if item.loss >= 0.03:
+            errors += 1
+            first = item.reasons[0]
+            assert first["code"] in WRONG_CODES  # what it does wrong, read first
+            assert first["text"].rstrip(".") in item.words
+        assert item.words.startswith(f"{item.dice[0]}-{item.dice[1]}: you played {item.play}, ")
+        assert item.words.endswith(f"Better {item.best}.")
+    assert errors >= 2
+    text = TableSide._review((items, []))
+    lines = text.splitlines()
+    assert lines[0] == "Review, your costliest plays and cube decisions:"
+    assert lines[1:] == [f"- {i.words}" for i in items]
+    assert "Leaves blots" in text and "Misses the chance to make your" in text
 
 
 def test_review_skips_forced_plays_and_reads_turn_records(builtin):
@@ -449,7 +481,6 @@ def test_review_skips_forced_plays_and_reads_turn_records(builtin):
     assert [(i.turn_number, i.play, str(i.best)) for i in items] == [(2, split, "13/7 8/7")]
     with pytest.raises(ValueError):
         review([(start, (6, 1), "24/10")], evaluator=builtin)
-
 
 
 def test_the_worker_may_think_in_a_process_of_its_own():

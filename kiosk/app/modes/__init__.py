@@ -70,6 +70,7 @@ from kiosk.rules import Colour
 
 if TYPE_CHECKING:
     from kiosk.app.events import EventBus
+    from kiosk.app.learners import Learners
     from kiosk.app.lessons import GuardedProgress
     from kiosk.app.replay import Replay
     from kiosk.app.speech import Speaker
@@ -142,6 +143,7 @@ class Host(Protocol):
     speaker: Speaker | None
     companion: Any  # kiosk.app.companion.Companion, once started (it imports the modes)
     tutoring: TableTutor  # the coach on the game
+    learners: Learners  # who learns at the table, and their own hint budgets
 
     @property
     def menus(self) -> Menus: ...

@@ -11,6 +11,7 @@ from kiosk.app.dice import digital_throw
 from kiosk.app.modes import Activity, Card, Host, Legend, Mode
 from kiosk.events import CoachVerdict, Detail, Kind, PositionShown
 from kiosk.play import CubeError, TooLate
+from kiosk.play.side import REVIEW
 from kiosk.rules import Colour, Phase
 
 
@@ -80,7 +81,10 @@ class GameEndMode(Mode):
         keys: Legend = (("done", "next game" if going_on else "new game"), ("menu", "menu"))
         if self.app.detail_player() == player:  # the score's lines, the table's review
             shown = self.app.view.show_detail.get(player)
-            keys += (("select", "close the explanation" if shown else "explanation"),)
+            line = self.app.view.messages.get(player)
+            reviewed = line is not None and f"\n{REVIEW}" in f"\n{line.detail}"
+            what = ("the review", "your review") if reviewed else ("the explanation", "explanation")
+            keys += (("select", f"close {what[0]}" if shown else what[1]),)
         return keys
 
     def press(self, button: str, player: str | None) -> None:

@@ -144,13 +144,13 @@ def finished(menu: Menu, number: int, words: str) -> None:
 
 def start_lesson(app: Host, lesson_id: str, slot: str | None = None) -> None:
     """Run a lesson at the table (resumed where this learner left it: ``slot``, by default
-    the configured player's); the game waits."""
+    the learner at the table's); the game waits."""
     try:
         lesson = load_lesson(lesson_id)
     except LessonError as err:
         app.say("both", f"That lesson cannot be started: {err}", warning=True)
         return
     host = LessonTable(lesson.id, app.bus.publish, app.core)
-    engine = LessonEngine(lesson, host, app.progress(), slot or app.config.tutor.player_slot)
+    engine = LessonEngine(lesson, host, app.progress(), slot or app.learners.current)
     app.transitions.activity(LessonMode(app, engine))
     engine.start()
