@@ -770,10 +770,41 @@ def _between(a: tuple[str, int, int], b: tuple[str, int, int], p: tuple[str, int
     return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
 
 
+def kicad_netlist(text: str) -> dict[str, set[tuple[str, int]]]:
+    """The nets of a netlist KiCad exported from the schematic (``kicad-cli sch export
+    netlist``): each labelled net's pins, the unused pins' one-pin nets left out."""
+    found = {}
+    for nets in _children(parse(text), "nets"):
+        for net in _children(nets, "net"):
+            name = str(_children(net, "name")[0][1]).lstrip("/")
+            pins = set()
+            for node in _children(net, "node"):
+                ref = str(_children(node, "ref")[0][1])
+                pins.add((ref, int(str(_children(node, "pin")[0][1]))))
+            if not name.startswith("unconnected-"):
+                found[name] = pins
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check they are up to date")
+    parser.add_argument(
+        "--netlist", type=Path, help="check a netlist KiCad exported against scan_netlist()"
+    )
     args = parser.parse_args(argv)
+    if args.netlist:
+        got, want = kicad_netlist(args.netlist.read_text()), drawings.scan_netlist()
+        if got != want:
+            for name in sorted(set(got) | set(want)):
+                if got.get(name) != want.get(name):
+                    print(
+                        f"net {name}: schematic {sorted(got.get(name, ()))}, "
+                        f"netlist {sorted(want.get(name, ()))}"
+                    )
+            return 1
+        print(f"netlist: the schematic's {len(got)} nets are drawings.scan_netlist()'s")
+        return 0
     stale = []
     for path, text in files().items():
         if args.check:
