@@ -32,7 +32,7 @@ NAME = "scan-board"
 PITCH = 2.54  # the parts' pin pitch; pads sit on it
 STEP = PITCH / 2  # the routing grid: a track may pass between two pads
 ORIGIN = (20.0, 20.0)  # the board's top left corner on the drawing sheet, mm
-BOARD = (46, 35)  # board size in pitches (116.84 x 88.9 mm)
+BOARD = (37, 37)  # board size in pitches (93.98 x 93.98 mm)
 TRACK = 0.25
 CLEARANCE = 0.2
 VIA = (0.6, 0.3)  # diameter, drill
@@ -43,28 +43,28 @@ THICKNESS = 1.6
 # runs: "v" down, "h" to the right. DIPs always have pin 1 top left, pins down then up.
 PLACEMENT: dict[str, tuple[int, int, str]] = {
     "U1": (3, 3, "v"),
-    "RN2": (9, 26, "h"),
-    "RN1": (1 + 2, 28, "h"),
-    "J2": (4, 31, "h"),
-    "U4": (22, 4, "v"),
-    "U5": (28, 4, "v"),
-    "U7": (34, 4, "v"),
-    "C4": (23, 2, "h"),
-    "C5": (29, 2, "h"),
-    "C6": (35, 2, "h"),
-    "RN3": (22, 14, "h"),
-    "RN4": (32, 17, "h"),
-    "RN5": (22, 17, "h"),
-    "J3": (41, 4, "v"),
-    "J4": (43, 4, "v"),
-    "J5": (14, 15, "v"),
-    "U2": (22, 22, "v"),
-    "U3": (28, 22, "v"),
-    "U6": (34, 22, "v"),
-    "C1": (23, 20, "h"),
-    "C2": (29, 20, "h"),
-    "C3": (35, 20, "h"),
-    "J1": (22, 32, "h"),
+    "RN2": (9, 30, "h"),
+    "RN1": (3, 32, "h"),
+    "J2": (4, 34, "h"),
+    "U4": (14, 4, "v"),
+    "U5": (20, 4, "v"),
+    "U7": (26, 4, "v"),
+    "C4": (15, 2, "h"),
+    "C5": (21, 2, "h"),
+    "C6": (27, 2, "h"),
+    "RN3": (14, 14, "h"),
+    "RN5": (14, 16, "h"),
+    "RN4": (24, 16, "h"),
+    "J3": (33, 4, "v"),
+    "J4": (35, 4, "v"),
+    "J5": (12, 15, "v"),
+    "U2": (14, 21, "v"),
+    "U3": (20, 21, "v"),
+    "U6": (26, 21, "v"),
+    "C1": (15, 19, "h"),
+    "C2": (21, 19, "h"),
+    "C3": (27, 19, "h"),
+    "J1": (14, 32, "h"),
 }
 
 PIN_NAMES = {
@@ -748,15 +748,18 @@ def copper_groups(text: str) -> list[set[tuple[str, int]]]:
     for via in _children(root, "via"):
         x, y = _xy(via, "at")
         parent[find(key("F.Cu", x, y))] = find(key("B.Cu", x, y))
+    tracks = []
     for seg in _children(root, "segment"):
         layer = str(_children(seg, "layer")[0][1])
-        a, b = key(layer, *_xy(seg, "start")), key(layer, *_xy(seg, "end"))
-        parent[find(a)] = find(b)
-        # a track also joins the points it runs over (a pad or via it passes through)
-        for other in list(parent):
-            if isinstance(other, tuple) and len(other) == 3 and other[0] == layer:
-                if _between(a, b, other):
-                    parent[find(other)] = find(a)
+        tracks.append((key(layer, *_xy(seg, "start")), key(layer, *_xy(seg, "end"))))
+        find(tracks[-1][0])
+        find(tracks[-1][1])
+    points = [p for p in parent if isinstance(p, tuple) and len(p) == 3]
+    for a, b in tracks:
+        # a track joins every point it runs over: its ends, a pad, a via, another's end
+        for point in points:
+            if point[0] == a[0] and _between(a, b, point):
+                parent[find(point)] = find(a)
     groups: dict[object, set[tuple[str, int]]] = {}
     for pin in pads:
         groups.setdefault(find(pin), set()).add(pin)

@@ -113,13 +113,13 @@ def test_the_gerbers_copper_read_back_joins_exactly_the_netlists_pins() -> None:
                 ref, pin = obj.attrs[".P"][:2]
                 pins.add((ref, int(pin)))
                 join(here, (ref, int(pin)))
-        for obj in objects:
-            if isinstance(obj, Line):
-                start = spot(layer, obj.x1, obj.y1)
-                join(start, spot(layer, obj.x2, obj.y2))
-                for flash in flashes:  # a pad or via the track runs through
-                    if _on(obj, flash):
-                        join(start, spot(layer, flash.x, flash.y))
+        lines = [o for o in objects if isinstance(o, Line)]
+        points = [(f.x, f.y) for f in flashes]
+        points += [(o.x1, o.y1) for o in lines] + [(o.x2, o.y2) for o in lines]
+        for line in lines:
+            for x, y in points:  # a pad, a via or another track's end the track runs over
+                if _on(line, x, y):
+                    join(spot(layer, line.x1, line.y1), spot(layer, x, y))
     for hole in _drills("PTH").objects:
         join(spot("F", hole.x, hole.y), spot("B", hole.x, hole.y))
     groups: dict[object, set[tuple[str, int]]] = {}
@@ -129,8 +129,8 @@ def test_the_gerbers_copper_read_back_joins_exactly_the_netlists_pins() -> None:
     assert joined == _groups(drawings.scan_netlist())
 
 
-def _on(line: Line, flash: Flash) -> bool:
-    (x1, y1, x2, y2), (x, y) = (line.x1, line.y1, line.x2, line.y2), (flash.x, flash.y)
+def _on(line: Line, x: float, y: float) -> bool:
+    x1, y1, x2, y2 = line.x1, line.y1, line.x2, line.y2
     across = abs((x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)) < 1e-6
     return across and min(x1, x2) <= x <= max(x1, x2) and min(y1, y2) <= y <= max(y1, y2)
 
