@@ -176,7 +176,7 @@ def _route_once(
     nx, ny = 2 * BOARD[0], 2 * BOARD[1]
     owner: dict[tuple[int, int, int], str] = {}  # (layer, x, y) -> net ("" blocked)
     pad_net: dict[tuple[int, int], str] = {}
-    net_of = pin_nets()
+    net_of = {pin: net for net, pins in nets.items() for pin in pins}
     for part in placed:
         for pin, (x, y) in part.pads.items():
             net = net_of.get((part.ref, pin), "")
@@ -541,7 +541,7 @@ def _schematic_spots(placed: list[Placed]) -> dict[str, tuple[float, float]]:
         if y + part.pins * PITCH > 150 * PITCH:
             x, y = x + 18 * PITCH, 50 * PITCH
         spots[part.ref] = (x, y)
-        y += (part.pins + 4) * PITCH
+        y += (part.pins + 6) * PITCH
     return spots
 
 

@@ -142,3 +142,27 @@ def test_the_bom_orders_the_board_at_the_generators_size() -> None:
     width, height = round(x2 - x1 - 0.1, 2), round(y2 - y1 - 0.1, 2)  # less the stroke
     assert f"{width:g} x {height:g} mm" in lines[0].part
     assert "estimate" in lines[0].note
+
+
+def test_the_copper_read_back_sees_a_cut_track_and_a_short(board_text: str) -> None:
+    want = _groups(drawings.scan_netlist())
+    lines = board_text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("(segment"))
+    cut = "".join(lines[:first] + lines[first + 1 :])
+    assert {frozenset(g) for g in pcb.copper_groups(cut)} != want
+    pads = pcb.board_pads(board_text)
+    (_, (x1, y1)), (_, (x2, y2)) = pads[("J5", 1)], pads[("J5", 2)]  # MAINT and GND
+    shorted = board_text.replace(
+        "\n)\n",
+        f'\n  (segment (start {x1} {y1}) (end {x2} {y2}) (width 0.25) (layer "F.Cu") (net 0))\n)\n',
+    )
+    assert {frozenset(g) for g in pcb.copper_groups(shorted)} != want
+
+
+def test_the_router_routes_a_net_around_a_pad_in_its_way() -> None:
+    row = [pcb.Placed("X1", "test", 3, False, 0, {1: (2, 2), 2: (3, 2), 3: (4, 2)})]
+    nets = {"A": {("X1", 1), ("X1", 3)}}
+    routed = pcb.route(row, nets)
+    (path,) = routed.paths["A"]
+    assert (path[0][1:], path[-1][1:]) in {((4, 4), (8, 4)), ((8, 4), (4, 4))}
+    assert all(node[1:] != (6, 4) for node in path)  # never through X1's pin 2
