@@ -78,6 +78,33 @@ PIN_NAMES = {
 }
 
 
+# Each chip's pins' electrical types for KiCad's ERC ("o" output, "i" input, "p" power
+# input, "P" power output, "b" bidirectional); the others' pins are passive.
+PIN_TYPES = {
+    "74HC595": "oooooooponiiiiop",
+    "74HC165": "iiiiiiopoiiiiiip",
+}
+
+
+def _pin_type(value: str, pin: int) -> str:
+    """A pin's type as KiCad names it."""
+    names = {
+        "o": "output",
+        "i": "input",
+        "p": "power_in",
+        "P": "power_out",
+        "b": "bidirectional",
+        "n": "passive",
+    }
+    if value == "Raspberry Pi Pico":
+        name = PIN_NAMES[value].split()[pin - 1]
+        code = "b" if name.startswith("GP") else "P" if name == "3V3" else "i"
+        code = "p" if name in ("GND", "AGND", "VSYS", "VBUS", "ADC_VREF") else code
+    else:
+        code = PIN_TYPES.get(value, "n" * 40)[pin - 1]
+    return names[code]
+
+
 def _uid(*names: object) -> str:
     """A stable UUID for one item, so the files are the same each time they are written."""
     return str(uuid.uuid5(uuid.NAMESPACE_URL, "bgtable/scan-board/" + "/".join(map(str, names))))
@@ -478,6 +505,19 @@ def pcb_text(placed: list[Placed], routed: Routed) -> str:
 # -- the schematic --------------------------------------------------------------------------------
 
 FONT = "(effects (font (size 1.27 1.27)))"
+PWR_FLAG = """    (symbol "bgtable:PWR_FLAG" (power) (pin_numbers (hide yes))
+      (pin_names (offset 0) (hide yes)) (exclude_from_sim no) (in_bom yes) (on_board yes)
+      (property "Reference" "#FLG" (at 0 1.905 0) (effects (font (size 1.27 1.27)) (hide yes)))
+      (property "Value" "PWR_FLAG" (at 0 3.81 0) (effects (font (size 1.27 1.27))))
+      (property "Footprint" "" (at 0 0 0) (effects (font (size 1.27 1.27)) (hide yes)))
+      (property "Datasheet" "" (at 0 0 0) (effects (font (size 1.27 1.27)) (hide yes)))
+      (symbol "PWR_FLAG_0_0"
+        (pin power_out line (at 0 0 90) (length 0)
+          (name "pwr" (effects (font (size 1.27 1.27))))
+          (number "1" (effects (font (size 1.27 1.27))))))
+      (symbol "PWR_FLAG_0_1"
+        (polyline (pts (xy 0 0) (xy 0 1.27) (xy -1.016 1.905) (xy 0 2.54) (xy 1.016 1.905)
+          (xy 0 1.27)) (stroke (width 0) (type default)) (fill (type none)))))"""
 
 
 def _symbol_kind(part: Placed) -> str:
@@ -521,7 +561,8 @@ def _lib_symbol(kind: str, part: Placed) -> str:
     for pin, (x, y, side) in sorted(spots.items()):
         name = names[pin - 1] if names else "~"
         lines.append(
-            f"        (pin passive line (at {_mm(x)} {_mm(y)} {0 if side == 0 else 180}) "
+            f"        (pin {_pin_type(part.value, pin)} line "
+            f"(at {_mm(x)} {_mm(y)} {0 if side == 0 else 180}) "
             f'(length 2.54) (name {_q(name)} {FONT}) (number "{pin}" {FONT}))'
         )
     lines.append("      )\n    )")
@@ -564,7 +605,28 @@ def sch_text(placed: list[Placed]) -> str:
         'hardware/pcb.py from drawings.scan_netlist(); do not edit"))',
         "  (lib_symbols",
         *[_lib_symbol(kind, part) for kind, part in sorted(kinds.items())],
+        PWR_FLAG,
         "  )",
+    ]
+    # GND comes in over the Pico's USB: a power flag tells the ERC it is driven
+    fx, fy = 30 * PITCH, 40 * PITCH
+    out += [
+        f'  (symbol (lib_id "bgtable:PWR_FLAG") (at {_mm(fx)} {_mm(fy)} 0) (unit 1) '
+        "(exclude_from_sim no) (in_bom yes) (on_board yes) (dnp no)",
+        f"    (uuid {_q(_uid('flag'))})",
+        f'    (property "Reference" "#FLG01" (at {_mm(fx)} {_mm(fy - 1.905)} 0) '
+        "(effects (font (size 1.27 1.27)) (hide yes)))",
+        f'    (property "Value" "PWR_FLAG" (at {_mm(fx)} {_mm(fy - 3.81)} 0) {FONT})',
+        f'    (property "Footprint" "" (at {_mm(fx)} {_mm(fy)} 0) '
+        "(effects (font (size 1.27 1.27)) (hide yes)))",
+        f'    (property "Datasheet" "" (at {_mm(fx)} {_mm(fy)} 0) '
+        "(effects (font (size 1.27 1.27)) (hide yes)))",
+        f'    (pin "1" (uuid {_q(_uid("flag-pin"))}))',
+        f'    (instances (project "{NAME}" (path "/{root}" (reference "#FLG01") (unit 1))))',
+        "  )",
+        f'  (label "GND" (at {_mm(fx)} {_mm(fy)} 180) (fields_autoplaced yes) '
+        "(effects (font (size 1.27 1.27)) (justify right bottom)) "
+        f"(uuid {_q(_uid('flag-label'))}))",
     ]
     spots = _schematic_spots(placed)
     for part in placed:
@@ -784,6 +846,7 @@ def kicad_netlist(text: str) -> dict[str, set[tuple[str, int]]]:
             for node in _children(net, "node"):
                 ref = str(_children(node, "ref")[0][1])
                 pins.add((ref, int(str(_children(node, "pin")[0][1]))))
+            pins = {pin for pin in pins if not pin[0].startswith("#")}  # power flags
             if not name.startswith("unconnected-"):
                 found[name] = pins
     return found
