@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The scan board's KiCad project (hardware/kicad/, written by hardware/pcb.py) checked by
 # KiCad itself: the files are what the generator writes, the schematic's ERC and the board's
-# DRC find nothing (errors and warnings alike; the DRC with zero unconnected items), KiCad's
+# DRC find nothing (errors and warnings alike; the DRC with zero unconnected items and the
+# board at parity with the schematic, footprint for footprint and pad net for net), KiCad's
 # own netlist of the schematic is drawings.scan_netlist(), and the Gerbers and drill file it
 # makes are the ones committed (hardware/kicad/gerbers/, dates and program versions left out).
 # KiCad 7 or later has kicad-cli: Debian 13's KiCad (9.0), in a trixie root made by
@@ -31,9 +32,9 @@ status=0
 kicad sch erc --severity-error --severity-warning --exit-code-violations -o "$IN/erc.rpt" \
   "$IN/scan-board.kicad_sch" >/dev/null || { cat "$WORK/erc.rpt"; status=1; }
 grep -E "ERC messages" "$WORK/erc.rpt"
-kicad pcb drc --severity-error --severity-warning --exit-code-violations -o "$IN/drc.rpt" \
-  "$IN/scan-board.kicad_pcb" >/dev/null || { cat "$WORK/drc.rpt"; status=1; }
-grep -E "Found [0-9]+ (DRC violations|unconnected)" "$WORK/drc.rpt" | tr '\n' ' '; echo
+kicad pcb drc --schematic-parity --severity-error --severity-warning --exit-code-violations \
+  -o "$IN/drc.rpt" "$IN/scan-board.kicad_pcb" >/dev/null || { cat "$WORK/drc.rpt"; status=1; }
+grep -E "Found [0-9]+ (DRC violations|unconnected|Footprint errors)" "$WORK/drc.rpt" | tr '\n' ' '; echo
 kicad sch export netlist -o "$IN/scan-board.net" "$IN/scan-board.kicad_sch" >/dev/null
 "$PY" "$REPO/hardware/pcb.py" --netlist "$WORK/scan-board.net" || status=1
 mkdir -p "$WORK/gerbers"

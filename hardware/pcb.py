@@ -440,10 +440,27 @@ LAYERS = """  (layers
   )"""
 
 
+def _board_nets(placed: list[Placed]) -> dict[tuple[str, int], str]:
+    """Every pad's net named as KiCad names the schematic's: a labelled net on the root
+    sheet "/NAME", an unused pin "unconnected-(REF-PIN NAME-PadN)" (so the DRC's schematic
+    parity check holds them equal)."""
+    net_of = pin_nets()
+    found = {}
+    for part in placed:
+        names = PIN_NAMES.get(part.value, "").split()
+        for pin in part.pads:
+            if (part.ref, pin) in net_of:
+                found[(part.ref, pin)] = "/" + net_of[(part.ref, pin)]
+            else:
+                name = f"-{names[pin - 1]}" if names else ""
+                found[(part.ref, pin)] = f"unconnected-({part.ref}{name}-Pad{pin})"
+    return found
+
+
 def pcb_text(placed: list[Placed], routed: Routed) -> str:
     """The board file (KiCad 9's format): outline, footprints, tracks and vias."""
-    net_of = pin_nets()
-    names = sorted(set(net_of.values()))
+    net_of = _board_nets(placed)
+    names = sorted(set(net_of.values()), key=lambda n: (n.startswith("unconnected-"), n))
     nets = {name: i + 1 for i, name in enumerate(names)}
     w, h = BOARD
     out = [
@@ -489,13 +506,13 @@ def pcb_text(placed: list[Placed], routed: Routed) -> str:
                 count += 1
                 out.append(
                     f"  (segment (start {_mm(ax)} {_mm(ay)}) (end {_mm(bx)} {_mm(by)}) "
-                    f'(width {TRACK}) (layer "{("F.Cu", "B.Cu")[layer]}") (net {nets[net]}) '
+                    f'(width {TRACK}) (layer "{("F.Cu", "B.Cu")[layer]}") (net {nets["/" + net]}) '
                     f"(uuid {_q(_uid('seg', net, count))}))"
                 )
         for k, (vx, vy) in enumerate(routed.vias[net]):
             out.append(
                 f"  (via (at {_mm(ORIGIN[0] + vx * STEP)} {_mm(ORIGIN[1] + vy * STEP)}) "
-                f'(size {VIA[0]}) (drill {VIA[1]}) (layers "F.Cu" "B.Cu") (net {nets[net]}) '
+                f'(size {VIA[0]}) (drill {VIA[1]}) (layers "F.Cu" "B.Cu") (net {nets["/" + net]}) '
                 f"(uuid {_q(_uid('via', net, k))}))"
             )
     out.append(")")
@@ -774,16 +791,18 @@ def _xy(node: list[Sexpr], head: str) -> tuple[float, float]:
 
 
 def board_pads(text: str) -> dict[tuple[str, int], tuple[str, tuple[float, float]]]:
-    """Each pad of a board file with a net: its net and where it is (mm)."""
+    """Each pad of a board file on a net of the netlist: its net (without KiCad's sheet
+    path "/") and where it is (mm); unused pins' pads left out."""
     found = {}
     for fp in _children(parse(text), "footprint"):
         ref = next(p[2] for p in _children(fp, "property") if p[1] == "Reference")
         ox, oy = _xy(fp, "at")
         for pad in _children(fp, "pad"):
             net = _children(pad, "net")
-            if net and pad[1]:
+            if net and pad[1] and not str(net[0][2]).startswith("unconnected-"):
                 dx, dy = _xy(pad, "at")
-                found[(str(ref), int(str(pad[1])))] = (str(net[0][2]), (ox + dx, oy + dy))
+                name = str(net[0][2]).removeprefix("/")
+                found[(str(ref), int(str(pad[1])))] = (name, (ox + dx, oy + dy))
     return found
 
 
