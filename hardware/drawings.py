@@ -772,6 +772,11 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
     parts = [part for part, _ in scan_board().placed.values()]
     values = {value: sum(1 for p in parts if p.value == value) for value in ("74HC595", "74HC165")}
 
+    import pcb
+
+    board_mm = tuple(round(n * pcb.PITCH, 2) for n in pcb.BOARD)
+    headers = sum(p.pins for p in parts if p.ref.startswith(("J", "U1")))
+
     def count(prefix: str) -> int:
         return sum(1 for p in parts if p.ref.rstrip("0123456789") == prefix)
 
@@ -839,12 +844,27 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
         ),
         Line(
             1,
+            f"printed circuit board, 2 layers, {board_mm[0]:g} x {board_mm[1]:g} mm, "
+            "1.6 mm FR-4, through-hole",
+            "any PCB fab, from kicad/gerbers/ (Gerbers, PTH and NPTH drill files)",
+            25.0,
+            "the scan board as ordered (kicad/, pcb.py); price an estimate for the fab's "
+            "minimum order of five with shipping; or the stripboard below instead",
+        ),
+        Line(
+            0,
             "stripboard, Eurocard 160 x 233 mm, 2.54 mm pitch",
             "generic",
             12.0,
-            "the scan board (scan-board.svg), cut to size",
+            "the hand-built scan board instead of the PCB (scan-board.svg), cut to size",
         ),
-        Line(2, "pin header strip, 1 x 40, 2.54 mm", "generic", 0.5, "J1-J5, the Pico"),
+        Line(
+            math.ceil(headers / 40),
+            "pin header strip, 1 x 40, 2.54 mm",
+            "generic",
+            0.5,
+            f"J1-J5 and the Pico: {headers} pins",
+        ),
         Line(
             locations,
             "IDC socket, 2 x 15, 2.54 mm, for 1.27 mm ribbon",
