@@ -290,5 +290,9 @@ def test_russian_throws_are_played_through_the_russian_referee_on_occupancy() ->
     results = _results(session)
     assert [results[n][-1]["correct"] for n in russian] == [True, True, True]
     assert results[12][-1]["move"] == "hand/6(4); then hand/1(4)"
+    # the pips the band shows are counted along the Russian track: 375 with all in hand
+    shown = [e for e in events if e["event"] == "lesson" and e["step"] == 12]
+    assert shown[0]["pips"] == {"white": 375, "black": 375}
+    assert results[12][-1]["pips"]["white"] == 375 - 4 * 6 - 4 * 1
     questions = sum(isinstance(s, QuestionStep) for s in lesson.steps)  # one wrong answer each
     assert session.engine.mistakes == questions + len(refused)

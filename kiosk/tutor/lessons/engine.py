@@ -275,8 +275,11 @@ class LessonEngine:
         step = self.current_step
         if self.state == State.ASKING and isinstance(step, CountStep) and step.what != "shots":
             return {"hide_pips": True}
-        if isinstance(step, RussianPlayStep):
-            return {}  # the Russian game counts its pips along its own track
+        if isinstance(step, RussianPlayStep):  # counted along the Russian common track
+            referee = self.variant
+            turn = referee.turn if referee is not None else None
+            at = step.start if referee is None else turn.position if turn else referee.position
+            return {"pips": {"white": at.pips(WHITE), "black": at.pips(BLACK)}}
         position = self._board_position()
         if position is None:
             return {}
