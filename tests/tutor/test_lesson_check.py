@@ -466,3 +466,54 @@ def test_no_installed_lesson_quotes_or_cites_a_book_against_its_words() -> None:
         for step in read_lesson(path).steps:
             assert cited_against(step) == [], (path.name, step.number)
             assert [c for c in unbacked(step) if c.kind == "book"] == [], (path.name, step.number)
+
+
+_CITES = {
+    "Crawley": "Crawley, Directions 7",
+    "Parker": "Parker, Bearing",
+    "Cady": "Cady, Tactics XIV",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "opposite"),
+    [
+        # the book forbids what the step has it advise
+        (
+            "Crawley tells you to wait for a blot.",
+            "Crawley 630: never wait for a blot, because the odds are greatly against hitting it",
+            "the book says not wait, the step says wait",
+        ),
+        # the step says the book's words its own way: not the opposite
+        (
+            "Crawley: rather than wait for a shot that will hardly come, run.",
+            "Crawley 630: never wait for a blot, because the odds are greatly against hitting it",
+            "",
+        ),
+        (
+            "Parker lets you move a man instead of bearing it off.",
+            "Parker 112: A player may at his option move a man instead of Bearing it",
+            "",
+        ),
+        # another book's words in the same step are not this book's
+        (
+            "Crawley says run and never wait; Cady says wait for a blot.",
+            "Cady 630: he should wait for a blot",
+            "",
+        ),
+    ],
+)
+def test_a_quote_that_says_the_opposite_backs_nothing(tmp_path, text, quote, opposite) -> None:
+    if not BOOKS_HERE:
+        pytest.skip("the books' transcriptions are not on this machine")
+    book = quote.split()[0]
+    lesson = _lesson(
+        tmp_path,
+        f'[[step]]\nkind = "explain"\ntext = "{text}"\ncite = "{_CITES[book]}"\n'
+        f'facts = ["quote {quote}"]\n',
+    )
+    said = [p.message for p in check_lesson(lesson) if p.message.startswith(f"states {book}")]
+    if opposite:
+        assert said == [f"states {book} but its quote of {book} says the opposite ({opposite})"]
+    else:
+        assert said == [], said
