@@ -22,7 +22,9 @@ from typing import Any
 from kiosk.events import Event, LessonEvent, from_json
 from kiosk.play import GameCore
 from kiosk.referee import Referee
+from kiosk.referee.russian import RussianReferee
 from kiosk.rules import Game, Position
+from kiosk.rules.russian import RussianPosition
 from kiosk.store.store import StoreError
 from kiosk.table.sensing import Sensed, project
 from kiosk.tutor.lessons import LessonInfo, ProgressStore
@@ -64,6 +66,11 @@ class LessonTable:
     def new_referee(self, game: Game) -> Referee:
         """A fresh referee for ``game``, judging the table from the board it shows now."""
         return self._core.host(game, self.emit)
+
+    def new_variant_referee(self, rules: str, position: RussianPosition) -> RussianReferee:
+        """A fresh referee of Russian backgammon under ``rules``, the learner to lay out
+        ``position``."""
+        return self._core.host_variant(rules, position, self.emit)
 
     def sensed(self) -> Sensed | None:
         """The board on the table as the lesson's referee judges it."""

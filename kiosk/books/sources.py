@@ -321,6 +321,18 @@ def quote(book: str, line: int, words: str, folder: Path = BOOKS_DIR) -> bool | 
     return 1 <= line <= len(lines) and _plain(words) in _plain(lines[line - 1])
 
 
+def section_text(citation: Citation, folder: Path = BOOKS_DIR) -> str | None:
+    """The words of a cited section: from its first line to the line before the next
+    section of the book the lessons know (None if its transcription is absent)."""
+    entry = BOOKS[citation.book]
+    if citation.line is None or entry.file is None or not (folder / entry.file).exists():
+        return None
+    lines = (folder / entry.file).read_text(encoding="utf-8").splitlines()
+    starts = sorted(line for line, _ in SECTIONS[citation.book].values() if line)
+    end = next((line for line in starts if line > citation.line), citation.line + 1)
+    return " ".join(lines[citation.line - 1 : end - 1])
+
+
 def _plain(text: str) -> str:
     text = text.replace("’", "'").replace("*", "").replace("#", "")
     return " ".join(text.split()).lower()

@@ -51,6 +51,7 @@ from kiosk.referee.russian import RussianReferee
 from kiosk.referee.variants import variant
 from kiosk.rules import Colour, Game, GameError, Phase, Position, RuleProfile, Turn, get_profile
 from kiosk.rules.chouette import Chouette
+from kiosk.rules.russian import RussianPosition
 from kiosk.rules.session import Session
 from kiosk.table import DieReading, TableLayout, TableReading
 from kiosk.table.sensing import Sensed, colour_in, project, true_counts
@@ -257,6 +258,17 @@ class GameCore:
         referee = self.make_referee(game, emit)
         self.take(Kind.LESSON, referee)
         return referee
+
+    def host_variant(self, name: str, position: RussianPosition, emit: Publish) -> RussianReferee:
+        """A referee of another variant (``russian-cady``...) for a lesson's throw from
+        ``position``: it judges the table from the board it shows now, the players lay the
+        position out, and the dice wells are not its concern."""
+        judge = variant(name).new_game(self.layout, self.settings.referee, emit)
+        judge.set_up(position)
+        self.take(Kind.LESSON, judge)
+        if self._lay_out is not None and judge.wanted is not None:
+            self._lay_out(judge.wanted)
+        return judge
 
     def resume_game(self) -> None:
         """The game takes the table back (after a lesson, a replay or another variant): the

@@ -21,12 +21,14 @@ from typing import Any
 from kiosk.events import Event
 from kiosk.link import LOCATIONS
 from kiosk.referee import Referee
+from kiosk.referee.russian import RussianReferee, russian_board
 from kiosk.rig.scenario import ScenarioRunner, ScriptError
 from kiosk.rules import BAR, OFF, WHITE, Colour, Game, Play, Position, RuleProfile, shots
+from kiosk.rules.russian import RUSSIAN_BAR, RUSSIAN_HAND, RUSSIAN_OFF, RussianPlay, RussianPosition
 from kiosk.table import SlotState, point_of
 from kiosk.table.sensing import Sensed, project, true_counts
 from kiosk.tutor.lessons.engine import LessonEngine, ProgressStore, State, _position
-from kiosk.tutor.lessons.model import CountStep, Lesson, PlayStep, QuestionStep
+from kiosk.tutor.lessons.model import CountStep, Lesson, PlayStep, QuestionStep, RussianPlayStep
 
 SETTLE_MS = 300
 
@@ -72,6 +74,10 @@ class TableSession:
         referee = self.runner.host(game, self._referee_event)
         assert isinstance(referee, Referee)
         return referee
+
+    def new_variant_referee(self, rules: str, position: RussianPosition) -> RussianReferee:
+        """A fresh referee of Russian backgammon judging the simulated table."""
+        return self.runner.core.host_variant(rules, position, self._referee_event)
 
     def _referee_event(self, event: Event) -> None:
         self._queue.append(event.to_json())
@@ -182,6 +188,8 @@ class Learner:
         board = session.seen_by_learner()
         turn = engine.referee.game.turn if engine.referee else WHITE
         wait = f"wait {session.settle_ms + 60}"
+        if isinstance(step, RussianPlayStep) and state in (State.LAYING, State.PLAYING):
+            return self._russian(engine, step, board, wait)
         if state == State.LAYING:
             target = engine.target
             assert target is not None, "laying out with nothing to lay out"
@@ -212,6 +220,26 @@ class Learner:
             return _place_blot(board, turn, wrong=self._wrong_first(engine, "blot")) + [wait]
         return ["button select"]
 
+    def _russian(
+        self, engine: LessonEngine, step: RussianPlayStep, board: Sensed, wait: str
+    ) -> list[str]:
+        """Lay the Russian position out, then play each part of the throw (a wrong learner
+        first presses Done with nothing played, which the referee refuses)."""
+        if engine.state == State.LAYING:
+            return [*lay_out_russian(board, step.start), wait]
+        turn = engine.variant.turn if engine.variant is not None else None
+        if turn is None or turn.over:
+            return [wait]
+        if self._wrong_first(engine, "done"):
+            me = turn.player
+            held = [p for p in range(1, 7) if turn.position.points[me.other][p - 1] >= 2]
+            if turn.position.hand[me] and held:  # a man entered on a closed point
+                wrong = [f"lift hand {me}", f"place {held[0]} {me}"]
+                return [*wrong, wait, *_reverse(wrong), wait]
+            return ["press done", wait]
+        play = turn.legal_plays()[0]
+        return [*russian_play_actions(play, turn.player), wait, "press done", wait]
+
     def _choose(self, engine: LessonEngine, step: PlayStep) -> int:
         for i, text in enumerate(engine.choices):
             if text in step.accept:
@@ -231,6 +259,36 @@ def lay_out(board: Sensed, target: Position, turn: Colour) -> list[str]:
             lifts += [f"lift {name} {colour}"] * max(-diff, 0)
             places += [f"place {name} {colour}"] * max(diff, 0)
     return lifts + places
+
+
+def lay_out_russian(board: Sensed, target: RussianPosition) -> list[str]:
+    """Lift and place actions, in the Russian game's words (``hand``, ``bar``, the common
+    track's points), that turn the table's ``board`` into ``target``."""
+    want = russian_board(target)
+    lifts, places = [], []
+    for where in LOCATIONS:
+        have = board.get(where, (0, 0))
+        for side, colour in ((0, "white"), (1, "black")):
+            diff = want[where][side] - have[side]
+            name = where.split("-")[0] if "-" in where else str(25 - int(where))
+            name = "hand" if name == "off" else name
+            lifts += [f"lift {name} {colour}"] * max(-diff, 0)
+            places += [f"place {name} {colour}"] * max(diff, 0)
+    return lifts + places
+
+
+def russian_play_actions(play: RussianPlay, mover: Colour) -> list[str]:
+    """The learner's hands making a Russian ``play``: each man lifted and put down, a man
+    hit lifted to his bar."""
+    names = {RUSSIAN_HAND: "hand", RUSSIAN_BAR: "bar", RUSSIAN_OFF: "off"}
+    me, other = str(mover), str(mover.other)
+    lines: list[str] = []
+    for step in play.steps:
+        lines.append(f"lift {names.get(step.src, step.src)} {me}")
+        if step.hit:
+            lines += [f"lift {step.dst} {other}", f"place bar {other}"]
+        lines.append(f"place {names.get(step.dst, step.dst)} {me}")
+    return lines
 
 
 def play_actions(play: Play, mover: Colour) -> list[str]:

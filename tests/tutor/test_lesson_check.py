@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.books import sources
-from kiosk.tutor.lessons.facts import check_lesson, claims, unbacked
-from kiosk.tutor.lessons.model import lesson_files, read_lesson
+from kiosk.tutor.lessons.facts import check_lesson, cited_against, claims, unbacked
+from kiosk.tutor.lessons.model import lesson_files, load_lesson, read_lesson
 
 HEAD = 'id = "t"\nnumber = 1\ntitle = "T"\nsummary = "S"\n'
 BOOKS_HERE = (sources.BOOKS_DIR / sources.BOOKS["Cady"].file).exists()
@@ -406,3 +406,114 @@ def test_out_of_date_stored_ratings_fail_the_check() -> None:
     assert "away from GNU Backgammon's" in (stored_problem(lesson.id, step, drifted) or "")
     moved = replace(step, dice=(2, 1))
     assert "no stored ratings" in (stored_problem(lesson.id, moved, fresh) or "")
+
+
+#: Lesson 16's steps 7 and 8 as they once read: Cady "warns" to run and never wait, while
+#: his Tactics XIV, as printed, ends by telling the player to wait for a blot.
+OLD_16_STEPS_7_AND_8 = '''
+[[step]]
+kind = "explain"
+facts = [
+    "quote Crawley 630: it is your interest to leave a man upon the adversary’s ace point",
+    "quote Crawley 630: never wait for a blot, because the odds are greatly against hitting it",
+    "quote Cady 628: it is well to leave a blot there, thus preventing him from bearing his men to the greatest advantage",
+    "quote Cady 630: he should wait for a blot",
+]
+text = """Running to save a gammon with men still on his ace point: Crawley and Cady both
+advise keeping a man back there while you bring the others round. It spoils his bearing
+off and keeps the chance that he leaves you a shot. But both add a warning: once you
+can count that running saves the gammon, run, and do not wait for a shot that will
+probably never come."""
+cite = "Crawley, Directions 7; Cady, Tactics XIV"
+
+[[step]]
+kind = "question"
+facts = [
+    "quote Crawley 630: But if, upon calculation, you find you have a throw, or a probability of saving your gammon, never wait for a blot",
+    "quote Crawley 630: suppose you should have two men upon his ace point",
+]
+text = """You have two men on his ace point and are running to save the gammon. Your
+count says that if you run now you will very likely get a man off in time. What do the
+books advise?"""
+choices = ["Keep a man back anyway and wait for a shot", "Run: never wait for a shot when running saves the gammon", "Leave both men back"]
+answer = 1
+explain = """Holding a man back is for when the gammon cannot be saved by running. When
+it can, the shot you wait for is unlikely, and a gammon is a heavy price."""
+cite = "Crawley, Directions 7; Cady, Tactics XIV"
+'''  # noqa: E501
+
+
+def test_a_quote_backs_a_book_only_when_it_says_what_the_step_says(tmp_path) -> None:
+    if not BOOKS_HERE:
+        pytest.skip("the books' transcriptions are not on this machine")
+    problems = [str(p) for p in check_lesson(_lesson(tmp_path, OLD_16_STEPS_7_AND_8))]
+    assert problems == [
+        "step 1: wrong: states Cady but its quote of Cady says the opposite (the book says "
+        "wait, the step says not wait)",
+        "step 2: 'cite': wrong: cites Cady, Tactics XIV [000:628] but the step forbids wait, "
+        "which the cited section advises",
+    ], problems
+    # the same steps as they read now, saying what each book says, pass
+    lesson = load_lesson("home-and-off")
+    for step in lesson.steps[6:8]:
+        assert unbacked(step) == [] and cited_against(step) == [], step.number
+
+
+def test_no_installed_lesson_quotes_or_cites_a_book_against_its_words() -> None:
+    if not BOOKS_HERE:
+        pytest.skip("the books' transcriptions are not on this machine")
+    for path in lesson_files():
+        for step in read_lesson(path).steps:
+            assert cited_against(step) == [], (path.name, step.number)
+            assert [c for c in unbacked(step) if c.kind == "book"] == [], (path.name, step.number)
+
+
+_CITES = {
+    "Crawley": "Crawley, Directions 7",
+    "Parker": "Parker, Bearing",
+    "Cady": "Cady, Tactics XIV",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "opposite"),
+    [
+        # the book forbids what the step has it advise
+        (
+            "Crawley tells you to wait for a blot.",
+            "Crawley 630: never wait for a blot, because the odds are greatly against hitting it",
+            "the book says not wait, the step says wait",
+        ),
+        # the step says the book's words its own way: not the opposite
+        (
+            "Crawley: rather than wait for a shot that will hardly come, run.",
+            "Crawley 630: never wait for a blot, because the odds are greatly against hitting it",
+            "",
+        ),
+        (
+            "Parker lets you move a man instead of bearing it off.",
+            "Parker 112: A player may at his option move a man instead of Bearing it",
+            "",
+        ),
+        # another book's words in the same step are not this book's
+        (
+            "Crawley says run and never wait; Cady says wait for a blot.",
+            "Cady 630: he should wait for a blot",
+            "",
+        ),
+    ],
+)
+def test_a_quote_that_says_the_opposite_backs_nothing(tmp_path, text, quote, opposite) -> None:
+    if not BOOKS_HERE:
+        pytest.skip("the books' transcriptions are not on this machine")
+    book = quote.split()[0]
+    lesson = _lesson(
+        tmp_path,
+        f'[[step]]\nkind = "explain"\ntext = "{text}"\ncite = "{_CITES[book]}"\n'
+        f'facts = ["quote {quote}"]\n',
+    )
+    said = [p.message for p in check_lesson(lesson) if p.message.startswith(f"states {book}")]
+    if opposite:
+        assert said == [f"states {book} but its quote of {book} says the opposite ({opposite})"]
+    else:
+        assert said == [], said

@@ -16,7 +16,14 @@ from kiosk.events import LessonEvent
 from kiosk.rig.lessons import Learner, TableSession, _illegal_move, lay_out
 from kiosk.rules import WHITE, Position
 from kiosk.tutor.lessons import State, catalogue, load_lesson
-from kiosk.tutor.lessons.model import CountStep, PlayStep, QuestionStep, SetupStep, read_lesson
+from kiosk.tutor.lessons.model import (
+    CountStep,
+    PlayStep,
+    QuestionStep,
+    RussianPlayStep,
+    SetupStep,
+    read_lesson,
+)
 
 SETTLE_MS = 100  # virtual time; shorter than a game's settle keeps the suite quick
 IDS = [info.id for info in catalogue()]
@@ -47,7 +54,7 @@ def _results(session: TableSession) -> dict[int, list[dict]]:
 
 
 def _interactive(step: object) -> bool:
-    return isinstance(step, (SetupStep, PlayStep, QuestionStep, CountStep))
+    return isinstance(step, (SetupStep, PlayStep, RussianPlayStep, QuestionStep, CountStep))
 
 
 @pytest.mark.parametrize("lesson_id", IDS)
@@ -65,7 +72,7 @@ def test_a_right_learner_finishes_every_lesson(lesson_id: str) -> None:
         if _interactive(step):
             got = results.get(step.number, [])
             assert got and all(r["correct"] for r in got), (step.number, got)
-    plays = [e for e in events if e["event"] == "play"]
+    plays = [e for e in events if e["event"] == "play" and not e["position"].startswith("R:")]
     assert len(plays) == sum(isinstance(s, PlayStep) for s in lesson.steps)
     # every step was announced with its citation, in order
     shown = [e["step"] for e in events if e["event"] == "lesson"]
@@ -259,3 +266,33 @@ def test_crawleys_games_show_the_books_play_first_and_can_be_skipped() -> None:
         assert view.last_play == arrows and view.last_move == step.accept[0]
         s.act("button select")  # skip the rest of these turns
         assert isinstance(s.engine.current_step, QuestionStep)
+
+
+def test_russian_throws_are_played_through_the_russian_referee_on_occupancy() -> None:
+    # lesson 23's practice: laid out, thrown, played part by part, refused where the
+    # book's rules forbid it, on the table as designed (one reed a slot, no colours)
+    session = _play("russian", right=False)
+    lesson = session.engine.lesson
+    russian = [s.number for s in lesson.steps if isinstance(s, RussianPlayStep)]
+    assert russian == [11, 12, 13]
+    events = session.events
+    assert next(e for e in events if e["event"] == "table")["sensing"] == "occupancy"
+    refused = [e["reason"] for e in events if e["event"] == "illegal"]
+    assert refused == ["enter-two", "incomplete", "blocked"]
+    plays = [e for e in events if e["event"] == "play"]
+    assert [(p["move"], p.get("bonus", False)) for p in plays] == [
+        ("hand/1 hand/3", False),
+        ("hand/6(4)", False),
+        ("hand/1(4)", True),  # the bonus: the opposite faces
+        ("hand/5* 2/6", False),
+    ]
+    assert any(e["event"] == "throw-again" for e in events)
+    results = _results(session)
+    assert [results[n][-1]["correct"] for n in russian] == [True, True, True]
+    assert results[12][-1]["move"] == "hand/6(4); then hand/1(4)"
+    # the pips the band shows are counted along the Russian track: 375 with all in hand
+    shown = [e for e in events if e["event"] == "lesson" and e["step"] == 12]
+    assert shown[0]["pips"] == {"white": 375, "black": 375}
+    assert results[12][-1]["pips"]["white"] == 375 - 4 * 6 - 4 * 1
+    questions = sum(isinstance(s, QuestionStep) for s in lesson.steps)  # one wrong answer each
+    assert session.engine.mistakes == questions + len(refused)

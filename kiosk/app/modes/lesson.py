@@ -71,7 +71,11 @@ class LessonMode(Activity):
             self._asked(button, player)
         elif button == "select" and engine.state in (*NEXT, State.PLAYING, State.SHOWING):
             self.app.bus.publish(Detail(player=Colour.parse(player or self._reader)))
-        elif button == "done" and engine.state == State.PLAYING and engine.referee is not None:
+        elif (
+            button == "done"
+            and engine.state == State.PLAYING
+            and (engine.referee is not None or engine.variant is not None)
+        ):
             self.app.core.press_done(None)  # whichever side the learner plays
         elif button in ("back", "menu"):
             engine.on_event({"event": "button", "name": "menu"})  # leave, progress kept

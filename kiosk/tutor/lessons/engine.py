@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from kiosk.books.sources import with_years
 from kiosk.referee import Referee
+from kiosk.referee.russian import RussianReferee
 from kiosk.rules import (
     BAR,
     BLACK,
@@ -43,6 +44,7 @@ from kiosk.rules import (
     shots,
     shots_by_attacker,
 )
+from kiosk.rules.russian import RussianPosition
 from kiosk.table import location, point_of
 from kiosk.table.sensing import Sensed
 from kiosk.tutor.coach import classify
@@ -54,6 +56,7 @@ from kiosk.tutor.lessons.model import (
     Lesson,
     PlayStep,
     QuestionStep,
+    RussianPlayStep,
     SetupStep,
     Step,
 )
@@ -84,6 +87,10 @@ class LessonHost(Protocol):
     def shows(self, position: Position) -> bool:
         """Whether the table shows ``position``, as far as it can tell (a table with one
         reed a slot tells where men are, not their colour)."""
+
+    def new_variant_referee(self, rules: str, position: RussianPosition) -> RussianReferee:
+        """Judge the table with a fresh referee of Russian backgammon under ``rules`` (a
+        book's), the learner to lay out ``position`` first; return it."""
 
 
 class ProgressStore(Protocol):
@@ -129,6 +136,8 @@ class LessonEngine:
         self.selected = 0
         self.mistakes = 0  # wrong plays, answers and placements in this lesson
         self.referee: Referee | None = None
+        self.variant: RussianReferee | None = None  # a Russian throw's referee, while it plays
+        self._moves: list[str] = []  # the parts of a Russian throw played so far
         self.target: Position | None = None  # what the learner is laying out, if anything
         self.choices: tuple[str, ...] = ()  # the choices on show (a question's, or the referee's)
         self._right = 0  # index of the right choice of the current question or count
@@ -229,6 +238,7 @@ class LessonEngine:
         self.selected = 0
         self.choices = ()
         self.target = None
+        self.variant = None
         self._watched = None
         self._save(done=False)
         if isinstance(step, ExplainStep):
@@ -242,6 +252,8 @@ class LessonEngine:
             self._lay_out(step.position, step.text)
         elif isinstance(step, PlayStep):
             self._start_play(step)
+        elif isinstance(step, RussianPlayStep):
+            self._start_russian(step)
         elif isinstance(step, QuestionStep):
             self._ask(step.choices, step.answer)
         elif isinstance(step, CountStep):
@@ -263,6 +275,11 @@ class LessonEngine:
         step = self.current_step
         if self.state == State.ASKING and isinstance(step, CountStep) and step.what != "shots":
             return {"hide_pips": True}
+        if isinstance(step, RussianPlayStep):  # counted along the Russian common track
+            referee = self.variant
+            turn = referee.turn if referee is not None else None
+            at = step.start if referee is None else turn.position if turn else referee.position
+            return {"pips": {"white": at.pips(WHITE), "black": at.pips(BLACK)}}
         position = self._board_position()
         if position is None:
             return {}
@@ -301,6 +318,8 @@ class LessonEngine:
             self.next()
         elif isinstance(step, PlayStep):
             self._throw(step)
+        elif isinstance(step, RussianPlayStep):
+            self._throw_russian(step)
         elif isinstance(step, CountStep):
             self._ask_count(step)
 
@@ -357,8 +376,51 @@ class LessonEngine:
             ],
         )
 
+    # -- a throw of Russian backgammon -----------------------------------------------------
+
+    def _start_russian(self, step: RussianPlayStep) -> None:
+        """The Russian referee takes the table; the learner lays the position out (the
+        step goes on at ``setup-ok``, which the referee says once the table shows it)."""
+        self.state = State.LAYING
+        self.referee = None
+        self.variant = self.host.new_variant_referee(step.rules, step.start)
+        self._announce(
+            f"{step.text} Lay the men out as the pale men show; then the lesson throws the dice.",
+            russian=step.start.notation(),
+            rules=step.rules,
+        )
+
+    def _throw_russian(self, step: RussianPlayStep) -> None:
+        assert self.variant is not None
+        self.state = State.PLAYING
+        self._moves = []
+        d1, d2 = step.dice
+        mover = step.start.turn
+        self.variant.throw(d1, d2, 0)
+        self._announce(
+            f"{step.text} ({mover.name.capitalize()} to play {d1}-{d2}: end each part with "
+            f"Done. {DICE_HELP})",
+            dice=[d1, d2],
+            player=str(mover),
+            rules=step.rules,
+        )
+
+    def _russian_played(self, step: RussianPlayStep, event: Mapping[str, Any]) -> None:
+        """A part of the throw played: once the whole throw is, the step is done."""
+        assert self.variant is not None
+        self._moves.append(str(event.get("move", "")) or "nothing")
+        turn = self.variant.turn
+        if turn is not None and not turn.over:
+            return  # the referee says which part comes next
+        played = "; then ".join(self._moves)
+        self._result(True, f"Played: {played}. {step.explain}", move=played, best=True)
+        self.state = State.ANSWERED
+
     def _played(self, event: Mapping[str, Any]) -> None:
         step = self.current_step
+        if isinstance(step, RussianPlayStep):
+            self._russian_played(step, event)
+            return
         assert isinstance(step, PlayStep)
         move = str(event.get("move", "")) or "no move"
         verdict = step.verdict(str(event.get("position", "")))

@@ -74,7 +74,10 @@ way and backed by any fact of the lesson. They state:
   a throw's ``two numbers``, ``the 36 throws``);
 * a *book's claim*: a book named (Cady, Hoffmann, Parker, Crawley, Foster, and Hoyle and
   Berkeley as others print them) is backed by a ``quote`` of that book, or of a book that
-  prints its words (Hoyle: Crawley's or Cady's transcription; Berkeley: Cady's);
+  prints its words (Hoyle: Crawley's or Cady's transcription; Berkeley: Cady's), only
+  when the quote does not say the opposite of what the words say of the book (a key term
+  said plainly in one and under a negation in the other, :mod:`.quotes`); and a section
+  the step cites, of a book its words do not name, must not advise what the words forbid;
 * a *verdict*: a rating or today's analysis (``doubtful``, ``very bad``, ``rates``,
   ``a shade``, ``level with``, ``almost level``, ``close behind``, ``today's analysis``,
   ``today's choice``, ``first choice``, ...) is backed by a fact of GNU Backgammon's:
@@ -94,7 +97,7 @@ from typing import cast
 
 from kiosk.books import sources
 from kiosk.rules import Colour, Position, all_rolls, generate, shots
-from kiosk.tutor.lessons import figures
+from kiosk.tutor.lessons import figures, quotes
 from kiosk.tutor.lessons.model import (
     BookPlay,
     ChartStep,
@@ -313,20 +316,66 @@ def _backing_figures(step: Step) -> set[float]:
     return named
 
 
+def _quotes(step: Step) -> dict[str, list[str]]:
+    """The words the step's facts quote, by book."""
+    found: dict[str, list[str]] = {}
+    for fact in step.facts:
+        m = re.match(r"(?:after .+?: )?quote (\S+) \d+: (.+)", fact)
+        if m:
+            found.setdefault(m.group(1), []).append(m.group(2))
+    return found
+
+
+def contradicted(step: Step, book: str) -> str | None:
+    """How the step's quotes of ``book`` (or of a book printing its words) say the opposite
+    of what its words say of it (:mod:`.quotes`), or None."""
+    printers = _PRINTED_IN.get(book, (book,))
+    quoted = " . ".join(q for b in printers for q in _quotes(step).get(b, ()))
+    return quotes.contradiction(words(step), book, quoted, printers) if quoted else None
+
+
 def unbacked(step: Step) -> list[Claim]:
-    """The claims of ``step`` that none of its facts backs."""
+    """The claims of ``step`` that none of its facts backs: a book's claim is backed by a
+    quote of it only when the quote does not say the opposite (:func:`contradicted`)."""
     figures_named = _backing_figures(step)
-    quoted = {m.group(1) for f in step.facts if (m := re.match(r"(?:after .+?: )?quote (\S+)", f))}
+    quoted = set(_quotes(step))
     kinds = {re.sub(r"^after .+?: ", "", f).split()[0] for f in step.facts if f.strip()}
 
     def backed(claim: Claim) -> bool:
         if claim.kind == "figure":
             return claim.value in figures_named
         if claim.kind == "book":
-            return bool(quoted & set(_PRINTED_IN.get(claim.words, (claim.words,))))
+            printers = set(_PRINTED_IN.get(claim.words, (claim.words,)))
+            return bool(quoted & printers) and contradicted(step, claim.words) is None
         return bool(kinds & set(_GNU_KINDS))
 
     return [claim for claim in claims(step) if not backed(claim)]
+
+
+def _unbacked_message(step: Step, claim: Claim) -> str:
+    why = contradicted(step, claim.words) if claim.kind == "book" else None
+    if why:
+        return f"states {claim} but its quote of {claim.words} says the opposite ({why})"
+    return f"states {claim} but no fact backs it"
+
+
+def cited_against(step: Step) -> list[str]:
+    """Each section the step cites, of a book its words do not name, that its words go
+    against: they forbid what the section advises (:func:`.quotes.forbids_advice`)."""
+    try:
+        cited = sources.parse(step.cite) if step.cite else []
+    except sources.CitationError:
+        return []  # reported as a bad citation
+    named = set(_BOOK.findall(words(step)))
+    found = []
+    for c in cited:
+        if c.book in named:
+            continue
+        section = sources.section_text(c)
+        why = quotes.forbids_advice(words(step), c.book, section) if section else None
+        if why:
+            found.append(f"cites {c} but {why}")
+    return found
 
 
 def _board(step: Step, board: Position) -> Position:
@@ -614,7 +663,8 @@ def check_lesson(lesson: Lesson, judge: Judge | None = None) -> list[Problem]:
     for step in lesson.steps:
         board = getattr(step, "position", None) or getattr(step, "board", None) or board
         for claim in unbacked(step):
-            problems.append(Problem(step.number, "", f"states {claim} but no fact backs it"))
+            problems.append(Problem(step.number, "", _unbacked_message(step, claim)))
+        problems += [Problem(step.number, "cite", message) for message in cited_against(step)]
         problems += check_step(step, board, judge)
         cites = [step.cite, *(b.cite for b in getattr(step, "books", ()) if hasattr(b, "cite"))]
         for cite in cites:

@@ -21,6 +21,13 @@ or a side's own point written ``"black:6"``, ``"white:bar"``). The kinds:
     best; ``explain`` says why. ``position`` (optional) is where the play starts; without
     it the play starts where the last step left the board. ``books`` (optional) sets each
     book's play beside today's: ``{book, hit, gammon, cite}``.
+``russian``
+    A throw of Russian backgammon played on the table through its referee, under a book's
+    rules (``rules = "russian-cady"`` or ``"russian-foster"``) from ``position`` (the Russian
+    notation, ``"R:w:h15:h15"``) with ``dice``: the learner lays the men out, then plays every
+    part of the throw, the bonus too, each ended with Done; the referee refuses what the
+    rules forbid and says why. Any legal play ends the step (GNU Backgammon has no Russian
+    game to rate plays by); ``explain`` says what the throw taught.
 ``question``
     ``choices`` answered with the buttons; ``answer`` is the index of the right one (from
     0), ``explain`` says why. ``check`` (optional) names an exact figure the right choice
@@ -68,11 +75,12 @@ from kiosk.rules import (
     RuleProfile,
     get_profile,
 )
+from kiosk.rules.russian import RussianPosition, RussianTurn, get_russian_profile
 from kiosk.table.sensing import location, point_of
 from kiosk.tutor.lessons import figures
 
 DATA = Path(__file__).with_name("data")
-KINDS = ("explain", "setup", "play", "question", "count", "chart", "replay")
+KINDS = ("explain", "setup", "play", "russian", "question", "count", "chart", "replay")
 CHARTS = ("shots", "entering")
 COUNTS = ("shots", "pips", "race", "stranded")
 
@@ -159,6 +167,17 @@ class PlayStep(Step):
                 if text and self.plays[text].result.position_id() == position_id:
                     names.append(f"{book.book}, {aim}")
         return names
+
+
+@dataclass(frozen=True, kw_only=True)
+class RussianPlayStep(Step):
+    """A throw of Russian backgammon under ``rules`` (a book's), played on the table from
+    ``start`` through the Russian referee; any legal play of it ends the step."""
+
+    rules: str
+    start: RussianPosition
+    dice: tuple[int, int]
+    explain: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -364,6 +383,7 @@ _KEYS = {
     "explain": set(),
     "setup": {"position", "turn"},
     "play": {"position", "turn", "dice", "accept", "good", "explain", "books", "wrong_first"},
+    "russian": {"rules", "position", "dice", "explain"},
     "question": {"choices", "answer", "explain", "check"},
     "count": {"what", "at", "side", "explain", "position", "turn", "option"},
     "chart": {"chart", "books"},
@@ -410,6 +430,8 @@ class _Builder:
             step = SetupStep(**common, position=self.board)
         elif kind == "play":
             step = self._play(raw, common)
+        elif kind == "russian":
+            step = self._russian(raw, common)
         elif kind == "question":
             step = self._question(raw, common)
         elif kind == "count":
@@ -487,14 +509,7 @@ class _Builder:
         start = self._position(raw) if "position" in raw else self.board
         if "turn" in raw and "position" not in raw:
             raise where.error("turn", "give turn with a position")
-        dice = raw.get("dice")
-        if (
-            not isinstance(dice, list)
-            or len(dice) != 2
-            or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
-        ):
-            raise where.error("dice", "must be two dice, like [3, 1]")
-        d = (dice[0], dice[1])
+        d = self._dice(raw)
         plays: dict[str, Play] = {}
 
         def canon(texts: tuple[str, ...], key: str) -> tuple[str, ...]:
@@ -543,6 +558,34 @@ class _Builder:
             books=tuple(books),
             plays=plays,
             wrong_first=bool(raw.get("wrong_first", False)),
+        )
+
+    def _dice(self, raw: Mapping[str, Any]) -> tuple[int, int]:
+        dice = raw.get("dice")
+        if (
+            not isinstance(dice, list)
+            or len(dice) != 2
+            or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice)
+        ):
+            raise self.where.error("dice", "must be two dice, like [3, 1]")
+        return (dice[0], dice[1])
+
+    def _russian(self, raw: Mapping[str, Any], common: dict[str, Any]) -> RussianPlayStep:
+        where = self.where
+        rules = where.text(raw, "rules")
+        try:
+            profile = get_russian_profile(rules)
+        except ValueError as err:
+            raise where.error("rules", str(err)) from None
+        try:
+            start = RussianPosition.from_notation(where.text(raw, "position"))
+        except ValueError as err:
+            raise where.error("position", str(err)) from None
+        dice = self._dice(raw)
+        if RussianTurn(start, *dice, profile).needs_choice:
+            raise where.error("dice", "Cady's deuce-ace asks for a doublet: throw another")
+        return RussianPlayStep(
+            **common, rules=rules, start=start, dice=dice, explain=where.text(raw, "explain", "")
         )
 
     def _question(self, raw: Mapping[str, Any], common: dict[str, Any]) -> QuestionStep:
