@@ -473,10 +473,15 @@ class OpponentWorker:
     def submit_ahead(self, position: Position) -> None:
         """Start ranking the plays of every throw in ``position`` (the table on roll, its
         dice not thrown yet: :meth:`Opponent.prepare`), one throw at a time; returns at once.
-        Any question asked after takes the rankings not yet started off the queue."""
+        Any question asked after takes the rankings not yet started off the queue. Only at
+        0-ply (every level's depth)."""
         if self._closed.is_set():
             raise RuntimeError("the opponent worker is closed")
         self._drop_ahead()
+        if self.opponent.level.plies > 0:
+            # Deeper, a ranking under way when the dice land holds the play up by more than
+            # ranking ahead saves (bench_coach, gnubg-nn at 2-ply: p50 139 ms became 357).
+            return
         with self._ahead_lock:
             self._ahead = [self._ask("prepare", (position, dice)) for dice in AHEAD_ORDER]
 

@@ -17,6 +17,7 @@ from kiosk.tutor.opponent import (
     AHEAD_ORDER,
     DEFAULT_LEVEL,
     LEVELS,
+    Level,
     Opponent,
     OpponentPlay,
     OpponentWorker,
@@ -519,3 +520,14 @@ def test_a_question_takes_the_rankings_ahead_off_the_queue():
 
 def test_the_throws_ahead_are_every_throw_each_order_once():
     assert sorted(AHEAD_ORDER) == [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def test_a_deeper_opponent_does_not_rank_ahead():
+    deep = Level("deep", plies=2, cap=0.0, temperature=0.0)
+    evaluator = CountedRanks()
+    worker = OpponentWorker(Opponent(deep, evaluator=evaluator), time_limit=30)
+    try:
+        worker.submit_ahead(POSITIONS[0][0])
+        assert worker.submit(*POSITIONS[0]).result(30) and evaluator.ranked == 1
+    finally:
+        worker.close()
