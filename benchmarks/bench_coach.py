@@ -15,6 +15,10 @@ GNU Backgammon's reckoning, and the coach's time per rating with each evaluator 
 ``agreement_with_ties`` also counts the positions where the built-in evaluator's play is not
 GNU Backgammon's first but GNU Backgammon gives it the same equity (won or lost races).
 
+``table_play``: the milliseconds from the table's dice landing (in a game against it) to
+its play chosen, p50 and p99 with each evaluator at the table's depth (its levels' 0-ply),
+with its plays ranked ahead while its dice are thrown and without.
+
 The last line is one JSON object.
 
     python benchmarks/bench_coach.py [--plies 2] [--limit N] [--regenerate] [--quick]
@@ -29,6 +33,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,12 +48,14 @@ from kiosk.tutor.evaluators import Evaluator  # noqa: E402
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator  # noqa: E402
 from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, find_program  # noqa: E402
 from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module  # noqa: E402
+from kiosk.tutor.opponent import DEFAULT_LEVEL, LEVELS, Opponent, OpponentWorker  # noqa: E402
 
 POSITIONS_FILE = Path(__file__).with_name("coach_positions.txt")
 CUBE_FILE = Path(__file__).with_name("cube_positions.txt")
 SEED = 7_100
 GAMES = 40
 THINK_S = 2.0  # a player's thinking before Done, in the verdict-after-Done figures
+THROW_S = 2.0  # the visitor throwing the table's dice, in the table's-play figures
 EVERY = 5  # keep one position in five, so the set spans many games
 
 
@@ -299,6 +306,8 @@ def errors_without_reason(
                 missing.append(f"{position.position_id()} {d1}-{d2} {play}")
     coach.close()
     return errors, len(missing), missing
+
+
 def verdict_after_done(
     evaluator: Evaluator, cases, limit: int, think_s: float = THINK_S
 ) -> dict[str, float]:
@@ -325,6 +334,42 @@ def verdict_after_done(
         times.sort()
         figures[f"verdict_after_done_ms_p50{label}"] = round(statistics.median(times), 1)
         figures[f"verdict_after_done_ms_p99{label}"] = round(
+            times[max(0, math.ceil(len(times) * 0.99) - 1)], 1
+        )
+    return figures
+
+
+def table_play_after_dice(
+    make: Callable[[], Evaluator],
+    cases: list[tuple[Position, int, int]],
+    limit: int,
+    throw_s: float = THROW_S,
+) -> dict[str, float]:
+    """Milliseconds from the table's dice landing to its play chosen (wall clock: the table
+    thinks in its worker), over the first ``limit`` cases with the table on roll: in every
+    other case its worker ranked every throw's plays from the start of its turn for
+    ``throw_s`` seconds at most (the visitor throwing for it; not timed), in the others
+    not (as before)."""
+    worker = OpponentWorker(Opponent(DEFAULT_LEVEL, make(), seed=1), time_limit=60)
+    ahead: list[float] = []
+    fresh: list[float] = []
+    try:
+        for i, (position, d1, d2) in enumerate(cases[:limit]):
+            if i % 2:
+                worker.submit_ahead(position)
+                until = time.monotonic() + throw_s
+                while time.monotonic() < until and not all(f.done() for f in worker._ahead):
+                    time.sleep(0.01)
+            start = time.perf_counter()
+            worker.submit(position, (d1, d2)).result(120)
+            (ahead if i % 2 else fresh).append((time.perf_counter() - start) * 1000)
+    finally:
+        worker.close()
+    figures = {}
+    for label, times in (("", ahead), ("_without_ahead", fresh)):
+        times.sort()
+        figures[f"table_play_ms_p50{label}"] = round(statistics.median(times), 1)
+        figures[f"table_play_ms_p99{label}"] = round(
             times[max(0, math.ceil(len(times) * 0.99) - 1)], 1
         )
     return figures
@@ -384,8 +429,26 @@ def main() -> int:
             f"{figures_done['verdict_after_done_ms_p50_from_scratch']} ms, p99 "
             f"{figures_done['verdict_after_done_ms_p99_from_scratch']} ms)"
         )
+    # The table plays at its level's depth (every level: 0-ply), with the strongest here.
+    depth = LEVELS[DEFAULT_LEVEL].plies
+    table = {"builtin": table_play_after_dice(BuiltinEvaluator, cases, len(cases))}
+    if load_module() is not None:
+        table[f"gnubg-nn {depth}-ply"] = table_play_after_dice(
+            lambda: GnubgNNEvaluator(plies=depth), cases, len(cases)
+        )
+    if find_program() is not None:
+        table[f"gnubg {depth}-ply"] = table_play_after_dice(
+            lambda: GnubgExternalEvaluator(plies=depth), cases, args.program_limit * 2
+        )
+    for evaluator_name, figures_table in table.items():
+        print(
+            f"the table's play after its dice land with {evaluator_name}: p50 "
+            f"{figures_table['table_play_ms_p50']} ms, p99 {figures_table['table_play_ms_p99']}"
+            f" ms (without ranking ahead: p50 {figures_table['table_play_ms_p50_without_ahead']}"
+            f" ms, p99 {figures_table['table_play_ms_p99_without_ahead']} ms)"
+        )
     if args.only_done:
-        print(json.dumps({"verdict_after_done": done}))
+        print(json.dumps({"verdict_after_done": done, "table_play": table}))
         return 0
 
     reference: Evaluator | None = None
@@ -445,6 +508,7 @@ def main() -> int:
         "mean_equity_loss": round(statistics.fmean(losses), 4) if losses else None,
         "ms_per_rating": timings,
         "verdict_after_done": done,
+        "table_play": table,
         "cube_decisions": {
             "money": sum(not c.match for c in cube_cases),
             "match": sum(bool(c.match) for c in cube_cases),

@@ -7,6 +7,12 @@ coach's default look-ahead), the mean and the slowest weighing of a roll in
 milliseconds, and the mean and slowest grading of a lift in microseconds (every man
 that may move, from the start of the play). The last line is one JSON object.
 
+``landed_ms_p50``/``landed_ms_p99``: when a person's dice land, the coach's thread both
+prepares the verdict (:meth:`Coach.prepare`, ranking the roll's plays) and weighs them for
+the graded hints (:meth:`Coach.grade_roll`); the CPU milliseconds until both are done, and
+``rankings_per_roll``, how many times the evaluator was asked to rank the roll for them
+(2 when each did its own, 1 when one serves the other).
+
     python benchmarks/bench_hints.py [--limit N] [--plies 2]
 """
 
@@ -17,6 +23,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +48,9 @@ def load(limit: int) -> list[tuple[Position, tuple[int, int]]]:
     return cases[:limit]
 
 
-def measure(evaluator: Evaluator, cases: list[tuple[Position, tuple[int, int]]]) -> dict:
+def measure(
+    evaluator: Evaluator, cases: list[tuple[Position, tuple[int, int]]]
+) -> dict[str, float]:
     """Milliseconds a roll's weighing takes, microseconds a lift's grading takes."""
     weigh_ms: list[float] = []
     lift_us: list[float] = []
@@ -61,6 +70,39 @@ def measure(evaluator: Evaluator, cases: list[tuple[Position, tuple[int, int]]])
     }
 
 
+def measure_landed(
+    evaluator: Evaluator, cases: list[tuple[Position, tuple[int, int]]]
+) -> dict[str, float]:
+    """The coach's work when the dice land (its preparation and the hints' grades): the
+    milliseconds a roll, and the rankings of the roll the evaluator was asked for."""
+    from kiosk.tutor.coach import Coach
+
+    asked = 0
+    rank = evaluator.evaluate_plays
+
+    def counted(*args: object, **kw: object) -> object:
+        nonlocal asked
+        asked += 1
+        return rank(*args, **kw)  # type: ignore[arg-type]
+
+    evaluator.evaluate_plays = counted  # type: ignore[method-assign,assignment]
+    coach = Coach(evaluator)
+    times: list[float] = []
+    weighed = 0
+    for position, dice in cases:
+        start = time.thread_time()  # CPU time: other work on the machine does not count
+        coach.prepare(position, dice)
+        coach.grade_roll(position, dice)
+        times.append((time.thread_time() - start) * 1000)
+        weighed += len(position.legal_plays(*dice)) > 1
+    times.sort()
+    return {
+        "landed_ms_p50": round(statistics.median(times), 1),
+        "landed_ms_p99": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1),
+        "rankings_per_roll": round(asked / max(1, weighed), 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=60, help="positions to use")
@@ -71,13 +113,15 @@ def main() -> None:
         args.limit = min(args.limit, 5)
     cases = load(args.limit)
     result: dict[str, object] = {"positions": len(cases)}
-    evaluators: list[tuple[str, Evaluator]] = [("builtin", BuiltinEvaluator())]
+    evaluators: list[tuple[str, Callable[[], Evaluator]]] = [("builtin", BuiltinEvaluator)]
     from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module
 
     if load_module() is not None:
-        evaluators.append(("gnubg_nn", GnubgNNEvaluator(plies=args.plies)))
-    for name, evaluator in evaluators:
+        evaluators.append(("gnubg_nn", lambda: GnubgNNEvaluator(plies=args.plies)))
+    for name, make in evaluators:
+        evaluator = make()
         figures = measure(evaluator, cases)
+        figures.update(measure_landed(make(), cases))
         print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
         result.update({f"{name}_{k}": v for k, v in figures.items()})
         evaluator.close()

@@ -46,6 +46,8 @@ FIGURES: dict[str, set[str]] = {
     "bench_verdict.py": {"settle_ms", "accept_ms", "verdict_ms_p50_legal_occupancy",
                          "verdict_ms_p99_wrong_polarity"},
     "bench_hints.py": {"positions"},
+    "bench_display_4k.py": {"draw_4k_p50_ms", "draw_4k_p99_ms", "pi_draw_4k_p50_ms",
+                            "pi_draw_4k_p99_ms", "pi_factor", "whole_4k_p99_ms"},
 }  # fmt: skip
 
 

@@ -13,8 +13,8 @@ once and kept, so a frame is a handful of blits.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, NamedTuple
 
 import pygame
 
@@ -85,6 +85,58 @@ ANSWER_FOOTER = "Select: next choice    Done: answer"
 PULSE_LEVELS = 6
 LARGE_TEXT = 1.35  # how much larger the words are with [display] large_text
 
+# One drawing call on a surface the caller knows: ``put(pygame.draw.circle, colour, xy, r)``.
+Put = Callable[..., object]
+Op = tuple[Callable[..., pygame.Rect], tuple[Any, ...]]
+
+
+class _Shown(NamedTuple):
+    """What the surface shows: the board (Russian numbering or not), and the drawings
+    over it (as :func:`_frozen` keys) with the area each covers."""
+
+    russian: bool
+    keys: list[Hashable]
+    rects: list[pygame.Rect]
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` (a drawing call, its arguments) as something hashable, equal when equal."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, pygame.Rect):
+        return ("rect", value.x, value.y, value.w, value.h)
+    return value
+
+
+def _whole_shapes(damage: list[pygame.Rect], shapes: list[pygame.Rect]) -> list[pygame.Rect]:
+    """The areas to draw again, grown to hold whole every shape they touch (a thick line
+    drawn clipped lands a pixel or so off, so a shape is never drawn clipped) and merged
+    where they overlap (no pixel is drawn twice)."""
+    areas = list(damage)
+    changed = True
+    while changed:
+        changed = False
+        merged: list[pygame.Rect] = []
+        for area in areas:
+            for shape in shapes:
+                if area.colliderect(shape) and not area.contains(shape):
+                    area = area.union(shape)
+                    changed = True
+            for i, other in enumerate(merged):
+                if area.colliderect(other):
+                    merged[i] = other.union(area)
+                    changed = True
+                    break
+            else:
+                merged.append(area)
+        areas = merged
+    return areas
+
+
+def _on(surface: pygame.Surface) -> Put:
+    """Draw straight onto ``surface`` (a panel, the static board)."""
+    return lambda fn, *args: fn(surface, *args)
+
 
 def _shade(colour: RGB, factor: float) -> RGB:
     return (
@@ -142,6 +194,9 @@ class Renderer:
         self._counts: Mapping[str, tuple[int, int]] = {}
         self._arrows_key: tuple[Any, ...] | None = None
         self._arrows: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
+        self._ops: list[Op] = []  # this frame's drawing over the board, recorded first
+        self._shown: _Shown | None = None  # what the surface shows now
+        self._scratch: pygame.Surface | None = None  # where shapes are drawn to find their area
 
     def set_large_text(self, on: bool) -> None:
         """Draw the words larger (``on``) or at their usual size from the next frame."""
@@ -149,12 +204,96 @@ class Renderer:
             self.large_text, self.scale = on, LARGE_TEXT if on else 1.0
             self._panels.clear()
 
+    def invalidate(self) -> None:
+        """Forget what the surface shows: the next :meth:`draw` draws the whole frame."""
+        self._shown = None
+
     # -- the frame ------------------------------------------------------------
 
-    def draw(self, view: TableView, now_ms: int) -> None:
-        """Draw one whole frame of ``view`` on the surface (the caller flips)."""
-        surface = self.surface
-        self.draw_board(russian=view.mode == Kind.RUSSIAN)
+    def draw(self, view: TableView, now_ms: int) -> list[pygame.Rect]:
+        """Bring the surface up to a whole frame of ``view`` and return the areas that
+        changed (the caller shows them: ``pygame.display.update``); none if nothing did.
+
+        The frame's drawing over the board is recorded first and compared with the last
+        frame's: only the areas of what went or came are drawn again (the board put back
+        there, then every drawing that touches them, in order, clipped to them), so the
+        surface ends the same as a whole frame drawn afresh (:meth:`invalidate` forces one).
+        """
+        russian = view.mode == Kind.RUSSIAN
+        ops: list[Op] = []
+        self._ops = ops
+        self._record(view, now_ms)
+        keys = [_frozen(op) for op in ops]
+        shown = self._shown
+        screen = self.surface.get_rect()
+        if shown is not None and shown.russian == russian:
+            if keys == shown.keys:
+                return []
+            rects, damage = self._compare(shown, ops, keys)
+            shapes = [
+                r for (fn, _), r in zip(ops, rects, strict=True) if fn is not pygame.Surface.blit
+            ]
+            damage = _whole_shapes(damage, shapes)
+            if sum(a.width * a.height for a in damage) * 2 <= screen.width * screen.height:
+                board = self._static(russian)
+                for area in damage:
+                    self.surface.set_clip(area)
+                    self.surface.blit(board, area, area)
+                    for (fn, args), rect in zip(ops, rects, strict=True):
+                        if rect.colliderect(area):
+                            fn(self.surface, *args)
+                self.surface.set_clip(None)
+                self._shown = _Shown(russian, keys, rects)
+                return damage
+        # A new board, or most of the screen changed: the whole frame, unclipped.
+        self.surface.blit(self._static(russian), (0, 0))
+        rects = [pygame.Rect(fn(self.surface, *args)).clip(screen) for fn, args in ops]
+        self._shown = _Shown(russian, keys, rects)
+        return [screen]
+
+    def _compare(
+        self, shown: _Shown, ops: list[Op], keys: list[Hashable]
+    ) -> tuple[list[pygame.Rect], list[pygame.Rect]]:
+        """Each of this frame's drawings' area, and the areas to draw again: those of the
+        drawings that went and that came (all drawings' if the ones kept changed order)."""
+        waiting: dict[Hashable, list[int]] = {}
+        for i, key in enumerate(shown.keys):
+            waiting.setdefault(key, []).append(i)
+        rects: list[pygame.Rect] = []
+        damage: list[pygame.Rect] = []
+        kept: list[int] = []
+        for op, key in zip(ops, keys, strict=True):
+            same = waiting.get(key)
+            if same:
+                kept.append(same.pop(0))
+                rects.append(shown.rects[kept[-1]])
+            else:
+                rects.append(self._area(op))
+                damage.append(rects[-1])
+        if kept != sorted(kept):
+            return rects, [r for r in rects + shown.rects if r.width and r.height]
+        damage.extend(shown.rects[i] for left in waiting.values() for i in left)
+        return rects, [r for r in damage if r.width and r.height]
+
+    def _area(self, op: Op) -> pygame.Rect:
+        """The part of the screen a drawing covers (a blit's by its size; a shape's drawn on
+        a scratch surface)."""
+        fn, args = op
+        screen = self.surface.get_rect()
+        if fn is pygame.Surface.blit:
+            source, where = args[0], args[1]
+            topleft = where.topleft if isinstance(where, pygame.Rect) else where
+            return pygame.Rect(topleft, source.get_size()).clip(screen)
+        if self._scratch is None:
+            self._scratch = pygame.Surface(screen.size, depth=8)
+        return pygame.Rect(fn(self._scratch, *args)).clip(screen)
+
+    def _put(self, fn: Callable[..., pygame.Rect], *args: Any) -> None:
+        """Record one drawing call on the screen (done by :meth:`draw`)."""
+        self._ops.append((fn, args))
+
+    def _record(self, view: TableView, now_ms: int) -> None:
+        """Record the frame's drawing over the board."""
         counts = self._men(view)
         pulse = (math.sin(now_ms / 1000 * math.tau * 0.8) + 1) / 2
         if view.illegal and view.illegal[0] in self.geometry.strips:
@@ -202,14 +341,21 @@ class Renderer:
         if view.busy:
             self._draw_spinner(now_ms)
         if not view.connected:
-            pygame.draw.rect(surface, LOST, surface.get_rect(), max(4, self.geometry.radius // 4))
+            self._put(
+                pygame.draw.rect, LOST, self.surface.get_rect(), max(4, self.geometry.radius // 4)
+            )
 
     def draw_board(self, russian: bool = False) -> None:
         """Draw the bare board: frame, points, bar, trays and the sensor strips; the points
         numbered for the game played (``russian``: the common track, its entering table)."""
+        self.surface.blit(self._static(russian), (0, 0))
+        self._shown = None  # what the last frame drew over the board is gone
+
+    def _static(self, russian: bool) -> pygame.Surface:
+        """The bare board (drawn once for each numbering)."""
         if russian not in self._statics:
             self._statics[russian] = self._draw_static(russian)
-        self.surface.blit(self._statics[russian], (0, 0))
+        return self._statics[russian]
 
     # -- men and highlights ---------------------------------------------------
 
@@ -237,11 +383,11 @@ class Renderer:
                 radius = max(3, int(min(self.geometry.radius, strip.pitch * 0.45)))
             shown = min(count, len(strip.slots))
             for xy in strip.slots[:shown]:
-                pygame.draw.circle(self.surface, body, xy, radius)
-                pygame.draw.circle(self.surface, edge, xy, radius, 2)
+                self._put(pygame.draw.circle, body, xy, radius)
+                self._put(pygame.draw.circle, edge, xy, radius, 2)
             if count > shown:
                 label = self.text.render(str(count), radius, edge)
-                self.surface.blit(label, label.get_rect(center=strip.slots[shown - 1]))
+                self._put(pygame.Surface.blit, label, label.get_rect(center=strip.slots[shown - 1]))
 
     def _draw_setup(
         self, corrections: tuple[Correction, ...], counts: Mapping[str, tuple[int, int]]
@@ -273,37 +419,37 @@ class Renderer:
                         rect = pygame.Rect(1, 1, 2 * radius, 2 * radius)
                         pygame.draw.arc(sprite, (*GHOST_EDGE, 255), rect, a0, a1, edge_width)
                     self._sprites[key] = sprite
-                self.surface.blit(sprite, sprite.get_rect(center=xy))
+                self._put(pygame.Surface.blit, sprite, sprite.get_rect(center=xy))
             for i in range(total - 1, total - 1 - max(0, have - want), -1):
                 x, y = self._slot(where, max(i, 0))
                 d = radius * 0.55
                 for sign in (1, -1):
                     a, b = (x - d, y - sign * d), (x + d, y + sign * d)
-                    pygame.draw.line(self.surface, EDGE, a, b, edge_width + 4)
-                    pygame.draw.line(self.surface, HIT, a, b, edge_width + 1)
+                    self._put(pygame.draw.line, EDGE, a, b, edge_width + 4)
+                    self._put(pygame.draw.line, HIT, a, b, edge_width + 1)
 
     def _draw_light(self, where: str) -> None:
         """A lesson pointing at a location: its outline lit."""
         width = max(4, self.geometry.radius // 5)
         if where in POINTS:
-            pygame.draw.polygon(self.surface, LIGHT, self.geometry.strips[where].triangle, width)
+            self._put(pygame.draw.polygon, LIGHT, self.geometry.strips[where].triangle, width)
         else:
             x, y, w, h = self.calibration.location_rect(where)
-            pygame.draw.rect(self.surface, LIGHT, (x, y, w, h), width, self.geometry.radius // 2)
+            self._put(pygame.draw.rect, LIGHT, (x, y, w, h), width, self.geometry.radius // 2)
 
     def _draw_result(self, correct: bool) -> None:
         """A lesson answer's verdict: a tick or a cross, readable from either side."""
         cx, cy = self.geometry.bar.centerx, self.geometry.centre_y
         r = int(self.geometry.radius * 1.2)
-        pygame.draw.circle(self.surface, RIGHT if correct else WRONG, (cx, cy), r)
+        self._put(pygame.draw.circle, RIGHT if correct else WRONG, (cx, cy), r)
         w = max(4, r // 4)
         if correct:
             tick = [(cx - r * 0.5, cy), (cx - r * 0.1, cy + r * 0.4), (cx + r * 0.5, cy - r * 0.4)]
-            pygame.draw.lines(self.surface, TEXT, False, tick, w)
+            self._put(pygame.draw.lines, TEXT, False, tick, w)
         else:
             d = r * 0.45
-            pygame.draw.line(self.surface, TEXT, (cx - d, cy - d), (cx + d, cy + d), w)
-            pygame.draw.line(self.surface, TEXT, (cx - d, cy + d), (cx + d, cy - d), w)
+            self._put(pygame.draw.line, TEXT, (cx - d, cy - d), (cx + d, cy + d), w)
+            self._put(pygame.draw.line, TEXT, (cx - d, cy + d), (cx + d, cy - d), w)
 
     def _draw_stranded(self, where: str, men: int, each: int) -> None:
         """Parker's count in a zone that holds the loser's men: men x worth = points."""
@@ -316,9 +462,9 @@ class Renderer:
         label = self.text.render(f"{men} x {each} = {men * each}", size, TEXT)
         box = label.get_rect(center=centre).inflate(size // 2, size // 4)
         box.clamp_ip(self.surface.get_rect())  # a tray at the screen's edge
-        pygame.draw.rect(self.surface, BAND, box, border_radius=size // 3)
-        pygame.draw.rect(self.surface, ACCENT, box, 2, border_radius=size // 3)
-        self.surface.blit(label, label.get_rect(center=box.center))
+        self._put(pygame.draw.rect, BAND, box, 0, size // 3)  # width 0: filled
+        self._put(pygame.draw.rect, ACCENT, box, 2, size // 3)
+        self._put(pygame.Surface.blit, label, label.get_rect(center=box.center))
 
     def _own(self, counts: Mapping[str, tuple[int, int]], where: str, colour: str) -> int:
         white, black = counts.get(where, (0, 0))
@@ -357,8 +503,8 @@ class Renderer:
             hatch.blit(sprite, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)  # inside only
             sprite.blit(hatch, (0, 0))
             self._sprites[key] = sprite
-        self.surface.blit(sprite, box.topleft)
-        self._draw_sensor_strip(self.surface, strip)
+        self._put(pygame.Surface.blit, sprite, box.topleft)
+        self._draw_sensor_strip(self._put, strip)
 
     def _draw_movable(self, where: str, counts: Mapping[str, Any], mover: str) -> None:
         strip = self.geometry.strips[where]
@@ -366,8 +512,8 @@ class Renderer:
         ring = strip.ring_radius(self.geometry.radius)
         self._blit_glow(MOVABLE, int(ring * 1.45), xy, 0.8)
         width = max(3, ring // 6)
-        pygame.draw.circle(self.surface, EDGE, xy, ring + 1, width + 2)  # seen on a light point
-        pygame.draw.circle(self.surface, MOVABLE, xy, ring, width)
+        self._put(pygame.draw.circle, EDGE, xy, ring + 1, width + 2)  # seen on a light point
+        self._put(pygame.draw.circle, MOVABLE, xy, ring, width)
 
     def _draw_lifted(self, view: TableView, counts: Mapping[str, Any]) -> None:
         where = str(view.lifted)
@@ -380,10 +526,10 @@ class Renderer:
         for i in range(12):
             angle = i / 12 * math.tau
             at = (xy[0] + ring * math.cos(angle), xy[1] + ring * math.sin(angle))
-            pygame.draw.circle(self.surface, EDGE, at, bead + 1)
-            pygame.draw.circle(self.surface, LIFTED, at, bead)
-        pygame.draw.circle(self.surface, EDGE, xy, max(3, ring // 4) + 2)
-        pygame.draw.circle(self.surface, LIFTED, xy, max(3, ring // 4))
+            self._put(pygame.draw.circle, EDGE, at, bead + 1)
+            self._put(pygame.draw.circle, LIFTED, at, bead)
+        self._put(pygame.draw.circle, EDGE, xy, max(3, ring // 4) + 2)
+        self._put(pygame.draw.circle, LIFTED, xy, max(3, ring // 4))
 
     def target_slot(self, view: TableView, where: str) -> int:
         """The slot a lifted man would land on at ``where``: the next free one, or a blot's."""
@@ -409,53 +555,55 @@ class Renderer:
         ring = self.geometry.strips[where].ring_radius(self.geometry.radius)
         colour = TARGET if grade is None else GRADE_COLOURS[grade]
         self._blit_glow(colour, int(ring * 1.7), xy, 0.45 + 0.55 * pulse)
-        pygame.draw.circle(self.surface, colour, xy, ring, max(3, ring // 6))
+        self._put(pygame.draw.circle, colour, xy, ring, max(3, ring // 6))
         disc = max(4, int(ring * 0.55))
         if grade is None:
-            pygame.draw.circle(self.surface, EDGE, xy, disc + 2)  # a filled disc, edged dark
-            pygame.draw.circle(self.surface, TARGET, xy, disc)
+            self._put(pygame.draw.circle, EDGE, xy, disc + 2)  # a filled disc, edged dark
+            self._put(pygame.draw.circle, TARGET, xy, disc)
         else:
-            self._grade_mark(self.surface, grade, xy, disc)
+            self._grade_mark(self._put, grade, xy, disc)
         if hit:  # a ring with four ticks pointing in: a blot is hit there
             outer = ring + max(4, ring // 4)
             width = max(3, ring // 6)
-            pygame.draw.circle(self.surface, HIT, xy, outer, width)
+            self._put(pygame.draw.circle, HIT, xy, outer, width)
             for i in range(4):
                 angle = (i + 0.5) / 4 * math.tau
                 c, s_ = math.cos(angle), math.sin(angle)
                 start = (xy[0] + (outer + width) * c, xy[1] + (outer + width) * s_)
                 end = (xy[0] + (ring - width) * c, xy[1] + (ring - width) * s_)
-                pygame.draw.line(self.surface, HIT, start, end, width)
+                self._put(pygame.draw.line, HIT, start, end, width)
 
     @staticmethod
-    def _grade_mark(surface: pygame.Surface, grade: str, xy: tuple[int, int], size: int) -> None:
+    def _grade_mark(put: Put, grade: str, xy: tuple[int, int], size: int) -> None:
         """A graded destination's shape, edged dark: ``best`` a disc with a tick, ``fair``
         a diamond, ``costly`` a cross (the shapes tell them apart without their colours)."""
         colour = GRADE_COLOURS[grade]
         x, y = xy
         width = max(3, size // 3)
         if grade == "best":
-            pygame.draw.circle(surface, EDGE, xy, size + 2)
-            pygame.draw.circle(surface, colour, xy, size)
+            put(pygame.draw.circle, EDGE, xy, size + 2)
+            put(pygame.draw.circle, colour, xy, size)
             tick = [
                 (x - size * 0.5, y),
                 (x - size * 0.1, y + size * 0.45),
                 (x + size * 0.55, y - size * 0.4),
             ]
-            pygame.draw.lines(surface, EDGE, False, tick, width)
+            put(pygame.draw.lines, EDGE, False, tick, width)
         elif grade == "fair":
             r = size * 1.15
             diamond = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
-            pygame.draw.polygon(
-                surface, EDGE, [(a + (a - x) * 0.2, b + (b - y) * 0.2) for a, b in diamond]
+            put(
+                pygame.draw.polygon,
+                EDGE,
+                [(a + (a - x) * 0.2, b + (b - y) * 0.2) for a, b in diamond],
             )
-            pygame.draw.polygon(surface, colour, diamond)
+            put(pygame.draw.polygon, colour, diamond)
         else:
             r = size * 0.85
             for a, b in (((x - r, y - r), (x + r, y + r)), ((x - r, y + r), (x + r, y - r))):
-                pygame.draw.line(surface, EDGE, a, b, width + 4)
+                put(pygame.draw.line, EDGE, a, b, width + 4)
             for a, b in (((x - r, y - r), (x + r, y + r)), ((x - r, y + r), (x + r, y - r))):
-                pygame.draw.line(surface, colour, a, b, width)
+                put(pygame.draw.line, colour, a, b, width)
 
     def _blit_glow(self, colour: RGB, radius: int, xy: tuple[int, int], strength: float) -> None:
         level = max(1, min(PULSE_LEVELS, round(strength * PULSE_LEVELS)))
@@ -469,7 +617,7 @@ class Renderer:
                 r = int(radius * (1 - i / steps))
                 pygame.draw.circle(sprite, (*colour, alpha), (radius, radius), max(r, 1))
             self._sprites[key] = sprite
-        self.surface.blit(sprite, (xy[0] - radius, xy[1] - radius))
+        self._put(pygame.Surface.blit, sprite, (xy[0] - radius, xy[1] - radius))
 
     def _draw_arrows(self, last_play: tuple[tuple[str, str], ...]) -> None:
         if last_play != self._arrows_key:
@@ -481,11 +629,11 @@ class Renderer:
             ]
         width = max(4, int(self.geometry.radius * 0.26))
         for line, head in self._arrows:
-            pygame.draw.lines(self.surface, EDGE, False, line, width + 4)
-            pygame.draw.polygon(self.surface, EDGE, head, 0)
-            pygame.draw.lines(self.surface, ARROW, False, line, width)
-            pygame.draw.polygon(self.surface, ARROW, head, 0)
-            pygame.draw.polygon(self.surface, EDGE, head, 2)
+            self._put(pygame.draw.lines, EDGE, False, line, width + 4)
+            self._put(pygame.draw.polygon, EDGE, head, 0)
+            self._put(pygame.draw.lines, ARROW, False, line, width)
+            self._put(pygame.draw.polygon, ARROW, head, 0)
+            self._put(pygame.draw.polygon, EDGE, head, 2)
 
     def _arrow_shape(
         self, src: str, dst: str
@@ -527,7 +675,7 @@ class Renderer:
             angle = i / 8 * math.tau
             shade = 0.3 + 0.7 * (((i - turn) % 8) / 7)
             dot = (int(cx + radius * math.cos(angle)), int(cy + radius * math.sin(angle)))
-            pygame.draw.circle(self.surface, _shade(TEXT, shade), dot, max(3, radius // 4))
+            self._put(pygame.draw.circle, _shade(TEXT, shade), dot, max(3, radius // 4))
 
     # -- cached panels ---------------------------------------------------------
 
@@ -547,7 +695,7 @@ class Renderer:
                 surface = pygame.transform.flip(surface, True, True)
             cached = self._panels[name] = (key, surface, where)
         if cached[1].get_width():
-            self.surface.blit(cached[1], cached[2])
+            self._put(pygame.Surface.blit, cached[1], cached[2])
 
     def _band_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         message = view.message(colour)
@@ -825,7 +973,7 @@ class Renderer:
         x = pad
         for grade, words_shown in pieces:
             if grade is not None:
-                self._grade_mark(panel, grade, (x + mark, half // 2), mark)
+                self._grade_mark(_on(panel), grade, (x + mark, half // 2), mark)
                 x += 2 * mark + pad // 2
             panel.blit(words_shown, words_shown.get_rect(midleft=(x, half // 2)))
             x += words_shown.get_width() + pad
@@ -898,11 +1046,11 @@ class Renderer:
             fill = POINT_LIGHT if light else POINT_DARK
             pygame.draw.polygon(surface, fill, strip.triangle)
             pygame.draw.polygon(surface, _shade(fill, 0.75), strip.triangle, 2)
-            self._draw_sensor_strip(surface, strip)
+            self._draw_sensor_strip(_on(surface), strip)
             self._draw_rings(surface, strip, _shade(fill, 0.72))
         for where in ("bar-white", "bar-black"):
             strip = geometry.strips[where]
-            self._draw_sensor_strip(surface, strip)
+            self._draw_sensor_strip(_on(surface), strip)
             self._draw_rings(surface, strip, _shade(BAR_WOOD, 1.5))
         for where in TRAYS:
             tray = geometry.trays[where]
@@ -915,17 +1063,17 @@ class Renderer:
                 pill = pygame.Rect(0, 0, pill_w, pill_h)
                 pill.center = (x, y)
                 pygame.draw.rect(surface, _shade(TRAY_BED, 1.9), pill, border_radius=pill_h // 2)
-            self._draw_sensor_strip(surface, strip)
+            self._draw_sensor_strip(_on(surface), strip)
         self._draw_point_numbers(surface, frame, russian)
         return surface
 
-    def _draw_sensor_strip(self, surface: pygame.Surface, strip: Strip) -> None:
+    def _draw_sensor_strip(self, put: Put, strip: Strip) -> None:
         """The dark line the sensor strip covers anyway (so it never hides a highlight)."""
         first, last = strip.slots[0], strip.slots[-1]
         if first == last:
             return
         width = max(2, int(self.geometry.radius * 0.22))
-        pygame.draw.line(surface, SENSOR_STRIP, first, last, width)
+        put(pygame.draw.line, SENSOR_STRIP, first, last, width)
 
     def _draw_rings(self, surface: pygame.Surface, strip: Strip, colour: RGB) -> None:
         ring = strip.ring_radius(self.geometry.radius)

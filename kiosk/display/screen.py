@@ -122,16 +122,23 @@ class Display:
         return self.renderer.calibration
 
     def frame(self, view: TableView, now_ms: int, redraw: bool = True) -> list[pygame.event.Event]:
-        """Draw ``view`` and show it (only if ``redraw``, or the window was uncovered), and
-        return the key, mouse and quit events since last frame."""
+        """Draw ``view`` and show what changed (only if ``redraw``, or the window was
+        uncovered: then all of it), and return the key, mouse and quit events since last
+        frame."""
         events = pygame.event.get()
         self._frames += 1
         if self.settings is not None and self.settings.large_text != self.renderer.large_text:
             self.renderer.set_large_text(self.settings.large_text)
             redraw = True
-        if redraw or self._frames <= SETTLING_FRAMES or any(e.type in EXPOSED for e in events):
-            self.renderer.draw(view, now_ms)
-            pygame.display.flip()
+        if self._frames <= SETTLING_FRAMES or any(e.type in EXPOSED for e in events):
+            self.renderer.invalidate()  # what the window showed may be gone: all of it
+            redraw = True
+        if redraw:
+            changed = self.renderer.draw(view, now_ms)
+            if changed == [self.surface.get_rect()]:
+                pygame.display.flip()
+            elif changed:
+                pygame.display.update(changed)  # only the areas that changed
         return [event for event in events if event.type in INPUT_EVENTS]
 
     def screenshot(self, path: str | os.PathLike[str]) -> str:

@@ -6,11 +6,12 @@ with a time limit and the built-in evaluator as its fallback): the loop asks
 waits for each answer (:meth:`TableSide.settle`), so a script always runs the same way.
 
 At the start of its turn, before anyone throws for it, the table decides whether to
-double; on its throw it shows its play (:class:`~kiosk.events.OpponentPlayShown`) and the
-referee expects that play (its men in any order, any other placement
-``not-the-tables-move``; the turn ends by itself once the men stand as shown). It answers
-the visitor's doubles, and at the end of the game it reviews the visitor's costliest
-plays (where somebody reads them: ``say``).
+double, then ranks its plays of every throw while the dice are thrown for it (so its
+play is ready the moment they land); on its throw it shows its play
+(:class:`~kiosk.events.OpponentPlayShown`) and the referee expects that play (its men in
+any order, any other placement ``not-the-tables-move``; the turn ends by itself once the
+men stand as shown). It answers the visitor's doubles, and at the end of the game it
+reviews the visitor's costliest plays (where somebody reads them: ``say``).
 
 A game against the table is stored with the table named as a player, ``Table
 (intermediate)``: that name is how a game resumed after a restart knows its opponent,
@@ -142,6 +143,7 @@ class TableSide:
         self._worker = OpponentWorker(opponent, time_limit=time_limit, apart=apart)
         self._jobs: list[_Job] = []
         self._asked: set[Moment] = set()  # the moments it has thought about
+        self._ahead: set[Moment] = set()  # its turns whose throws it ranked ahead
         # the visitor's cube decisions (game number, position, cube, decision), for the review
         self._cube_moves: list[tuple[int, Position, CubeState, str]] = []
 
@@ -214,10 +216,16 @@ class TableSide:
         core = self.core
         game = core.game
         moment = self._moment()
-        if moment in self._asked or core.setting_up or self._jobs:
-            return
         mine = game.turn == self.colour
         worker = self._worker
+        if core.setting_up or self._jobs:
+            return
+        if game.phase == Phase.ROLL and mine and moment not in self._ahead:
+            if moment in self._asked or CubeAction.DOUBLE not in game.legal_cube_actions():
+                self._ahead.add(moment)  # the cube settled: its plays ranked while it throws
+                self._ahead_of(game.position)
+        if moment in self._asked:
+            return
         if game.phase == Phase.ROLL and mine:
             if CubeAction.DOUBLE in game.legal_cube_actions():
                 self._asked.add(moment)
@@ -228,15 +236,20 @@ class TableSide:
             self._ask(lambda m: _PlayJob(m, worker.submit(game.position, dice)))
         elif game.phase == Phase.DOUBLE_OFFERED and not mine:
             self._asked.add(moment)
-            self._ask(
-                lambda m: _AnswerJob(m, worker.submit_cube(game.position, game.cube, True))
-            )
+            self._ask(lambda m: _AnswerJob(m, worker.submit_cube(game.position, game.cube, True)))
         elif game.phase == Phase.OVER and self.say is not None:
             self._asked.add(moment)
             visitor = self.colour.other
             turns = [(t.before, t.dice, t.play) for t in game.turns if t.colour == visitor]
             cubes = [(p, c, d) for g, p, c, d in self._cube_moves if g == core.game_serial]
             self._ask(lambda m: _ReviewJob(m, worker.submit_review(turns, cubes)))
+
+    def _ahead_of(self, position: Position) -> None:
+        """Start ranking the plays of every throw before the table's dice are thrown."""
+        try:
+            self._worker.submit_ahead(position)
+        except RuntimeError as err:  # closed
+            log.warning("the table cannot think ahead: %s", err)
 
     @staticmethod
     def _review(found: Review) -> str:

@@ -171,6 +171,7 @@ class Coach:
         self._prepared: dict[tuple[Position, tuple[int, int], str], list[Scored]] = {}
         self._best_chances: dict[Position, tuple[float, ...]] = {}
         self._deep: dict[Position, float] = {}  # the other plays of the last roll prepared
+        self._deep_roll: tuple[Position, tuple[int, int], str] | None = None  # that roll
 
     def prepare(
         self, position: Position, dice: tuple[int, int], more: Callable[[], bool] = lambda: False
@@ -187,24 +188,40 @@ class Coach:
         plays = position.legal_plays(d1, d2, self.profile)
         if len(plays) <= 1:
             return  # nothing to weigh
-        ranked = self.evaluator.evaluate_plays(position, d1, d2, profile=self.profile)
+        key = (position, (d1, d2), self.profile.name)
+        ranked = self._ranking(position, dice, self.profile)
         best = ranked[0][0].result
-        chances = mover_chances(self.evaluator, best)
-        if len(self._prepared) >= _PREPARED_KEPT:  # the oldest go
-            self._prepared.pop(next(iter(self._prepared)))
-        if len(self._best_chances) >= _PREPARED_KEPT:
-            self._best_chances.pop(next(iter(self._best_chances)))
-        self._prepared[(position, (d1, d2), self.profile.name)] = ranked
-        if chances is not None:
-            self._best_chances[best] = chances
-        self._deep = {}  # the previous roll's plays are of no more use
+        if best not in self._best_chances:
+            chances = mover_chances(self.evaluator, best)
+            if len(self._best_chances) >= _PREPARED_KEPT:
+                self._best_chances.pop(next(iter(self._best_chances)))
+            if chances is not None:
+                self._best_chances[best] = chances
+        if self._deep_roll != key:
+            self._deep, self._deep_roll = {}, key  # the previous roll's plays are of no use
         if not getattr(self.evaluator, "evaluates_elsewhere", False):
             return  # an evaluator in this process would hold the loop up while it works
         looked = {p for p, _ in ranked}
         for play in [p for p in plays if p not in looked][:_LOOK_FURTHER]:
+            if play.result in self._deep:
+                continue  # looked at already (asked again after an interruption)
             if not more():
                 return
             self._deep[play.result] = self.evaluator.equity(play.result)
+
+    def _ranking(
+        self, position: Position, dice: tuple[int, int], rules: RuleProfile
+    ) -> list[Scored]:
+        """The evaluator's plays of ``dice`` in ``position`` ranked, best first: worked out
+        once a roll and kept (the coach's preparation and the graded hints share it)."""
+        key = (position, (dice[0], dice[1]), rules.name)
+        ranked = self._prepared.get(key)
+        if ranked is None:
+            ranked = self.evaluator.evaluate_plays(position, *dice, profile=rules)
+            if len(self._prepared) >= _PREPARED_KEPT:  # the oldest go
+                self._prepared.pop(next(iter(self._prepared)))
+            self._prepared[key] = ranked
+        return ranked
 
     def _rank(self, position: Position, d1: int, d2: int, play: Play | None) -> Any:
         prepared = self._prepared.get((position, (d1, d2), self.profile.name))
@@ -289,10 +306,13 @@ class Coach:
         self, position: Position, dice: tuple[int, int], profile: RuleProfile | None = None
     ) -> RollGrades:
         """Every play of ``dice`` in ``position`` weighed, for grading a lifted man's
-        destinations (:class:`kiosk.tutor.hints.RollGrades`)."""
+        destinations (:class:`kiosk.tutor.hints.RollGrades`): the same ranking of the roll
+        as :meth:`prepare`'s, worked out by whichever comes first."""
         rules = self.profile if profile is None else profile
         try:
-            return RollGrades.rate(position, dice, self.evaluator, rules)
+            if len(position.legal_plays(*dice, profile=rules)) <= 1:
+                return RollGrades.rate(position, dice, self.evaluator, rules)  # nothing to weigh
+            return RollGrades.of(position, dice, self._ranking(position, dice, rules), rules)
         except EvaluatorError as err:
             if self.fallback is None:
                 raise
@@ -373,6 +393,8 @@ class Coach:
 def _names_wrong(reasons: Sequence[Reason]) -> bool:
     """Whether one of ``reasons`` names something the play does wrong."""
     return any(r.code in WRONG_CODES for r in reasons)
+
+
 _PREPARED_KEPT = 4  # rolls whose working out is kept (the one on the table, and a few)
 _LOOK_FURTHER = 48  # other plays of a roll looked at closely ahead, at most (a Pi's minute)
 
@@ -623,17 +645,22 @@ class CoachWorker:
             }
 
     def _run(self) -> None:
+        resume: tuple[Any, ...] | None = None  # the roll prepared last, until its play comes
         while True:
             job = self._jobs.get()
             if job is None:
                 return
             if job[0] == "prepare":
-                self._prepare(*job[1:])
+                resume = job[1:]
+                self._prepare(*resume)
             elif job[0] == "cube":
                 self.publish(self._cube(*job[1:]))
             elif job[0] == "grades":
                 self.publish(self._grades(*job[1:]))
+                if resume is not None and self._jobs.empty():
+                    self._prepare(*resume)  # the closer look the grades broke off goes on
             else:
+                resume = None  # the play is made: looking further is of no more use
                 self.publish(self._rate(*job))
             with self._idle:
                 self._pending -= 1

@@ -90,10 +90,26 @@ class RollGrades:
         the loop, in the coach's thread)."""
         rules = get_profile(profile)
         plays = position.legal_plays(*dice, profile=rules)
-        tree = PlayTree(position, *dice, larger_die=rules.larger_die, plays=plays)
         ranked: list[tuple[Play, float]] = []
         if len(plays) > 1:
             ranked = [(p, e) for p, e in evaluator.evaluate_plays(position, *dice, profile=rules)]
+        return cls.of(position, dice, ranked, rules, plays)
+
+    @classmethod
+    def of(
+        cls,
+        position: Position,
+        dice: tuple[int, int],
+        ranked: Sequence[tuple[Play, float]],
+        profile: RuleProfile | str | None = None,
+        plays: Sequence[Play] | None = None,
+    ) -> RollGrades:
+        """The grades of ``dice`` in ``position`` from plays already ranked (the coach's
+        ranking of the roll, best first)."""
+        rules = get_profile(profile)
+        if plays is None:
+            plays = position.legal_plays(*dice, profile=rules)
+        tree = PlayTree(position, *dice, larger_die=rules.larger_die, plays=list(plays))
         return cls(tree, ranked)
 
     def _next(self, state: State) -> list[tuple[Step, State]]:

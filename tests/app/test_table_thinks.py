@@ -98,3 +98,35 @@ def test_the_table_doubles_before_its_throw(harness, hesitant) -> None:
     throw(h, 6, 5)
     assert h.last("dice")["player"] == "black"
     assert h.last("opponent-play")["dice"] == [6, 5]
+
+
+class Ranks(BuiltinEvaluator):
+    """The built-in evaluator, noting each throw it ranks and when."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ranked: list[tuple[int, int]] = []
+
+    def evaluate_plays(self, position, d1, d2, keep=None, profile=None):
+        self.ranked.append((d1, d2))
+        return super().evaluate_plays(position, d1, d2, keep, profile)
+
+
+def test_the_table_ranks_its_plays_while_its_dice_are_thrown(harness, monkeypatch) -> None:
+    evaluator = Ranks()
+
+    def make(level, evaluator_=None, profile=None):
+        return Opponent(level, evaluator=evaluator, seed=3, profile=profile)
+
+    monkeypatch.setattr(kiosk.app.main, "Opponent", make)
+    h = ready(harness)
+    _to_the_tables_throw(h)
+    deadline = time.monotonic() + 30
+    while len(evaluator.ranked) < 36:  # every throw, before anybody throws for the table
+        assert time.monotonic() < deadline, f"ranked ahead: {evaluator.ranked}"
+        h.wait(40)
+    game = h.app.core.game
+    assert (game.phase, game.turn) == (Phase.ROLL, Colour.BLACK)  # its dice not thrown yet
+    throw(h, 6, 5)
+    assert h.last("opponent-play")["dice"] == [6, 5]
+    assert len(evaluator.ranked) == 36  # its play found ranked: nothing asked after the throw

@@ -14,8 +14,10 @@ from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
 from kiosk.tutor.evaluators.gnubg_external import GnubgExternalEvaluator, find_program
 from kiosk.tutor.evaluators.gnubg_nn import GnubgNNEvaluator, load_module, tan_board
 from kiosk.tutor.opponent import (
+    AHEAD_ORDER,
     DEFAULT_LEVEL,
     LEVELS,
+    Level,
     Opponent,
     OpponentPlay,
     OpponentWorker,
@@ -501,3 +503,63 @@ def test_the_worker_may_think_in_a_process_of_its_own():
     finally:
         worker.close()
         here.close()
+
+
+class CountedRanks(BuiltinEvaluator):
+    """The built-in evaluator, counting the throws it is asked to rank."""
+
+    def __init__(self, pause: float = 0.0) -> None:
+        super().__init__()
+        self.pause = pause
+        self.ranked = 0
+
+    def evaluate_plays(self, position, d1, d2, keep=None, profile=None):
+        self.ranked += 1
+        time.sleep(self.pause)
+        return super().evaluate_plays(position, d1, d2, keep, profile)
+
+
+def test_plays_ranked_ahead_are_the_same_choices_asked_of_nobody_when_the_dice_land():
+    ahead = Opponent("beginner", CountedRanks(), seed=4)
+    fresh = Opponent("beginner", BuiltinEvaluator(), seed=4)
+    evaluator = ahead.evaluator
+    assert isinstance(evaluator, CountedRanks)
+    for position, dice in POSITIONS[:12]:
+        for throw in AHEAD_ORDER:
+            ahead.prepare(position, throw)
+        asked = evaluator.ranked
+        assert ahead.choose(position, dice) == fresh.choose(position, dice)
+        assert evaluator.ranked == asked  # found ranked: nothing more asked
+        reverse = dice[::-1]
+        assert ahead.choose(position, reverse) == fresh.choose(position, reverse)
+    fresh.close()
+
+
+def test_a_question_takes_the_rankings_ahead_off_the_queue():
+    evaluator = CountedRanks(pause=0.05)
+    worker = OpponentWorker(Opponent("expert", evaluator=evaluator), time_limit=30)
+    position, dice = POSITIONS[3]
+    try:
+        worker.submit_ahead(position)
+        start = time.monotonic()
+        play = worker.submit(position, dice).result(30)
+        assert time.monotonic() - start < 0.05 * 4  # not after all 36 throws
+        assert play == Opponent("expert", BuiltinEvaluator()).choose(position, dice)
+        assert evaluator.ranked < len(AHEAD_ORDER)
+    finally:
+        worker.close()
+
+
+def test_the_throws_ahead_are_every_throw_each_order_once():
+    assert sorted(AHEAD_ORDER) == [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def test_a_deeper_opponent_does_not_rank_ahead():
+    deep = Level("deep", plies=2, cap=0.0, temperature=0.0)
+    evaluator = CountedRanks()
+    worker = OpponentWorker(Opponent(deep, evaluator=evaluator), time_limit=30)
+    try:
+        worker.submit_ahead(POSITIONS[0][0])
+        assert worker.submit(*POSITIONS[0]).result(30) and evaluator.ranked == 1
+    finally:
+        worker.close()

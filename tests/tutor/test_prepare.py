@@ -4,13 +4,15 @@ the same as rating it from scratch, and needs no second ranking of the roll."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
-from kiosk.rules import Position
-from kiosk.tutor.coach import Coach, CoachWorker, Rating
-from kiosk.tutor.evaluators import PlyEvaluator
+from kiosk.rules import Play, Position, RuleProfile
+from kiosk.tutor.coach import Coach, CoachWorker, Rater, Rating
+from kiosk.tutor.evaluators import PlyEvaluator, Scored
 from kiosk.tutor.evaluators.builtin import BuiltinEvaluator
+from kiosk.tutor.hints import RollGrades
 
 
 class Counted(PlyEvaluator):
@@ -101,4 +103,61 @@ def test_the_worker_rates_ahead_without_publishing() -> None:
     worker.submit(position, dice, "8/5 6/5", "white")
     assert worker.wait(30)
     assert [e["event"] for e in events] == ["coach"] and events[0]["rating"] == "fine"
+    worker.close()
+
+
+class Asked(BuiltinEvaluator):
+    """The built-in evaluator, counting the rolls it is asked to rank."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rolls: list[tuple[str, int, int]] = []
+
+    def evaluate_plays(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        keep: Play | None = None,
+        profile: str | RuleProfile | None = None,
+    ) -> list[Scored]:
+        self.rolls.append((position.position_id(), d1, d2))
+        return super().evaluate_plays(position, d1, d2, keep, profile)
+
+
+@pytest.mark.parametrize("hints_first", [False, True])
+def test_the_hints_and_the_preparation_rank_a_roll_once(hints_first: bool) -> None:
+    coach, fresh = Coach(Asked()), Coach(BuiltinEvaluator())
+    asked = coach.evaluator
+    assert isinstance(asked, Asked)
+    rolls = 0
+    for position, dice in _cases(25):
+        if hints_first:
+            grades = coach.grade_roll(position, dice)
+            coach.prepare(position, dice)
+        else:
+            coach.prepare(position, dice)
+            grades = coach.grade_roll(position, dice)
+        expected = RollGrades.rate(position, dice, fresh.evaluator)
+        assert grades._best == expected._best  # the same grades as weighed on their own
+        rolls += len(position.legal_plays(*dice)) > 1
+        assert len(asked.rolls) == rolls  # once a roll that has plays to weigh
+        play = position.legal_plays(*dice)[0]
+        assert _same(coach.rate(position, dice, play), fresh.rate(position, dice, play))
+        assert len(asked.rolls) == rolls  # and the verdict after Done asks nothing more
+
+
+def test_the_worker_ranks_a_roll_once_for_the_hints_and_the_coach() -> None:
+    events: list[dict[str, object]] = []
+    coach = Coach(Asked())
+    worker = CoachWorker(cast(Rater, coach), events.append)  # no cube asked of it
+    position, dice = Position.standard(), (3, 1)
+    worker.submit_prepare(position, dice)
+    worker.submit_grades(position, dice)
+    worker.submit(position, dice, "8/5 6/5", "white")
+    assert worker.wait(30)
+    assert [e["event"] for e in events] == ["roll-grades", "coach"]
+    grades = events[0]["grades"]
+    assert isinstance(grades, RollGrades) and grades.destinations(position, 8)[5] == "best"
+    assert isinstance(coach.evaluator, Asked) and len(coach.evaluator.rolls) == 1
     worker.close()
