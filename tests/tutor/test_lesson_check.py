@@ -439,12 +439,13 @@ def test_the_crawford_flag_reaches_gnubg(tmp_path) -> None:
     # The same position after the Crawford game: at 2-away against 1-away the leader has
     # a free drop, at 3-away against 1-away he must take.
     position = "4HPFATCwZ/ABMA"
-    for fact, answer in (("cube 2 1 post-crawford", "pass"), ("cube 3 1 post-crawford", "take")):
+    for away, answer in ((2, "pass"), (3, "take")):
+        fact = f"cube {away} 1 post-crawford"
         lesson = _lesson(
             tmp_path,
             f'[[step]]\nkind = "setup"\nposition = "{position}"\nturn = "black"\n'
             'text = "Lay it out."\n'
-            '[[step]]\nkind = "question"\ntext = "2-away or 3-away, 1-away, post-Crawford."\n'
+            f'[[step]]\nkind = "question"\ntext = "{away}-away, 1-away, post-Crawford."\n'
             'choices = ["Take", "Pass"]\nanswer = 0\ncite = "GNU Backgammon, cube analysis"\n'
             f'facts = ["{fact} = no-double {answer}"]\n',
         )
