@@ -75,7 +75,7 @@ def test_the_replies_are_not_lesson_10s() -> None:
         }
 
     new, old = replies("replies"), replies("starting")
-    assert len(new) == 8 and not new & old
+    assert len(new) == 9 and not new & old
     # each reply answers one of black's opening plays: the start is the opening position
     # with one black play made
     for step in load_lesson("replies").steps:
