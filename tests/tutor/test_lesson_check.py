@@ -517,3 +517,59 @@ def test_a_quote_that_says_the_opposite_backs_nothing(tmp_path, text, quote, opp
         assert said == [f"states {book} but its quote of {book} says the opposite ({opposite})"]
     else:
         assert said == [], said
+_PROGRAM = pytest.mark.skipif(
+    __import__("kiosk.tutor.evaluators.gnubg_external", fromlist=["x"]).find_program() is None,
+    reason="the gnubg program is not installed",
+)
+
+
+def _cube_step(tmp_path: Path, fact: str, text: str):
+    return _lesson(
+        tmp_path,
+        '[[step]]\nkind = "setup"\nposition = "aNfgYASwZ8YHAA"\ntext = "Lay it out."\n'
+        f'[[step]]\nkind = "question"\ntext = "{text}"\nchoices = ["Yes", "No"]\n'
+        f'answer = 0\ncite = "GNU Backgammon, cube analysis"\nfacts = ["{fact}"]\n',
+    )
+
+
+@_PROGRAM
+def test_a_cube_decision_is_checked_at_the_match_score_it_names(tmp_path) -> None:
+    # For money GNU Backgammon keeps the cube; at 2-away each it doubles and he passes.
+    money = check_lesson(_cube_step(tmp_path, "cube = double pass", "Double?"))
+    assert any("GNU Backgammon says no-double take" == p.message for p in money), money
+    ok = check_lesson(_cube_step(tmp_path, "cube 2 2 = double pass", "2-away, 2-away: double?"))
+    assert ok == []
+    wrong = check_lesson(_cube_step(tmp_path, "cube 2 2 = no-double take", "2-away each?"))
+    assert any("says double pass at 2-away, 2-away" in p.message for p in wrong), wrong
+
+
+@_PROGRAM
+def test_the_crawford_flag_reaches_gnubg(tmp_path) -> None:
+    # The same position after the Crawford game: at 2-away against 1-away the leader has
+    # a free drop, at 3-away against 1-away he must take.
+    position = "4HPFATCwZ/ABMA"
+    for away, answer in ((2, "pass"), (3, "take")):
+        fact = f"cube {away} 1 post-crawford"
+        lesson = _lesson(
+            tmp_path,
+            f'[[step]]\nkind = "setup"\nposition = "{position}"\nturn = "black"\n'
+            'text = "Lay it out."\n'
+            f'[[step]]\nkind = "question"\ntext = "{away}-away, 1-away, post-Crawford."\n'
+            'choices = ["Take", "Pass"]\nanswer = 0\ncite = "GNU Backgammon, cube analysis"\n'
+            f'facts = ["{fact} = no-double {answer}"]\n',
+        )
+        assert check_lesson(lesson) == [], fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "message"),
+    [
+        ("cube 2 4 = double take", "Double?", "do not name the score (2-away, 4-away)"),
+        ("cube 2 1 = double take", "2-away, 1-away", "say crawford or post-crawford"),
+        ("cube 3 3 crawford = double take", "3-away each", "need a side 1 away"),
+        ("cube 2 x = double take", "2-away", "write the score as"),
+    ],
+)
+def test_a_cube_fact_must_name_a_score_it_can_be_checked_at(tmp_path, fact, text, message):
+    problems = check_lesson(_cube_step(tmp_path, fact, text))
+    assert any(message in p.message and not p.skipped for p in problems), problems

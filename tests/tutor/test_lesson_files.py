@@ -24,8 +24,8 @@ LESSONS = [read_lesson(p) for p in lesson_files()]
 
 def test_the_catalogue_lists_the_lessons_in_order() -> None:
     infos = catalogue()
-    assert [i.number for i in infos] == list(range(1, 27))
-    assert len({i.id for i in infos}) == 26
+    assert [i.number for i in infos] == list(range(1, 30))
+    assert len({i.id for i in infos}) == 29
     order = [i.id for i in infos]
     # notation and today's opening rule before the openings; the cube and matches before
     # the books' problems and Crawley's games
@@ -37,6 +37,11 @@ def test_the_catalogue_lists_the_lessons_in_order() -> None:
     # practice with the cube in play comes after the lesson that teaches the cube
     assert order.index("doubling") < order.index("cube-in-play")
     assert order.index("doubling") < order.index("racing")
+    # practice at a match score after the match lesson and the money cube's practice;
+    # replies to the opening after the lessons on the start and the openings
+    assert order.index("match-play") < order.index("cube-at-the-score")
+    assert order.index("cube-in-play") < order.index("cube-at-the-score")
+    assert order.index("openings") < order.index("replies")
     for info in infos:
         assert info.title and info.summary
         assert load_lesson(info.id).info == info

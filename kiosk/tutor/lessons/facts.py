@@ -38,6 +38,11 @@ play leaves). The forms (points are each side's own, colours ``white`` or ``blac
     the taker's share of the wins (in percent) with a dead cube and no gammons;
 ``cube = double|no-double take|pass``
     the ``gnubg`` program's own money-play cube decision (Jacoby off) for the side on roll;
+``cube A B [crawford|post-crawford] = double|no-double take|pass``
+    the same at a match score: the side on roll A points from winning the match, the
+    other B away (when one side is 1 away, say whether this is the Crawford game or
+    after it); the step's words must name the score (``A-away`` and ``B-away``, and
+    ``Crawford`` when one side is 1 away);
 ``match-equity A B [post-crawford] = N``
     a side A points from winning the match, against one B away, wins it N% of the time
     (rounded) by the Kazaross XG2 table (:mod:`kiosk.rules.met`);
@@ -305,7 +310,7 @@ def _backing_figures(step: Step) -> set[float]:
         named |= _RULE_FIGURES.get(kind, set())
         if kind == "quote":
             claim = claim.partition(":")[2]
-        elif kind not in ("calc", "distance", "enter", "match-equity", "set"):
+        elif kind not in ("calc", "distance", "enter", "match-equity", "set", "cube"):
             claim = _MOVE.sub(" ", _THROW.sub(" ", claim.rpartition(" = ")[2]))
         named |= {_value(m.group(1) or m.group(2)) for m in _FIGURE.finditer(claim)}
     if isinstance(step, QuestionStep) and step.check:
@@ -509,9 +514,9 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
         from kiosk.rules.met import kazaross_xg2
 
         left, _, want = claim.partition(" = ")
-        words = left.split()
-        post = words[3:] == ["post-crawford"]
-        chance = kazaross_xg2().equity(int(words[1]), int(words[2]), post_crawford=post)
+        parts = left.split()
+        post = parts[3:] == ["post-crawford"]
+        chance = kazaross_xg2().equity(int(parts[1]), int(parts[2]), post_crawford=post)
         got = round(100 * chance)
         return None if str(got) == want.strip() else f"the Kazaross XG2 table gives {got}"
     if claim.startswith("russian "):
@@ -525,6 +530,13 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
     if claim.startswith("cube = "):
         got = _program_cube(position)
         return None if got == claim.split(" = ")[1] else f"GNU Backgammon says {got}"
+    if claim.startswith("cube "):
+        score = MatchScore.parse(claim.partition(" = ")[0][5:])
+        missing = score.unsaid(words(step))
+        if missing:
+            return f"the step's words do not name the score ({', '.join(missing)})"
+        got = _program_cube(position, score)
+        return None if got == claim.split(" = ")[1] else f"GNU Backgammon says {got} at {score}"
     if claim.startswith(("keith = ", "8-9-12 = ")):
         rule, _, want = claim.partition(" = ")
         got = rule_of_thumb(rule, position)
@@ -537,50 +549,50 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
             return f"it comes to {value:g}"
         return None
     left, _, right = claim.partition(" = ")
-    words, want = left.split(), right.strip()
+    parts, want = left.split(), right.strip()
     if not right:
         return "a fact is written 'WHAT = VALUE'"
-    kind = words[0]
+    kind = parts[0]
     if kind == "throws":
         from kiosk.tutor.evaluators.bearoff import expected_throws, home_of
 
-        colour = Colour.parse(words[1])
+        colour = Colour.parse(parts[1])
         if not position.all_home(colour):
             return f"{colour} has men outside its home table: no bear-off count"
         value = expected_throws(home_of(position, colour))
         places = len(want.partition(".")[2])
         return None if f"{value:.{places}f}" == want else f"the bear-off count gives {value:.3f}"
     if kind in ("shots", "hitters", "men", "pips", "keith"):
-        colour = Colour.parse(words[1])
+        colour = Colour.parse(parts[1])
         if kind == "pips":
             got = position.pips(colour)
         elif kind == "keith":
             got = keith(position, colour)
         elif kind == "men":
-            got = _men(position, colour, words[2])
-        elif kind == "shots" and len(words) > 3:  # any of several blots
+            got = _men(position, colour, parts[2])
+        elif kind == "shots" and len(parts) > 3:  # any of several blots
             from kiosk.tutor.features import shots_at
 
-            got = shots_at(position, colour, [int(w) for w in words[2:]])
+            got = shots_at(position, colour, [int(w) for w in parts[2:]])
         elif kind == "shots":
-            got = shots(position, colour, int(words[2]))
+            got = shots(position, colour, int(parts[2]))
         else:
-            hitters = _hitters(position, colour, int(words[2]))
+            hitters = _hitters(position, colour, int(parts[2]))
             return None if hitters == _rolls(want) else f"the engine finds {sorted(hitters)}"
         return None if str(got) == want else f"the engine finds {got}"
     if kind == "stranded":
         from kiosk.rules.stranded import stranded_count
 
-        got = stranded_count(position, Colour.parse(words[1]), int(words[2])).total
+        got = stranded_count(position, Colour.parse(parts[1]), int(parts[2])).total
         return None if str(got) == want else f"Parker's count gives {got}"
     if kind == "set":
-        got = set_odds(int(words[1]), int(words[2]))
+        got = set_odds(int(parts[1]), int(parts[2]))
         return None if got == want else f"the exact odds are {got}"
     if kind == "distance":
-        got = figures.shots_at_distance(int(words[1]), [int(w) for w in words[3:]])
+        got = figures.shots_at_distance(int(parts[1]), [int(w) for w in parts[3:]])
         return None if str(got) == want else f"the engine finds {got}"
     if kind == "enter":
-        got = figures.entering(int(words[1]))
+        got = figures.entering(int(parts[1]))
         return None if str(got) == want else f"the engine finds {got}"
     if kind in ("best", "rating", "loss"):
         if not isinstance(step, PlayStep):
@@ -590,7 +602,7 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
         if kind == "best":
             want_play = step.start.parse_play(*step.dice, want)
             return None if want_play == best_play else f"GNU Backgammon's best is {best_play}"
-        play = step.start.parse_play(*step.dice, " ".join(words[1:]))
+        play = step.start.parse_play(*step.dice, " ".join(parts[1:]))
         equity = next((e for p, e in ranked if p == play), None)
         if equity is None:  # filtered out as far worse: look at it on its own
             equity = judge.equity(play.result)
@@ -605,8 +617,57 @@ def _one(fact: str, step: Step, board: Position, judge: Judge) -> str | None:
     return f"unknown fact {kind!r}"
 
 
-def _program_cube(position: Position) -> str:
-    """The gnubg program's cube action and response for the side on roll, money play."""
+@dataclass(frozen=True)
+class MatchScore:
+    """A match score for a cube decision: the side on roll ``mine`` points from winning the
+    match, the other ``his``; ``crawford`` is ``""``, ``"crawford"`` or ``"post-crawford"``.
+
+    >>> str(MatchScore.parse("2 1 post-crawford"))
+    '2-away, 1-away, post-Crawford'
+    """
+
+    mine: int
+    his: int
+    crawford: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> MatchScore:
+        """``A B [crawford|post-crawford]`` (ValueError for anything else)."""
+        m = re.fullmatch(r"(\d+) (\d+)(?: (crawford|post-crawford))?", text.strip())
+        if not m or not 1 <= int(m.group(1)) <= 25 or not 1 <= int(m.group(2)) <= 25:
+            raise ValueError(f"write the score as 'A B [crawford|post-crawford]', not {text!r}")
+        score = cls(int(m.group(1)), int(m.group(2)), m.group(3) or "")
+        if (1 in (score.mine, score.his)) != bool(score.crawford):
+            raise ValueError(
+                "say crawford or post-crawford exactly when a side is 1 away"
+                if 1 in (score.mine, score.his)
+                else "crawford and post-crawford need a side 1 away"
+            )
+        if score.mine == score.his == 1:
+            raise ValueError("at 1-away against 1-away the cube is dead")
+        return score
+
+    def __str__(self) -> str:
+        word = {"": "", "crawford": ", Crawford", "post-crawford": ", post-Crawford"}[self.crawford]
+        return f"{self.mine}-away, {self.his}-away{word}"
+
+    def unsaid(self, text: str) -> list[str]:
+        """What of the score ``text`` does not name."""
+        need = [f"{self.mine}-away", f"{self.his}-away"] + (["Crawford"] if self.crawford else [])
+        return [w for w in need if w.lower() not in text.lower()]
+
+    def fibs_fields(self, fields: list[str]) -> None:
+        """Write the score into a FIBS board line's fields (the side on roll is "you")."""
+        length = max(self.mine, self.his)
+        fields[3:6] = [str(length), str(length - self.mine), str(length - self.his)]
+        # the last two fields: the match is played without the Crawford rule / the
+        # Crawford game is over (both 0 in the Crawford game itself)
+        fields[-2:] = ["0", "1" if self.crawford == "post-crawford" else "0"]
+
+
+def _program_cube(position: Position, score: MatchScore | None = None) -> str:
+    """The gnubg program's cube action and response for the side on roll: money play, or
+    at a match ``score``."""
     from kiosk.tutor.evaluators.gnubg_external import (
         GnubgExternalEvaluator,
         fibs_board,
@@ -618,6 +679,8 @@ def _program_cube(position: Position) -> str:
     program = GnubgExternalEvaluator(plies=0, settings=("set jacoby off",))
     try:
         fields = fibs_board(position).split(":")
+        if score is not None:
+            score.fibs_fields(fields)
         action = program.request(":".join(fields))
         fields[40] = "1"  # the side on roll has doubled; the other answers
         response = program.request(":".join(fields))
