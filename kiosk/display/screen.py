@@ -98,6 +98,14 @@ def open_surface(
         os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
     pygame.display.set_caption("Backgammon Table")
     flags = pygame.SCALED if scaled else 0
+    if fullscreen and scaled and pygame.display.get_driver() == "x11":
+        # X11 with no window manager (a kiosk, Xvfb) leaves a scaled full-screen window at
+        # the size drawn at while SDL draws it screen-sized: a quarter shows. A borderless
+        # window in the corner, which SDL makes the screen's size, shows all of it.
+        os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "0,0")
+        surface = pygame.display.set_mode((width, height), flags | pygame.NOFRAME)
+        pygame.mouse.set_visible(False)
+        return surface
     if fullscreen:
         surface = pygame.display.set_mode((width, height), flags | pygame.FULLSCREEN)
         pygame.mouse.set_visible(False)
