@@ -328,6 +328,12 @@ class DisplaySection:
     )
     screenshots: str = _setting("screenshots", "a directory path")
     large_text: bool = _setting(False, "true, false (every word on the screen a third larger)")
+    render: str = _setting(
+        "auto",
+        '"auto" (a screen larger than 1920x1080 drawn at 1920x1080 and scaled up by the GPU), '
+        '"1080p" (always so), "native" (drawn at the screen\'s own size)',
+        _choice("auto", "1080p", "native"),
+    )
     invite_after_s: int = _setting(
         180,
         "an integer 3-86400 (seconds with nobody at the table before it invites visitors)",

@@ -47,7 +47,10 @@ FIGURES: dict[str, set[str]] = {
                          "verdict_ms_p99_wrong_polarity"},
     "bench_hints.py": {"positions"},
     "bench_display_4k.py": {"draw_4k_p50_ms", "draw_4k_p99_ms", "pi_draw_4k_p50_ms",
-                            "pi_draw_4k_p99_ms", "pi_factor", "whole_4k_p99_ms"},
+                            "pi_draw_4k_p99_ms", "pi_factor", "whole_4k_p99_ms",
+                            "scaled_1080_event_p99_ms", "pi_scaled_1080_event_p99_ms",
+                            "render_default", "default_4k_p99_ms", "default_event_4k_p99_ms",
+                            "pi_default_event_4k_p99_ms", "fits_60hz_on_pi"},
 }  # fmt: skip
 
 

@@ -708,6 +708,7 @@ class Renderer:
             view.winner,
             view.opening,
             view.mode,
+            view.in_lesson,
             view.hide_pips,
             view.dice if mine else None,
             view.cocked if mine else (),
@@ -996,7 +997,7 @@ class Renderer:
     def _cube_panel(self, view: TableView, colour: str, key: tuple[Any, ...] | None) -> Any:
         value, owner = view.cube
         # Russian backgammon is played without the cube; a lesson's is not the game's
-        shown = view.mode not in (Kind.RUSSIAN, Kind.LESSON)
+        shown = view.mode != Kind.RUSSIAN and not view.in_lesson
         if key is None:
             return (value, owner, shown)
         if not shown:

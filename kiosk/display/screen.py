@@ -58,8 +58,32 @@ def save_screenshot(surface: pygame.Surface, path: str | os.PathLike[str]) -> st
     return str(target)
 
 
-def open_surface(width: int, height: int, fullscreen: bool, headless: bool) -> pygame.Surface:
-    """The display surface: the screen (full-screen or a window) or a headless one."""
+LOGICAL_1080P = (1920, 1080)  # the size drawn at when the GPU scales the picture up
+
+
+def drawing_size(width: int, height: int, render: str) -> tuple[int, int]:
+    """The size the picture is drawn at for a ``width`` x ``height`` screen under the
+    ``[display] render`` setting: the screen's own, or (``"1080p"``, and ``"auto"`` on a
+    screen larger than 1920x1080) the largest size of the same shape within 1920x1080, which
+    SDL scales up to the screen on the GPU.
+
+    >>> drawing_size(3840, 2160, "auto"), drawing_size(1920, 1080, "auto")
+    ((1920, 1080), (1920, 1080))
+    >>> drawing_size(3840, 2160, "native"), drawing_size(2560, 1600, "1080p")
+    ((3840, 2160), (1728, 1080))
+    """
+    fit = min(LOGICAL_1080P[0] / width, LOGICAL_1080P[1] / height)
+    if render == "native" or fit >= 1:
+        return width, height
+    return round(width * fit), round(height * fit)
+
+
+def open_surface(
+    width: int, height: int, fullscreen: bool, headless: bool, scaled: bool = False
+) -> pygame.Surface:
+    """The display surface: the screen (full-screen or a window) or a headless one; with
+    ``scaled``, ``width`` x ``height`` is the size drawn at and SDL scales it up to the screen
+    on the GPU (``pygame.SCALED``: input is mapped back to that size)."""
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     pygame.display.init()
@@ -73,18 +97,31 @@ def open_surface(width: int, height: int, fullscreen: bool, headless: bool) -> p
         # no such path: there the texture stays.) An installer's own setting wins.
         os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
     pygame.display.set_caption("Backgammon Table")
-    if fullscreen:
-        surface = pygame.display.set_mode((width, height), pygame.FULLSCREEN)
+    flags = pygame.SCALED if scaled else 0
+    if fullscreen and scaled and pygame.display.get_driver() == "x11":
+        # X11 with no window manager (a kiosk, Xvfb) leaves a scaled full-screen window at
+        # the size drawn at while SDL draws it screen-sized: a quarter shows. A borderless
+        # window in the corner, which SDL makes the screen's size, shows all of it.
+        os.environ.setdefault("SDL_VIDEO_WINDOW_POS", "0,0")
+        surface = pygame.display.set_mode((width, height), flags | pygame.NOFRAME)
         pygame.mouse.set_visible(False)
         return surface
-    return pygame.display.set_mode((width, height))
+    if fullscreen:
+        surface = pygame.display.set_mode((width, height), flags | pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+        return surface
+    return pygame.display.set_mode((width, height), flags)
 
 
 class Display:
     """The screen under the board: draws a view each frame and collects the players' input.
 
     With ``settings`` (the ``[display]`` section) the words are drawn large while
-    ``large_text`` is on, as the installer's settings menu switches it.
+    ``large_text`` is on, as the installer's settings menu switches it, and a screen larger
+    than 1920x1080 is drawn at 1920x1080 and scaled up on the GPU unless ``render`` is
+    ``"native"`` (:func:`drawing_size`): at 4K the first frame of a new explanation card takes
+    a Pi about 37 ms drawn at full size, about 13 ms so (``benchmarks/bench_display_4k.py``).
+    ``calibration`` stays the screen's; the renderer's is that scaled to the size drawn at.
     """
 
     def __init__(
@@ -109,16 +146,21 @@ class Display:
                     "Run 'kiosk calibrate' to check."
                 )
                 calibration = calibration.scaled(*sizes[0])
-        self.surface = open_surface(
-            calibration.width, calibration.height, fullscreen, self.headless
-        )
+        render = settings.render if settings is not None else "native"
+        size = drawing_size(calibration.width, calibration.height, render)
+        self.screen_size = (calibration.width, calibration.height)
+        scaled = size != self.screen_size
+        if scaled:
+            calibration = calibration.scaled(*size)
+        self.surface = open_surface(*size, fullscreen, self.headless, scaled=scaled)
         large = settings is not None and settings.large_text
         self.renderer = Renderer(self.surface, calibration, layout, large_text=large)
         self._frames = 0
 
     @property
     def calibration(self) -> Calibration:
-        """The calibration in use (scaled to the screen if its resolution differed)."""
+        """The calibration in use (scaled to the screen if its resolution differed, and to
+        the size drawn at: pointer positions come in that size too)."""
         return self.renderer.calibration
 
     def frame(self, view: TableView, now_ms: int, redraw: bool = True) -> list[pygame.event.Event]:

@@ -117,7 +117,7 @@ def score_lines(view: TableView, colour: str) -> tuple[str, str]:
     """
     if view.mode == Kind.RUSSIAN:  # the waiting game's score and cube are not this game's
         return "Russian: not scored", "No cube in this game"
-    if view.mode == Kind.LESSON:  # nor the lesson's
+    if view.in_lesson:  # nor the lesson's (a Russian step's too)
         return "Lesson: not scored", "No cube in a lesson"
     me = 0 if colour == "white" else 1
     session = view.session
@@ -263,6 +263,21 @@ class TableView:
         visitor's (nobody sits at the table's own side)."""
         visitor = self.visitor
         return (visitor,) if visitor is not None else ("white", "black")
+
+    @property
+    def in_lesson(self) -> bool:
+        """Whether a lesson has the table: the lesson mode, or a lesson's step on show (a
+        lesson's events folded without the mode's, as a Russian step's are by its engine).
+
+        >>> view = TableView()
+        >>> view.in_lesson
+        False
+        >>> view.apply({"event": "lesson", "to": "both", "lesson": "russian", "title": "T",
+        ...             "step": 12, "steps": 13, "kind": "russian", "text": "Play 6-6."})
+        >>> view.in_lesson
+        True
+        """
+        return self.mode == Kind.LESSON or self.step is not None
 
     def facing(self, colour: str) -> str:
         """The side words for ``colour`` are drawn facing: against the table, the visitor
@@ -471,6 +486,9 @@ class TableView:
     @_fold.register
     def _opening(self, event: Opening) -> None:
         message, starter, dice = event.message, event.starter, event.dice
+        if self.cocked:  # a good throw read: the cocked die's call to throw again is done
+            self.cocked = ()
+            self.prompts.clear_all(Prompt.WRONG)
         self.say("both", message[:1].upper() + message[1:])
         if starter is None:
             return
