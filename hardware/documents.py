@@ -613,7 +613,8 @@ def figures_markdown(found: dict) -> str:
         "",
         f"Chi-square {rolled['chi_square']} (limit {rolled['chi_square_limit']} at p = 0.001). "
         f"{rolled['seated_share']:.1%} came to rest flat in their seat; the others stopped "
-        "on the ramp or lodged in the tower, which the well reads as empty or cocked.",
+        "short of it (a die arriving turned near 45 degrees can stop across the corner of "
+        "the end wall and the low side wall), which the well reads as empty or cocked.",
         "",
         f"Magnetic pull, worst case (field.cling: every face against every face, turned and "
         f"slid; a man's magnet anywhere over any face): two dice face to face "

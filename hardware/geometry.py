@@ -81,20 +81,23 @@ DIE_DENSITY = 1.24e-3  # PLA, g/mm^3, printed solid
 # so no magnetic pull lifts it (field.cling), with its balance unchanged.
 DIE_CORE = 20.0
 DIE_CORE_DENSITY = 8.5e-3  # brass, g/mm^3: dense and not magnetic
-PIP = (5.0, 0.5)  # engraved pip, diameter x depth (filled with paint)
+PIP = (5.0, 0.3)  # engraved pip, diameter x depth (filled with paint): over a magnet, 0.2 mm left
 PIP_OFFSET = 8.0  # pips on a 3 x 3 grid of 8 mm
 MAGNET_DENSITY = 7.5e-3  # NdFeB, g/mm^3
-# The well: the foot of a 30 degree ramp below the dice tower, the die resting against its
-# end wall. Sensors (TI DRV5023FA, TO-92, lying flat) under a thin floor.
+# The well: the foot of a 30 degree ramp below the dice tower, the die resting in the corner
+# of its end wall and its low side wall (the ramp falls across too: throws.RAMP_CROSS).
+# Sensors (TI DRV5023AJ, TO-92, lying flat) under a thin floor.
 RAMP_ANGLE = 30.0  # degrees: steeper than a printed die's friction angle on polycarbonate
-WELL_FLOOR = 0.1  # polyester (PET) film between the die and the sensors, on the sensors
-WELL_WIDTH = DIE + 0.6  # the ramp's channel
+# Polyester (PET) film between the die and the sensors, on the sensors: 125 um stock. (At
+# 100 um a die lifted on an edge 5 degrees reads a wrong face with one stuck switch.)
+WELL_FLOOR = 0.125
 HALL_DEPTH = 0.75  # Hall element below the sensor's top face (either way up)
 WELL_PITCH = 50.0  # between the two wells' centres, side by side
-# Seat tolerances: across the channel, along the ramp (the end wall), yaw, sensor placement
-# on its board, element depth.
-SEAT_ACROSS = (WELL_WIDTH - DIE) / 2
+# Seat tolerances: across the ramp (the low side wall) and along it (the end wall): the die
+# lies against both walls, so only its own size and the walls' lining vary; yaw, sensor
+# placement on its board, element depth.
 SEAT_ALONG = 0.2
+SEAT_ACROSS = SEAT_ALONG
 SEAT_YAW = 1.5  # degrees
 SENSOR_PLACEMENT = 0.3
 HALL_DEPTH_TOLERANCE = 0.25

@@ -92,3 +92,8 @@ def test_no_passage_in_the_tower_can_wedge_a_die() -> None:
     diagonal = geometry.DIE * math.sqrt(3)
     assert found["narrowest_passage_mm"] > diagonal + 3, found
     assert found["ramp_cross_deg"] > found["friction_deg"] + 3, found
+
+
+def test_a_pip_engraved_over_a_magnet_leaves_plastic_over_it() -> None:
+    # the centre pip lies over the centre magnet, the others overlap the ring's
+    assert geometry.PIP[1] <= geometry.DIE_SKIN - 0.2
