@@ -92,7 +92,7 @@ RAMP_ANGLE = 30.0  # degrees: steeper than a printed die's friction angle on pol
 # 100 um a die lifted on an edge 5 degrees reads a wrong face with one stuck switch.)
 WELL_FLOOR = 0.125
 HALL_DEPTH = 0.75  # Hall element below the sensor's top face (either way up)
-WELL_PITCH = 50.0  # between the two wells' centres, side by side
+WELL_PITCH = 83.0  # between the two wells' centres: 80 mm chutes and a 3 mm divider
 # Seat tolerances: across the ramp (the low side wall) and along it (the end wall): the die
 # lies against both walls, so only its own size and the walls' lining vary; yaw, sensor
 # placement on its board, element depth.
