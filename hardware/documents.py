@@ -613,11 +613,20 @@ def figures_markdown(found: dict) -> str:
         "",
         f"Chi-square {rolled['chi_square']} (limit {rolled['chi_square_limit']} at p = 0.001). "
         f"{rolled['seated_share']:.1%} came to rest flat in their seat; the others stopped "
-        "on the ramp or lodged in the tower, which the well reads as empty or cocked.",
+        "short of it (a die arriving turned near 45 degrees can stop across the corner of "
+        "the end wall and the low side wall), which the well reads as empty or cocked.",
         "",
-        f"Magnetic pull, worst case: two dice face to face {found['force_die_die_N']} N, a "
-        f"man's base on a die {found['force_die_man_N']} N, against a die's weight of "
-        f"{found['die_weight_N']} N: **the dice cling to each other** (open problem).",
+        f"Magnetic pull, worst case (field.cling: every face against every face, turned and "
+        f"slid; a man's magnet anywhere over any face): two dice face to face "
+        f"{found['force_die_die_N']} N, a man's base on a die {found['force_die_man_N']} N, "
+        f"against a die's weight of {found['die_weight_N']} N (bound: "
+        f"{found['cling_bound']} of it): "
+        + (
+            "neither lifts a die."
+            if max(found["force_die_die_N"], found["force_die_man_N"])
+            <= found["cling_bound"] * found["die_weight_N"]
+            else "**the dice cling** (open problem)."
+        ),
     ]
     sag = found["surface"]
     lines += [

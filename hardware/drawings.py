@@ -171,7 +171,8 @@ def tower_dxf() -> str:
         _text(
             msp,
             f"chute wall {side} (two outer, one divider): chute {chute:g} mm square, baffle "
-            f"slots at {', '.join(f'{lv:g}' for lv, _ in throws.BAFFLES)} mm",
+            f"slots at {', '.join(f'{lv:g}' for lv, _ in throws.BAFFLES)} mm; on a chute's "
+            f"low side it ends {throws.CLEAR:g} mm above the ramp, the ramp's wall runs on",
             5,
             y + 5,
             3.0,
@@ -193,17 +194,17 @@ def tower_dxf() -> str:
         _text(
             msp,
             f"ramp {n}: falls {g.RAMP_ANGLE:g} degrees along, {throws.RAMP_CROSS:g} across; "
-            f"side walls {throws.CHANNEL:g} mm apart close to {throws.WELL_CHANNEL:g} over "
-            f"{throws.FUNNEL:g} mm, then {throws.STRAIGHT:g} mm straight to the end wall; "
-            f"the floor under the die {g.WELL_FLOOR:g} mm film on the sensors",
+            f"side walls {throws.CHANNEL:g} mm apart, straight to the end wall; the well in "
+            f"the low corner (end wall and low side wall lined with PTFE tape), the floor under "
+            f"the die {g.WELL_FLOOR:g} mm film on the sensors",
             ramp + 5,
             y + 3,
             3.0,
         )
         y += chute + 10
     for n in (1, 2):
-        _rect(msp, 0, y, throws.WELL_CHANNEL, 80.0)
-        _text(msp, f"end wall of well {n}", throws.WELL_CHANNEL + 5, y + 3)
+        _rect(msp, 0, y, throws.CHANNEL, 80.0)
+        _text(msp, f"end wall of well {n}", throws.CHANNEL + 5, y + 3)
         y += 90.0
     return _dxf_text(doc)
 
@@ -229,8 +230,9 @@ def die_dxf() -> str:
     _text(
         msp,
         f"the die: nine magnets a face, {g.DIE_MAGNET[0]:g} x {g.DIE_MAGNET[1]:g} mm N35, "
-        f"{g.DIE_SKIN:g} mm under the face, the pole out marked; each face seen from outside, "
-        "its u axis to the right (field.face_poles). The face down shows 7 minus it up.",
+        f"{g.DIE_SKIN:g} mm under the face, the pole out marked; a {g.DIE_CORE:g} mm brass cube "
+        "at its centre; each face seen from outside, its u axis to the right "
+        "(field.face_poles). The face down shows 7 minus it up.",
         0,
         y,
         2.0,
@@ -954,9 +956,17 @@ def bom(reeds: int, locations: int, table: Any = None) -> list[Line]:
             0.05,
             f"{6 * cells} a die, 3 in the jig",
         ),
+        Line(
+            2,
+            f"brass cube, {g.DIE_CORE:g} mm (cut from square bar), a die's core",
+            "generic",
+            1.5,
+            "printed in at the die's centre",
+        ),
         *_sheet_lines(table),
         Line(1, "clear acrylic, 3 mm, dice tower", "laser cut from tower.dxf", 15.0),
-        Line(1, "polycarbonate film, 0.3 mm, the wells' floors", "generic", 4.0),
+        Line(1, "PTFE tape, self-adhesive, 0.1 x 25 mm, 1 m", "generic", 4.0, "lines the seats"),
+        Line(1, f"polyester (PET) film, {g.WELL_FLOOR:g} mm, the wells' floors", "generic", 3.0),
         Line(
             4, "dowel pin, 6 x 30 mm, steel-free (brass)", "generic", 0.5, "registers every sheet"
         ),

@@ -66,7 +66,10 @@ HEIGHT_TOLERANCE = 0.3  # sheet thicknesses and glue
 # -- the dice and their wells ----------------------------------------------------------------
 DIE = 30.0  # printed cube
 DIE_MAGNET = (1.5, 0.75)  # N35 disc: nine under each face, its centre and a ring (DIE_SPOTS)
-DIE_SKIN = 0.3  # plastic over each magnet's outer face
+# Plastic over each magnet's outer face: two dice face to face hold their magnets twice
+# this apart, the well's sensors once plus the floor, so a thicker skin on a thinner floor
+# keeps the well's read and weakens the dice's pull on each other (field.cling).
+DIE_SKIN = 0.5
 DIE_CORNER = 9.0  # the ring's corners at (+-9, +-9) mm from the face's centre
 # The eight spots of a face's ring going round, in units of DIE_CORNER: corner 1, edge a,
 # corner 2, edge b, corner 3, edge c, corner 4, edge d. A quarter turn moves each spot two on.
@@ -74,20 +77,27 @@ DIE_SPOTS = ((-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0
 SPOT_NAMES = ("1", "a", "2", "b", "3", "c", "4", "d")
 DIE_MAGNET_DEPTH = DIE / 2 - DIE_SKIN - DIE_MAGNET[1] / 2  # die's centre to a magnet's, mm
 DIE_DENSITY = 1.24e-3  # PLA, g/mm^3, printed solid
-PIP = (5.0, 0.5)  # engraved pip, diameter x depth (filled with paint)
+# A brass cube at the die's centre (edge, mm), printed in: the die weighs 92 g, not 34 g,
+# so no magnetic pull lifts it (field.cling), with its balance unchanged.
+DIE_CORE = 20.0
+DIE_CORE_DENSITY = 8.5e-3  # brass, g/mm^3: dense and not magnetic
+PIP = (5.0, 0.3)  # engraved pip, diameter x depth (filled with paint): over a magnet, 0.2 mm left
 PIP_OFFSET = 8.0  # pips on a 3 x 3 grid of 8 mm
 MAGNET_DENSITY = 7.5e-3  # NdFeB, g/mm^3
-# The well: the foot of a 30 degree ramp below the dice tower, the die resting against its
-# end wall. Sensors (TI DRV5023FA, TO-92, lying flat) under a thin floor.
+# The well: the foot of a 30 degree ramp below the dice tower, the die resting in the corner
+# of its end wall and its low side wall (the ramp falls across too: throws.RAMP_CROSS).
+# Sensors (TI DRV5023AJ, TO-92, lying flat) under a thin floor.
 RAMP_ANGLE = 30.0  # degrees: steeper than a printed die's friction angle on polycarbonate
-WELL_FLOOR = 0.3  # polycarbonate film between the die and the sensors, on the sensors
-WELL_WIDTH = DIE + 0.6  # the ramp's channel
+# Polyester (PET) film between the die and the sensors, on the sensors: 125 um stock. (At
+# 100 um a die lifted on an edge 5 degrees reads a wrong face with one stuck switch.)
+WELL_FLOOR = 0.125
 HALL_DEPTH = 0.75  # Hall element below the sensor's top face (either way up)
-WELL_PITCH = 50.0  # between the two wells' centres, side by side
-# Seat tolerances: across the channel, along the ramp (the end wall), yaw, sensor placement
-# on its board, element depth.
-SEAT_ACROSS = (WELL_WIDTH - DIE) / 2
+WELL_PITCH = 83.0  # between the two wells' centres: 80 mm chutes and a 3 mm divider
+# Seat tolerances: across the ramp (the low side wall) and along it (the end wall): the die
+# lies against both walls, so only its own size and the walls' lining vary; yaw, sensor
+# placement on its board, element depth.
 SEAT_ALONG = 0.2
+SEAT_ACROSS = SEAT_ALONG
 SEAT_YAW = 1.5  # degrees
 SENSOR_PLACEMENT = 0.3
 HALL_DEPTH_TOLERANCE = 0.25
@@ -134,6 +144,10 @@ FACE_CELLS = {
 MISREAD_OFFSETS = (-3.0, -1.5, 0.0, 1.5, 3.0)  # mm, along and across
 MISREAD_TILTS = (-10.0, -5.0, 0.0, 5.0, 10.0)  # degrees, about either axis of the floor
 MISREAD_YAWS = (-3.0, 0.0, 3.0)  # degrees
+# The grid the cling check runs over: two dice face to face turned a further yaw, and
+# square, slid along and across by half the ring's spacing (other magnets meet).
+CLING_YAWS = (0.0, 15.0, 30.0, 45.0)  # degrees
+CLING_SLIDES = (-9.0, -4.5, 0.0, 4.5, 9.0)  # mm
 
 # -- margins the design must keep (tests/hardware) -----------------------------------------
 MIN_MARGIN = 1.25
@@ -141,3 +155,5 @@ MIN_MARGIN = 1.25
 # that a die lying on the board closes no reed. A switch short of it leaves the die read as
 # cocked (throw again), never as another face (field.well_misreads).
 MIN_WELL_MARGIN = 1.04
+# The most a die may be pulled by another die or a man, as a share of its weight.
+MAX_CLING = 0.5

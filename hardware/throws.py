@@ -4,9 +4,11 @@ A rigid-body simulation (Bullet, through pybullet: a well-kept physics engine ma
 contact-rich rigid bodies) of a 30 mm die dropped into the tower in a random orientation
 and spin, tumbling over its three baffles and sliding down the ramp to its well. The
 tower's chute is square and much wider than the die (``CHUTE``), so the die turns about
-every axis (the old 30.6 mm chute let it turn about one); the ramp falls at
-``RAMP_ANGLE`` along and ``RAMP_CROSS`` across, so the die comes to rest in the corner
-of the end wall and the low side wall: its seat over the well's sensors.
+every axis (the old 30.6 mm chute let it turn about one), and every passage in it is
+wider than the die's space diagonal (``clearances``); the ramp falls at ``RAMP_ANGLE``
+along and ``RAMP_CROSS`` across, steeper than the friction angle both ways, so the die
+comes to rest in the corner of the end wall and the low side wall (both lined with PTFE
+tape): its seat over the well's sensors.
 
 Bullet keeps a collision margin of a few hundredths of its length unit, so the world is
 built ten times larger with gravity ten times stronger: the same motion, the same times.
@@ -28,18 +30,19 @@ import geometry as g
 
 THROWS = Path(__file__).resolve().parent / "throws.json"
 SCALE = 10.0  # world units a millimetre x 1e-3 x SCALE: 30 mm die -> 0.3
-CHUTE = 70.0  # the tower's square chute, inside (mm): the die turns every way
+CHUTE = 80.0  # the tower's square chute, inside (mm): the die turns every way
 TOWER = 220.0  # its height
 BAFFLES = ((170.0, 1), (120.0, -1), (70.0, 1))  # height and the side each hangs from
 BAFFLE_ANGLE = 35.0  # degrees down from level, toward the open side
-BAFFLE_REACH = 36.0  # how far a baffle reaches down into the chute (mm): 40 mm left
+BAFFLE_REACH = 28.0  # how far a baffle reaches down into the chute (mm): 57 mm left
 RAMP_LENGTH = 240.0
-RAMP_CROSS = 8.0  # degrees: the ramp falls across too, toward its low side wall
-CHANNEL = CHUTE  # the ramp's channel (mm), as wide as the chute
-WELL_CHANNEL = g.DIE + 1.0  # the well's channel at the ramp's foot: the seat, 0.5 mm a side
-FUNNEL = 160.0  # the side walls close in from CHANNEL to WELL_CHANNEL over this length
-STRAIGHT = 40.0  # then run straight to the end wall
+# degrees: the ramp falls across too, toward its low side wall, steeper than the friction
+# angle (atan 0.35 = 19 degrees): a die stopped by the end wall still slides into the corner
+RAMP_CROSS = 30.0
+CHANNEL = CHUTE  # the ramp's channel (mm), as wide as the chute, all the way to the end wall
 FRICTION = 0.35  # PLA on acrylic
+LINING = 0.2  # PLA on the PTFE tape lining the end wall and the low side wall
+CLEAR = 45.0  # the chute's low side wall ends this far above the ramp (mm): a die's diagonal
 RESTITUTION = 0.35
 STEP = 1.0 / 960.0
 REST_SPEED = 0.002  # world units a second: at rest below this, linear and angular
@@ -65,13 +68,16 @@ class Tower:
         shape = p.createCollisionShape(
             p.GEOM_BOX, halfExtents=[half] * 3, physicsClientId=self.client
         )
-        mass = (g.DIE**3) * g.DIE_DENSITY * 1e-3  # kg
+        mass, inertia = die_mass()
         self.die = p.createMultiBody(mass, shape, physicsClientId=self.client)
         p.changeDynamics(
             self.die,
             -1,
-            lateralFriction=FRICTION,
-            restitution=RESTITUTION,
+            localInertiaDiagonal=[inertia] * 3,
+            # Bullet multiplies the two bodies' coefficients in a contact: the die carries 1
+            # and the walls the pair's figures (both at FRICTION made it 0.35^2 = 0.12)
+            lateralFriction=1.0,
+            restitution=1.0,
             rollingFriction=0.0,
             physicsClientId=self.client,
         )
@@ -81,6 +87,7 @@ class Tower:
         centre: tuple[float, float, float],
         half: tuple[float, float, float],
         rotation: tuple[float, float, float, float],
+        friction: float = FRICTION,
     ) -> None:
         p = self.p
         shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half, physicsClientId=self.client)
@@ -88,7 +95,7 @@ class Tower:
             0, shape, basePosition=centre, baseOrientation=rotation, physicsClientId=self.client
         )
         p.changeDynamics(
-            body, -1, lateralFriction=FRICTION, restitution=RESTITUTION, physicsClientId=self.client
+            body, -1, lateralFriction=friction, restitution=RESTITUTION, physicsClientId=self.client
         )
 
     def _walls(self) -> None:
@@ -101,9 +108,14 @@ class Tower:
         top = _m(TOWER)
         # chute walls: -x (back), +y, -y; +x is open below the lowest baffle (the exit)
         self._box((-c - t, 0, h), (t, c + 2 * t, h), flat)
-        low = _m(60)  # the side walls reach down past the ramp falling away under the chute
-        self._box((0, c + t, h - low / 2), (c + 2 * t, t, h + low / 2), flat)
+        # The high side wall reaches down past the ramp falling away under the chute. The
+        # low one ends CLEAR above the ramp's highest point under it: reaching down, it hung
+        # over the ramp falling across, and a die slid under it lodged (the ramp's own low
+        # wall, square to the ramp, runs on under the chute).
+        low = _m(60)
         self._box((0, -c - t, h - low / 2), (c + 2 * t, t, h + low / 2), flat)
+        bottom = _m(CLEAR) - c * math.tan(math.radians(RAMP_CROSS))
+        self._box((0, c + t, (top + bottom) / 2), (c + 2 * t, t, (top - bottom) / 2), flat)
         exit_top = _m(BAFFLES[-1][0] - 20)
         self._box((c + t, 0, (top + exit_top) / 2), (t, c + 2 * t, (top - exit_top) / 2), flat)
         for height, side in BAFFLES:
@@ -131,33 +143,17 @@ class Tower:
 
         self.at = at
         self._box(at(length / 2, 0, -t), (length / 2, c + 2 * t, t), q)  # floor
-        self._box(at(length + t, 0, _m(40)), (t, half_w + 2 * t, _m(40)), q)  # end wall
-        wide = length - _m(FUNNEL + STRAIGHT)
-        narrow = _m(WELL_CHANNEL / 2)
-        funnel = _m(FUNNEL)
-        slant = math.atan2(half_w - narrow, funnel)
-        for side in (1, -1):
-            chute = _m(CHUTE)  # under the chute its own walls hold the die
-            self._box(
-                at((chute + wide) / 2, side * (half_w + t), _m(40)),
-                ((wide - chute) / 2, t, _m(40)),
-                q,
-            )
-            self._box(
-                at(length - _m(STRAIGHT / 2), side * (narrow + t), _m(40)),
-                (_m(STRAIGHT / 2), t, _m(40)),
-                q,
-            )
-            mid = (half_w + narrow) / 2 + t
-            turned = p.multiplyTransforms(
-                (0, 0, 0), q, (0, 0, 0), p.getQuaternionFromEuler((0, 0, -side * slant))
-            )[1]
-            self._box(
-                at(wide + funnel / 2, side * mid, _m(40)),
-                (funnel / 2 / math.cos(slant) + t, t, _m(40)),
-                turned,
-            )
-        self.seat = at(length - _m(g.DIE / 2), 0.0, _m(g.DIE / 2))
+        # the end wall, lined (LINING)
+        self._box(at(length + t, 0, _m(40)), (t, half_w + 2 * t, _m(40)), q, LINING)
+        # side walls straight from the chute to the end wall; the ramp falls across
+        # steeper than the friction angle, so the die ends square in the corner of the end
+        # wall and the low side wall (+y): its seat, over the well's sensors
+        chute = _m(CHUTE)  # under the chute its own walls hold the die
+        self._box(at(length / 2, half_w + t, _m(40)), (length / 2, t, _m(40)), q, LINING)
+        self._box(
+            at((chute + length) / 2, -half_w - t, _m(40)), ((length - chute) / 2, t, _m(40)), q
+        )
+        self.seat = at(length - _m(g.DIE / 2), half_w - _m(g.DIE / 2), _m(g.DIE / 2))
 
     def throw(self, seed: int) -> dict[str, object]:
         """Drop the die in from the tower's mouth, randomly turned and spinning, and let it
@@ -213,6 +209,46 @@ class Tower:
 
     def close(self) -> None:
         self.p.disconnect(physicsClientId=self.client)
+
+
+def clearances() -> dict[str, float]:
+    """Why no die lodges: the narrowest passage in the chute (mm; between a baffle's tip
+    and the wall across, or the baffle below), wider than the die's space diagonal (a die
+    wedged across a passage narrower than it lodged 2 % of the throws), and the ramp's fall
+    across against the friction angle (a die stopped by the end wall slides on into its
+    corner; the old funnel to a 31 mm channel wedged 1 % of the dice yawed across it)."""
+    tips, roots = [], []
+    for height, side in BAFFLES:
+        wall = -side * CHUTE / 2
+        a = math.radians(BAFFLE_ANGLE)
+        roots.append((wall, height))
+        tips.append((wall + side * BAFFLE_REACH * math.cos(a), height - BAFFLE_REACH * math.sin(a)))
+    passages = [CHUTE / 2 - side * tip[0] for (_, side), tip in zip(BAFFLES, tips, strict=True)]
+    for k in range(len(BAFFLES) - 1):
+        (x, z), (x0, z0), (x1, z1) = tips[k], roots[k + 1], tips[k + 1]
+        dx, dz = x1 - x0, z1 - z0
+        t = max(0.0, min(1.0, ((x - x0) * dx + (z - z0) * dz) / (dx * dx + dz * dz)))
+        passages.append(math.hypot(x - x0 - t * dx, z - z0 - t * dz))
+    return {
+        "narrowest_passage_mm": round(min(passages), 1),
+        "die_diagonal_mm": round(g.DIE * math.sqrt(3), 1),
+        "ramp_cross_deg": RAMP_CROSS,
+        "friction_deg": round(math.degrees(math.atan(FRICTION)), 1),
+    }
+
+
+def die_mass() -> tuple[float, float]:
+    """The die's mass (kg) and its moment of inertia about any axis through its centre
+    (kg in world units squared): the printed cube with its brass core (the magnets are a
+    fraction of a gram)."""
+    core = g.DIE_CORE
+    parts = (
+        (g.DIE, g.DIE**3 * g.DIE_DENSITY),
+        (core, core**3 * (g.DIE_CORE_DENSITY - g.DIE_DENSITY)),
+    )
+    mass = sum(grams for _, grams in parts) * 1e-3
+    inertia = sum(grams * 1e-3 * _m(edge) ** 2 / 6 for edge, grams in parts)
+    return mass, inertia
 
 
 def _uniform_rotation(rng: random.Random) -> tuple[float, float, float, float]:
