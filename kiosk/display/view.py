@@ -602,6 +602,8 @@ class TableView:
                 self._waiting_opening = self.opening
             elif mode is Kind.GAME:
                 self.opening = self._waiting_opening
+        elif self.lesson_title and event.banner != self.lesson_title:  # another lesson
+            self.step, self.lesson_title = None, ""
         self.banner, self.mode = event.banner, mode
         self.hide_pips = False
         if mode is Kind.RUSSIAN:  # every man in his tray: the count along the common track

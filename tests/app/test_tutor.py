@@ -283,3 +283,14 @@ def test_the_coach_follows_the_tutor_section(harness, tmp_path: Path) -> None:
     assert h.app.coach.evaluator == "builtin" and h.app.coach.teaching
     _bad_opening(h)
     assert h.last("coach")["rating"] == "very bad"  # 0.15 lost is very bad at 0.05
+
+
+def test_a_lesson_started_over_another_shows_its_own_title(harness, tmp_path: Path) -> None:
+    h, _ = table(harness, tmp_path)
+    button(h, "menu")
+    pick(h, "Lessons")
+    pick(h, "2. Moving the men")
+    assert h.app.view.banner == "Lesson 2: Moving the men · step 1 of 12"
+    h.app.start_lesson("the-board")  # as the teacher's page starts one over another
+    h.wait(100)
+    assert h.app.view.banner.startswith("Lesson 1: The board and the men · step 1 of ")
