@@ -54,6 +54,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -169,9 +170,48 @@ class Visitor:
         self.not_before = now + 0.3
 
 
-def start_class(app: App, minutes: float) -> tuple[object, object]:
+class ClassTeacher(threading.Thread):
+    """The teacher at a class, from a phone of her own: a vote on every legal play of a roll
+    opened every ``every`` seconds and revealed before the next, so the phones vote and their
+    answers are kept."""
+
+    def __init__(self, teacher: object, every: float = 20.0) -> None:
+        super().__init__(name="soak-teacher", daemon=True)
+        self.teacher = teacher
+        self.every = every
+        self.stopping = threading.Event()
+        self.votes_opened = 0
+        self.reveals = 0
+        self.failures = 0
+
+    def run(self) -> None:
+        teacher = self.teacher
+        while not self.stopping.is_set():
+            try:
+                if self.votes_opened:
+                    teacher.post("/api/teacher/reveal", {})  # type: ignore[attr-defined]
+                    self.reveals += 1
+                teacher.new_vote()  # type: ignore[attr-defined]
+                self.votes_opened += 1
+            except OSError:  # counted: a teacher's request the table did not answer
+                self.failures += 1
+            self.stopping.wait(self.every)
+
+    def stop(self) -> None:
+        """The last vote revealed (its answers kept), and no more opened."""
+        self.stopping.set()
+        self.join(60)
+        try:
+            self.teacher.post("/api/teacher/reveal", {})  # type: ignore[attr-defined]
+            self.reveals += 1
+        except OSError:
+            self.failures += 1
+
+
+def start_class(app: App, minutes: float) -> tuple[object, object, ClassTeacher]:
     """The companion attached, a class opened by the teacher, 30 phones joining from another
-    process for ``minutes``; the phones' process and the queue of their counts."""
+    process for ``minutes``, the teacher opening a vote every 20 s; the phones' process, the
+    queue of their counts and the teacher."""
     sys.path.insert(0, str(Path(__file__).parent))
     import bench_companion
 
@@ -192,11 +232,29 @@ def start_class(app: App, minutes: float) -> tuple[object, object]:
     )
     phones.start()
     ready.wait(60)
-    return phones, counts
+    voting = ClassTeacher(teacher)
+    voting.start()
+    return phones, counts, voting
 
 
-def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
-    """Play for ``minutes``; the figures of the session, and the records file."""
+def trace_growth(previous: tracemalloc.Snapshot | None) -> tracemalloc.Snapshot:
+    """A snapshot of the Python heap now; what grew most since ``previous``, printed."""
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)]
+    )
+    if previous is not None:
+        for stat in snapshot.compare_to(previous, "traceback")[:8]:
+            if stat.size_diff <= 0:
+                break
+            print(f"  +{stat.size_diff / 1024:.0f} KiB in {stat.count_diff:+d} blocks:", flush=True)
+            for line in stat.traceback.format()[-8:]:
+                print(f"    {line}", flush=True)
+    return snapshot
+
+
+def soak(minutes: float, folder: Path, companion: bool = False, trace: bool = False) -> dict:
+    """Play for ``minutes``; the figures of the session, and the records file (``trace``:
+    what grows in the Python heap every two minutes, printed)."""
     config = Config()
     config.dice.source = "digital"
     config.tutor.evaluator = "builtin"
@@ -229,12 +287,15 @@ def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
     app.simulator = sim  # new games are laid out on the simulated table at once
     visitor = Visitor(app, sim, idle_every=8 if minutes >= 30 else 0)
     app.start()
-    phones = counts = None
+    phones = counts = voting = None
     if companion:
-        phones, counts = start_class(app, minutes)
+        phones, counts, voting = start_class(app, minutes)
     gc.collect()
     gc.freeze()  # as App.run does: what start-up made lives all day
     fds_start, threads_start = open_fds(), threading.active_count()
+    snapshot = None
+    if trace:
+        tracemalloc.start(12)
     histogram = [0] * int(1000 / BUCKET_MS)
     samples: list[tuple[float, float]] = []
     period = 1 / config.display.fps
@@ -260,14 +321,19 @@ def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
                     f"{_centile(histogram, sum(histogram), 0.99)} ms",
                     flush=True,
                 )
+                if trace:
+                    snapshot = trace_growth(snapshot)
         next_frame = wait_for_frame(next_frame, period)
     fds_end, threads_end = open_fds(), threading.active_count()
-    store.flush()
-    votes = None
-    if phones is not None and counts is not None:
+    votes = refused = answers = None
+    if phones is not None and counts is not None and voting is not None:
         phones.join(120)  # type: ignore[attr-defined]
         got = [counts.get(timeout=5) for _ in range(30)]  # type: ignore[attr-defined]
-        votes = sum(v for v, _ in got)
+        votes, refused = sum(v for v, _ in got), sum(r for _, r in got)
+        voting.stop()
+        store.flush()
+        answers = len(store.class_answers())
+    store.flush()
     app.close()
     sim.close()
     half = [s for s in samples if s[0] >= minutes * 30]
@@ -296,6 +362,10 @@ def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
         "threads_end": threads_end,
         "companion": companion,
         "class_votes": votes,
+        "class_votes_refused": refused,
+        "class_answers_kept": answers,
+        "class_votes_opened": voting.votes_opened if voting is not None else None,
+        "teacher_failures": voting.failures if voting is not None else None,
     }
 
 
@@ -433,6 +503,9 @@ def main() -> None:
         "--companion", action="store_true", help="the class companion on, 30 phones in a class"
     )
     parser.add_argument(
+        "--trace", action="store_true", help="print what grows in the heap every two minutes"
+    )
+    parser.add_argument(
         "--no-year", action="store_true", help="skip the year of records built afterwards"
     )
     args = parser.parse_args()
@@ -442,7 +515,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-soak-"))
     try:
         print(f"playing unattended for {args.minutes:g} minutes...", flush=True)
-        figures = soak(args.minutes, folder, companion=args.companion)
+        figures = soak(args.minutes, folder, companion=args.companion, trace=args.trace)
         print(
             f"{figures['games']} games, {figures['turns']} turns; rss {figures['rss_start_mb']} "
             f"-> {figures['rss_half_mb']} (half time) -> {figures['rss_end_mb']} MB: "
