@@ -42,6 +42,7 @@ nine seconds and a fortnight of records (``year_days``), to show that it still r
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import json
 import multiprocessing
@@ -67,6 +68,7 @@ from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
 from kiosk.link import QueueListener, TableLink  # noqa: E402
 from kiosk.rules import BAR, Phase  # noqa: E402
+from kiosk.rules.position import _legal_plays  # noqa: E402
 from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
 from kiosk.store import Store, StoreWriter  # noqa: E402
 from kiosk.store.store import ENV_VAR, KEEP_WHOLE_GAMES, KEPT_KINDS  # noqa: E402
@@ -237,6 +239,37 @@ def start_class(app: App, minutes: float) -> tuple[object, object, ClassTeacher]
     return phones, counts, voting
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+            "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def c_heap_mb() -> tuple[float, float]:
+    """The C heap (glibc's malloc, every thread's arena): MB in use and MB free but kept
+    (fragments the process holds on to); zeros where glibc has no ``mallinfo2``."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return 0.0, 0.0
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
+
+
+def caches(display: Display) -> tuple[int, float, int]:
+    """The bounded caches that fill as the table runs: the rendered lines of text kept (how
+    many, and their pixels in MB; at most ``TextCache``'s limit) and the positions whose legal
+    plays are kept (at most 512)."""
+    renders = display.renderer.text._renders  # read only, to show the cache's bound
+    pixels = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in renders.values())
+    return len(renders), pixels / 2**20, _legal_plays.cache_info().currsize
+
+
 def trace_growth(previous: tracemalloc.Snapshot | None) -> tracemalloc.Snapshot:
     """A snapshot of the Python heap now; what grew most since ``previous``, printed."""
     snapshot = tracemalloc.take_snapshot().filter_traces(
@@ -314,17 +347,24 @@ def soak(minutes: float, folder: Path, companion: bool = False, trace: bool = Fa
             samples.append((clock - start, rss_mb()))
             next_sample += 5.0
             if len(samples) % 24 == 0:
+                lines, line_mb, plays = caches(display)
+                used, kept = c_heap_mb()
                 print(
                     f"{(clock - start) / 60:5.1f} min: {visitor.games} games, "
                     f"{visitor.turns} turns, rss {samples[-1][1]:.1f} MB, "
                     f"{open_fds()} descriptors, {threading.active_count()} threads, loop p99 "
-                    f"{_centile(histogram, sum(histogram), 0.99)} ms",
+                    f"{_centile(histogram, sum(histogram), 0.99)} ms; caches: {lines} lines of "
+                    f"text ({line_mb:.1f} MB), {plays} positions' plays; Python "
+                    f"{sys.getallocatedblocks()} blocks; C heap {used:.1f} MB used, "
+                    f"{kept:.1f} MB free but kept",
                     flush=True,
                 )
                 if trace:
                     snapshot = trace_growth(snapshot)
         next_frame = wait_for_frame(next_frame, period)
     fds_end, threads_end = open_fds(), threading.active_count()
+    lines, line_mb, plays = caches(display)
+    c_used, c_kept = c_heap_mb()
     votes = refused = answers = None
     if phones is not None and counts is not None and voting is not None:
         phones.join(120)  # type: ignore[attr-defined]
@@ -360,6 +400,11 @@ def soak(minutes: float, folder: Path, companion: bool = False, trace: bool = Fa
         "fds_end": fds_end,
         "threads_start": threads_start,
         "threads_end": threads_end,
+        "text_cache_lines": lines,
+        "text_cache_mb": round(line_mb, 1),
+        "legal_plays_cached": plays,
+        "c_heap_used_mb": round(c_used, 1),
+        "c_heap_free_kept_mb": round(c_kept, 1),
         "companion": companion,
         "class_votes": votes,
         "class_votes_refused": refused,
