@@ -401,7 +401,7 @@ class StoreWriter:
                 raise from_sqlite(err, "cannot write the records", self.path) from None
         except StoreDamagedError:
             with self._cond:
-                self._trouble_at("the records file is damaged", time.monotonic(), True)
+                self._trouble_at("the records file is damaged", time.monotonic())
             self._recover("found damaged")
             return False
         except StoreTroubleError as err:
@@ -434,6 +434,12 @@ class StoreWriter:
             self._trouble_said = True
             self._news.append((False, why))
 
+    def _tell_trouble(self) -> None:
+        """The trouble found said now, if it is not yet (the caller holds the lock)."""
+        if self._trouble is not None and not self._trouble_said:
+            self._trouble_said = True
+            self._news.append((False, self._trouble))
+
     def _saved_again(self, words: str) -> None:
         """Games are saved again (the caller holds the lock)."""
         if self._trouble_said:
@@ -458,7 +464,7 @@ class StoreWriter:
                 log.warning("store: the whole-file check waits: %s", err)
             except StoreError as err:
                 with self._cond:
-                    self._trouble_at(f"the records file is damaged ({err})", 0.0, at_once=True)
+                    self._trouble_at(f"the records file is damaged ({err})", time.monotonic())
                 self._recover("found damaged by the whole-file check")
 
     # -- watching the file -----------------------------------------------------------------------
@@ -484,7 +490,7 @@ class StoreWriter:
         if problem is None:
             return
         with self._cond:
-            self._trouble_at(f"the records file was {problem}", time.monotonic(), at_once=True)
+            self._trouble_at(f"the records file was {problem}", time.monotonic())
         self._recover(problem)
 
     def _file_problem(self) -> str | None:
@@ -513,7 +519,12 @@ class StoreWriter:
     def _recover(self, problem: str) -> None:
         """Put a sound file at the path again: a file put there by someone else is taken as
         it is; otherwise the records as the open connection still reads them, else a new
-        file (the damaged one kept beside it) with the session and game under way."""
+        file (the damaged one kept beside it) with the session and game under way.
+
+        What was found is said when the recovery ends, in the same news as how it ended: a
+        file mended at once reaches the loop as one piece of news, never as a failure alone
+        that the players must dismiss while the records are already whole again (a press
+        meant for the game would close that notice instead)."""
         replaced = problem.startswith("replaced")
         copy = self.path.with_name(f".{self.path.name}.{os.getpid()}-recover")
         copy.unlink(missing_ok=True)
@@ -524,6 +535,7 @@ class StoreWriter:
                 copy.unlink(missing_ok=True)
                 with self._cond:
                     self._trouble_at(_transient(str(trouble)), time.monotonic())
+                    self._tell_trouble()
                 log.warning("store: the records file is not moved aside: %s", trouble)
                 return
         self._close_files()
@@ -543,6 +555,7 @@ class StoreWriter:
                 self._open_files()
         except (OSError, StoreError) as err:
             with self._cond:
+                self._tell_trouble()
                 self._trouble_at(
                     f"the records file was {problem} and cannot be made again ({err})",
                     time.monotonic(),
@@ -561,6 +574,7 @@ class StoreWriter:
             how = "a new one was started with the game under way"
         where = f"; the old one is kept as {kept.name}" if kept else ""
         with self._cond:
+            self._tell_trouble()
             self._saved_again(f"The records file was {problem}: {how}{where}.")
 
     def _open_files(self) -> None:

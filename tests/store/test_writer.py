@@ -82,6 +82,25 @@ def test_a_deleted_file_is_said_and_written_again_from_the_open_connection(db_pa
         assert again.events(first) == before + after
 
 
+def test_a_file_mended_at_once_is_told_in_one_piece_of_news(db_path: Path) -> None:
+    """The deletion and its mending reach the loop together: a failure told alone put a note
+    over the game that the player's Done then closed, the turn not ended (issue 36)."""
+    writer = StoreWriter(Store(db_path), watch_s=0.05)
+    game = writer.start_game("modern", START, "white")
+    _play(writer, game, 400)  # a copy that takes a few milliseconds to make
+    assert writer.flush()
+    db_path.unlink()
+    deadline = time.monotonic() + WAIT
+    batches: list[list] = []
+    while time.monotonic() < deadline and not any(s for b in batches for s, _ in b):
+        news = writer.news()  # polled far more often than the loop's 30 a second
+        if news:
+            batches.append(news)
+    assert batches and batches[0][0] == (False, "the records file was deleted"), batches
+    assert batches[0][-1][0] is True and "written again" in batches[0][-1][1], batches
+    writer.close()
+
+
 @pytest.mark.parametrize("cut", [0, 4096])
 def test_a_file_cut_short_is_said_and_the_game_under_way_kept(db_path: Path, cut: int) -> None:
     """Item 9: a file truncated under the running table lost the games since, silently."""
