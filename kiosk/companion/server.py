@@ -43,6 +43,7 @@ from kiosk.companion.health import metrics_text, rows
 from kiosk.companion.library import Library
 from kiosk.companion.limits import (
     IDLE_S,
+    LINGER_S,
     REQUEST_S,
     Gate,
     QuietLoopErrors,
@@ -252,7 +253,11 @@ class CompanionServer:
         app = web.Application(middlewares=[self._guard], client_max_size=16 * 1024)
         self._routes(app)
         self._runner = web.AppRunner(
-            app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_S
+            app,
+            access_log=None,
+            handle_signals=False,
+            keepalive_timeout=IDLE_S,
+            lingering_time=LINGER_S,  # a body still trickling in after its answer: not 10 s
         )
         await self._runner.setup()
         keep_to(self._runner.server, self.gate)
