@@ -102,7 +102,7 @@ class Visitor:
         self.not_before = 0.0
         self.moved_turn: tuple[int, int] | None = None  # (game serial, turns) moved for
         self.stuck_since = time.monotonic()
-        self.progress = None
+        self.progress: tuple[int, int, Phase, str] | None = None
         self.games = 0
         self.turns = 0
         self.resets = 0
@@ -222,6 +222,7 @@ def start_class(app: App, minutes: float) -> tuple[object, object, ClassTeacher]
     companion = attach(app)
     assert companion is not None, "the companion did not start"
     server = companion.server
+    assert server is not None, "the companion's server did not start"
     base = f"http://127.0.0.1:{server.port}"
     bench_companion.PIN = app.config.companion.teacher_pin
     teacher = bench_companion.Teacher(base)
@@ -285,7 +286,9 @@ def trace_growth(previous: tracemalloc.Snapshot | None) -> tracemalloc.Snapshot:
     return snapshot
 
 
-def soak(minutes: float, folder: Path, companion: bool = False, trace: bool = False) -> dict:
+def soak(
+    minutes: float, folder: Path, companion: bool = False, trace: bool = False
+) -> dict[str, object]:
     """Play for ``minutes``; the figures of the session, and the records file (``trace``:
     what grows in the Python heap every two minutes, printed)."""
     config = Config()
@@ -441,7 +444,7 @@ def _empty_bytes(folder: Path) -> int:
 
 def _finished_games(db: Path) -> int:
     with sqlite3.connect(db) as raw:
-        return raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0]
+        return int(raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0])
 
 
 def pruned_bytes_per_game(db: Path, folder: Path) -> int:
@@ -458,7 +461,7 @@ def pruned_bytes_per_game(db: Path, folder: Path) -> int:
     raw.execute("DELETE FROM turns WHERE game_id IN (SELECT id FROM games WHERE pruned = 0)")
     raw.execute("VACUUM")
     raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    games = raw.execute("SELECT count(*) FROM games WHERE pruned = 1").fetchone()[0]
+    games = int(raw.execute("SELECT count(*) FROM games WHERE pruned = 1").fetchone()[0])
     raw.close()
     return round((copy.stat().st_size - _empty_bytes(folder)) / max(games, 1))
 
