@@ -56,6 +56,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+import urllib.error
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -185,18 +186,22 @@ class ClassTeacher(threading.Thread):
         self.votes_opened = 0
         self.reveals = 0
         self.failures = 0
+        self.failed: dict[str, int] = {}  # what the table answered each failure, how often
 
     def run(self) -> None:
         teacher = self.teacher
         while not self.stopping.is_set():
-            try:
-                if self.votes_opened:
+            if self.votes_opened:  # a vote the table's own next roll put away cannot be
+                try:  # revealed: counted, and the next vote opened all the same
                     teacher.post("/api/teacher/reveal", {})  # type: ignore[attr-defined]
                     self.reveals += 1
+                except OSError as err:
+                    self._failed(err)
+            try:
                 teacher.new_vote()  # type: ignore[attr-defined]
                 self.votes_opened += 1
-            except OSError:  # counted: a teacher's request the table did not answer
-                self.failures += 1
+            except OSError as err:  # counted: a teacher's request the table did not answer
+                self._failed(err)
             self.stopping.wait(self.every)
 
     def stop(self) -> None:
@@ -206,8 +211,15 @@ class ClassTeacher(threading.Thread):
         try:
             self.teacher.post("/api/teacher/reveal", {})  # type: ignore[attr-defined]
             self.reveals += 1
-        except OSError:
-            self.failures += 1
+        except OSError as err:
+            self._failed(err)
+
+    def _failed(self, err: OSError) -> None:
+        self.failures += 1
+        words = str(err)
+        if isinstance(err, urllib.error.HTTPError):
+            words = f"{err.code} {err.read().decode(errors='replace')[:120]}"
+        self.failed[words] = self.failed.get(words, 0) + 1
 
 
 def start_class(app: App, minutes: float) -> tuple[object, object, ClassTeacher]:
@@ -219,7 +231,7 @@ def start_class(app: App, minutes: float) -> tuple[object, object, ClassTeacher]
 
     from kiosk.app.companion import attach
 
-    companion = attach(app)
+    companion = app.companion or attach(app)  # build_app attached it: not a second server
     assert companion is not None, "the companion did not start"
     server = companion.server
     assert server is not None, "the companion's server did not start"
@@ -414,6 +426,7 @@ def soak(
         "class_answers_kept": answers,
         "class_votes_opened": voting.votes_opened if voting is not None else None,
         "teacher_failures": voting.failures if voting is not None else None,
+        "teacher_failed": voting.failed if voting is not None else None,
     }
 
 
