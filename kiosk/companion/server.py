@@ -749,6 +749,9 @@ class CompanionServer:
         student = self.sessions.new(
             "student", self.clock(), busy=self._busy(), class_id=self.room.join.class_id
         )
+        live = self.sessions.devices("student")  # a session ended for a newer one: its
+        for device in [d for d in self.room.students if d not in live]:  # place goes too
+            del self.room.students[device]
         joined = self.room.add_student(student.device, name)
         student.name = joined.name
         self.changed()
