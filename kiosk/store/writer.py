@@ -96,6 +96,7 @@ class StoreWriter:
         self._next_check = time.monotonic() + FIRST_CHECK_S
         self._prune = True
         self._watch_trouble = False  # the watch could not look at the file
+        self._recovering = False  # the file is being put right: reads and flushes wait
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
         self._thread.start()
 
@@ -214,8 +215,10 @@ class StoreWriter:
     def _read(self, name: str, *args: Any) -> Any:
         deadline = time.monotonic() + READ_WAIT_S
         with self._cond:
-            while self._queue or self._busy is not None:
+            while self._queue or self._busy is not None or self._recovering:
                 left = deadline - time.monotonic()
+                if left <= 0 and self._recovering and not self._waiting():
+                    raise StoreError("the records cannot be read now: the file is being put right")
                 if left <= 0:
                     raise StoreError(
                         f"the records cannot be read now: {self._waiting()} records wait to "
@@ -329,7 +332,7 @@ class StoreWriter:
         """Wait until every queued write has been made (or refused); ``False`` on timeout."""
         deadline = time.monotonic() + timeout
         with self._cond:
-            while self._queue or self._busy is not None:
+            while self._queue or self._busy is not None or self._recovering:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -524,7 +527,19 @@ class StoreWriter:
         What was found is said when the recovery ends, in the same news as how it ended: a
         file mended at once reaches the loop as one piece of news, never as a failure alone
         that the players must dismiss while the records are already whole again (a press
-        meant for the game would close that notice instead)."""
+        meant for the game would close that notice instead). Reads and :meth:`flush` wait
+        for it (a read meanwhile found its connection closed under it)."""
+        with self._cond:
+            self._recovering = True
+        try:
+            self._mend(problem)
+        finally:
+            with self._cond:
+                self._recovering = False
+                self._cond.notify_all()
+
+    def _mend(self, problem: str) -> None:
+        """The work of :meth:`_recover`."""
         replaced = problem.startswith("replaced")
         copy = self.path.with_name(f".{self.path.name}.{os.getpid()}-recover")
         copy.unlink(missing_ok=True)

@@ -343,7 +343,8 @@ def test_a_database_mended_before_the_next_done_leaves_the_done_to_the_game(
     path.unlink()
     deadline = time.monotonic() + 8
     while time.monotonic() < deadline and not any("written again" in t for t in _said(h)):
-        h.wait(50)  # found and mended before black plays
+        time.sleep(0.02)  # found and mended (in real time) before black plays, the table's
+        h.wait(20)  # clock kept near the real one (no attract screen meanwhile)
     assert f"{NOT_SAVED}: the records file was deleted" in _said(h)
     assert h.app.modes.names()[-1] == "game"
     throw(h, 5, 2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 import time
 from pathlib import Path
 
@@ -232,3 +233,28 @@ def test_the_wrong_pins_are_kept(db_path: Path) -> None:
         store.save_pin_failures(3)
     with Store(db_path) as store:
         assert store.pin_failures() == 3
+
+
+def test_a_read_while_the_file_is_put_right_waits_for_it(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read made while a deleted file was being written again went to the connection the
+    recovery was closing under it; it now waits for the file to be whole again."""
+    writer = StoreWriter(Store(db_path), watch_s=0.05)
+    game = writer.start_game("modern", START, "white")
+    sent = _play(writer, game, 5)
+    assert writer.flush()
+    open_files = StoreWriter._open_files
+    closed = threading.Event()
+
+    def slow_open(self: StoreWriter) -> None:
+        closed.set()  # the old connections are closed, the new ones not yet open
+        time.sleep(0.4)
+        open_files(self)
+
+    monkeypatch.setattr(StoreWriter, "_open_files", slow_open)
+    db_path.unlink()
+    assert closed.wait(WAIT)
+    assert writer.events(game) == sent
+    assert writer.flush()
+    writer.close()
