@@ -274,6 +274,16 @@ def c_heap_mb() -> tuple[float, float]:
     return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
 
 
+def trimmed_rss_mb() -> float:
+    """The resident memory once glibc has handed back the free memory it keeps
+    (``malloc_trim``): what of the growth is fragments of the C heap, not held objects."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+    return rss_mb()
+
+
 def caches(display: Display) -> tuple[int, float, int]:
     """The bounded caches that fill as the table runs: the rendered lines of text kept (how
     many, and their pixels in MB; at most ``TextCache``'s limit) and the positions whose legal
@@ -380,6 +390,8 @@ def soak(
     fds_end, threads_end = open_fds(), threading.active_count()
     lines, line_mb, plays = caches(display)
     c_used, c_kept = c_heap_mb()
+    rss_before_trim = rss_mb()
+    rss_trimmed = trimmed_rss_mb()
     votes = refused = answers = None
     if phones is not None and counts is not None and voting is not None:
         phones.join(120)  # type: ignore[attr-defined]
@@ -420,6 +432,8 @@ def soak(
         "legal_plays_cached": plays,
         "c_heap_used_mb": round(c_used, 1),
         "c_heap_free_kept_mb": round(c_kept, 1),
+        "rss_before_trim_mb": round(rss_before_trim, 1),
+        "rss_after_trim_mb": round(rss_trimmed, 1),
         "companion": companion,
         "class_votes": votes,
         "class_votes_refused": refused,
