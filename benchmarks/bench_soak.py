@@ -42,6 +42,7 @@ nine seconds and a fortnight of records (``year_days``), to show that it still r
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import json
 import multiprocessing
@@ -54,6 +55,8 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
+import urllib.error
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -66,6 +69,7 @@ from kiosk.config import Config  # noqa: E402
 from kiosk.display import Calibration, Display  # noqa: E402
 from kiosk.link import QueueListener, TableLink  # noqa: E402
 from kiosk.rules import BAR, Phase  # noqa: E402
+from kiosk.rules.position import _legal_plays  # noqa: E402
 from kiosk.simtable import STARTING_POSITION, SimulatedTable  # noqa: E402
 from kiosk.store import Store, StoreWriter  # noqa: E402
 from kiosk.store.store import ENV_VAR, KEEP_WHOLE_GAMES, KEPT_KINDS  # noqa: E402
@@ -99,7 +103,7 @@ class Visitor:
         self.not_before = 0.0
         self.moved_turn: tuple[int, int] | None = None  # (game serial, turns) moved for
         self.stuck_since = time.monotonic()
-        self.progress = None
+        self.progress: tuple[int, int, Phase, str] | None = None
         self.games = 0
         self.turns = 0
         self.resets = 0
@@ -169,17 +173,68 @@ class Visitor:
         self.not_before = now + 0.3
 
 
-def start_class(app: App, minutes: float) -> tuple[object, object]:
+class ClassTeacher(threading.Thread):
+    """The teacher at a class, from a phone of her own: a vote on every legal play of a roll
+    opened every ``every`` seconds and revealed before the next, so the phones vote and their
+    answers are kept."""
+
+    def __init__(self, teacher: object, every: float = 20.0) -> None:
+        super().__init__(name="soak-teacher", daemon=True)
+        self.teacher = teacher
+        self.every = every
+        self.stopping = threading.Event()
+        self.votes_opened = 0
+        self.reveals = 0
+        self.failures = 0
+        self.failed: dict[str, int] = {}  # what the table answered each failure, how often
+
+    def run(self) -> None:
+        teacher = self.teacher
+        while not self.stopping.is_set():
+            if self.votes_opened:  # a vote the table's own next roll put away cannot be
+                try:  # revealed: counted, and the next vote opened all the same
+                    teacher.post("/api/teacher/reveal", {})  # type: ignore[attr-defined]
+                    self.reveals += 1
+                except OSError as err:
+                    self._failed(err)
+            try:
+                teacher.new_vote()  # type: ignore[attr-defined]
+                self.votes_opened += 1
+            except OSError as err:  # counted: a teacher's request the table did not answer
+                self._failed(err)
+            self.stopping.wait(self.every)
+
+    def stop(self) -> None:
+        """The last vote revealed (its answers kept), and no more opened."""
+        self.stopping.set()
+        self.join(60)
+        try:
+            self.teacher.post("/api/teacher/reveal", {})  # type: ignore[attr-defined]
+            self.reveals += 1
+        except OSError as err:
+            self._failed(err)
+
+    def _failed(self, err: OSError) -> None:
+        self.failures += 1
+        words = str(err)
+        if isinstance(err, urllib.error.HTTPError):
+            words = f"{err.code} {err.read().decode(errors='replace')[:120]}"
+        self.failed[words] = self.failed.get(words, 0) + 1
+
+
+def start_class(app: App, minutes: float) -> tuple[object, object, ClassTeacher]:
     """The companion attached, a class opened by the teacher, 30 phones joining from another
-    process for ``minutes``; the phones' process and the queue of their counts."""
+    process for ``minutes``, the teacher opening a vote every 20 s; the phones' process, the
+    queue of their counts and the teacher."""
     sys.path.insert(0, str(Path(__file__).parent))
     import bench_companion
 
     from kiosk.app.companion import attach
 
-    companion = attach(app)
+    companion = app.companion or attach(app)  # build_app attached it: not a second server
     assert companion is not None, "the companion did not start"
     server = companion.server
+    assert server is not None, "the companion's server did not start"
     base = f"http://127.0.0.1:{server.port}"
     bench_companion.PIN = app.config.companion.teacher_pin
     teacher = bench_companion.Teacher(base)
@@ -192,11 +247,72 @@ def start_class(app: App, minutes: float) -> tuple[object, object]:
     )
     phones.start()
     ready.wait(60)
-    return phones, counts
+    voting = ClassTeacher(teacher)
+    voting.start()
+    return phones, counts, voting
 
 
-def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
-    """Play for ``minutes``; the figures of the session, and the records file."""
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+            "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def c_heap_mb() -> tuple[float, float]:
+    """The C heap (glibc's malloc, every thread's arena): MB in use and MB free but kept
+    (fragments the process holds on to); zeros where glibc has no ``mallinfo2``."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return 0.0, 0.0
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
+
+
+def trimmed_rss_mb() -> float:
+    """The resident memory once glibc has handed back the free memory it keeps
+    (``malloc_trim``): what of the growth is fragments of the C heap, not held objects."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+    return rss_mb()
+
+
+def caches(display: Display) -> tuple[int, float, int]:
+    """The bounded caches that fill as the table runs: the rendered lines of text kept (how
+    many, and their pixels in MB; at most ``TextCache``'s limit) and the positions whose legal
+    plays are kept (at most 512)."""
+    renders = display.renderer.text._renders  # read only, to show the cache's bound
+    pixels = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in renders.values())
+    return len(renders), pixels / 2**20, _legal_plays.cache_info().currsize
+
+
+def trace_growth(previous: tracemalloc.Snapshot | None) -> tracemalloc.Snapshot:
+    """A snapshot of the Python heap now; what grew most since ``previous``, printed."""
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)]
+    )
+    if previous is not None:
+        for stat in snapshot.compare_to(previous, "traceback")[:8]:
+            if stat.size_diff <= 0:
+                break
+            print(f"  +{stat.size_diff / 1024:.0f} KiB in {stat.count_diff:+d} blocks:", flush=True)
+            for line in stat.traceback.format()[-8:]:
+                print(f"    {line}", flush=True)
+    return snapshot
+
+
+def soak(
+    minutes: float, folder: Path, companion: bool = False, trace: bool = False
+) -> dict[str, object]:
+    """Play for ``minutes``; the figures of the session, and the records file (``trace``:
+    what grows in the Python heap every two minutes, printed)."""
     config = Config()
     config.dice.source = "digital"
     config.tutor.evaluator = "builtin"
@@ -229,12 +345,15 @@ def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
     app.simulator = sim  # new games are laid out on the simulated table at once
     visitor = Visitor(app, sim, idle_every=8 if minutes >= 30 else 0)
     app.start()
-    phones = counts = None
+    phones = counts = voting = None
     if companion:
-        phones, counts = start_class(app, minutes)
+        phones, counts, voting = start_class(app, minutes)
     gc.collect()
     gc.freeze()  # as App.run does: what start-up made lives all day
     fds_start, threads_start = open_fds(), threading.active_count()
+    snapshot = None
+    if trace:
+        tracemalloc.start(12)
     histogram = [0] * int(1000 / BUCKET_MS)
     samples: list[tuple[float, float]] = []
     period = 1 / config.display.fps
@@ -253,21 +372,35 @@ def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
             samples.append((clock - start, rss_mb()))
             next_sample += 5.0
             if len(samples) % 24 == 0:
+                lines, line_mb, plays = caches(display)
+                used, kept = c_heap_mb()
                 print(
                     f"{(clock - start) / 60:5.1f} min: {visitor.games} games, "
                     f"{visitor.turns} turns, rss {samples[-1][1]:.1f} MB, "
                     f"{open_fds()} descriptors, {threading.active_count()} threads, loop p99 "
-                    f"{_centile(histogram, sum(histogram), 0.99)} ms",
+                    f"{_centile(histogram, sum(histogram), 0.99)} ms; caches: {lines} lines of "
+                    f"text ({line_mb:.1f} MB), {plays} positions' plays; Python "
+                    f"{sys.getallocatedblocks()} blocks; C heap {used:.1f} MB used, "
+                    f"{kept:.1f} MB free but kept",
                     flush=True,
                 )
+                if trace:
+                    snapshot = trace_growth(snapshot)
         next_frame = wait_for_frame(next_frame, period)
     fds_end, threads_end = open_fds(), threading.active_count()
-    store.flush()
-    votes = None
-    if phones is not None and counts is not None:
+    lines, line_mb, plays = caches(display)
+    c_used, c_kept = c_heap_mb()
+    rss_before_trim = rss_mb()
+    rss_trimmed = trimmed_rss_mb()
+    votes = refused = answers = None
+    if phones is not None and counts is not None and voting is not None:
         phones.join(120)  # type: ignore[attr-defined]
         got = [counts.get(timeout=5) for _ in range(30)]  # type: ignore[attr-defined]
-        votes = sum(v for v, _ in got)
+        votes, refused = sum(v for v, _ in got), sum(r for _, r in got)
+        voting.stop()
+        store.flush()
+        answers = len(store.class_answers())
+    store.flush()
     app.close()
     sim.close()
     half = [s for s in samples if s[0] >= minutes * 30]
@@ -294,8 +427,20 @@ def soak(minutes: float, folder: Path, companion: bool = False) -> dict:
         "fds_end": fds_end,
         "threads_start": threads_start,
         "threads_end": threads_end,
+        "text_cache_lines": lines,
+        "text_cache_mb": round(line_mb, 1),
+        "legal_plays_cached": plays,
+        "c_heap_used_mb": round(c_used, 1),
+        "c_heap_free_kept_mb": round(c_kept, 1),
+        "rss_before_trim_mb": round(rss_before_trim, 1),
+        "rss_after_trim_mb": round(rss_trimmed, 1),
         "companion": companion,
         "class_votes": votes,
+        "class_votes_refused": refused,
+        "class_answers_kept": answers,
+        "class_votes_opened": voting.votes_opened if voting is not None else None,
+        "teacher_failures": voting.failures if voting is not None else None,
+        "teacher_failed": voting.failed if voting is not None else None,
     }
 
 
@@ -326,7 +471,7 @@ def _empty_bytes(folder: Path) -> int:
 
 def _finished_games(db: Path) -> int:
     with sqlite3.connect(db) as raw:
-        return raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0]
+        return int(raw.execute("SELECT count(*) FROM games WHERE winner IS NOT NULL").fetchone()[0])
 
 
 def pruned_bytes_per_game(db: Path, folder: Path) -> int:
@@ -343,7 +488,7 @@ def pruned_bytes_per_game(db: Path, folder: Path) -> int:
     raw.execute("DELETE FROM turns WHERE game_id IN (SELECT id FROM games WHERE pruned = 0)")
     raw.execute("VACUUM")
     raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    games = raw.execute("SELECT count(*) FROM games WHERE pruned = 1").fetchone()[0]
+    games = int(raw.execute("SELECT count(*) FROM games WHERE pruned = 1").fetchone()[0])
     raw.close()
     return round((copy.stat().st_size - _empty_bytes(folder)) / max(games, 1))
 
@@ -433,6 +578,9 @@ def main() -> None:
         "--companion", action="store_true", help="the class companion on, 30 phones in a class"
     )
     parser.add_argument(
+        "--trace", action="store_true", help="print what grows in the heap every two minutes"
+    )
+    parser.add_argument(
         "--no-year", action="store_true", help="skip the year of records built afterwards"
     )
     args = parser.parse_args()
@@ -442,7 +590,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-soak-"))
     try:
         print(f"playing unattended for {args.minutes:g} minutes...", flush=True)
-        figures = soak(args.minutes, folder, companion=args.companion)
+        figures = soak(args.minutes, folder, companion=args.companion, trace=args.trace)
         print(
             f"{figures['games']} games, {figures['turns']} turns; rss {figures['rss_start_mb']} "
             f"-> {figures['rss_half_mb']} (half time) -> {figures['rss_end_mb']} MB: "

@@ -797,9 +797,10 @@ class App:
         """What the store's writer found since the last turn: a failure, or saving again."""
         if self.store is None:
             return
-        for saving, words in self.store.news():
-            if not saving:
-                self.report_store(StoreError(words))
+        news = self.store.news()
+        for n, (saving, words) in enumerate(news):
+            if not saving:  # mended in the same news: said, but no note to close mid-turn
+                self.report_store(StoreError(words), note=not any(s for s, _ in news[n + 1 :]))
             elif self._store_failed:
                 self._store_failed = False  # a later failure is said again
                 self.say("both", words)
@@ -823,14 +824,16 @@ class App:
 
         return PinLock(failures, keep)
 
-    def report_store(self, err: Exception) -> None:
-        """The store failed: said on the screen once, and logged."""
+    def report_store(self, err: Exception, note: bool = True) -> None:
+        """The store failed: said on the screen once (and, with ``note``, in a note the
+        players close), and logged."""
         log.error("store: %s", err)
         if not self._store_failed:
             self._store_failed = True
             text = f"Games are not being saved: {err}"
             self.say("both", text, warning=True)
-            self.transitions.notice([text])
+            if note:
+                self.transitions.notice([text])
 
     def _react(self, event: Event) -> None:
         """What the application does about an event (the modes' changes: ``transitions``)."""

@@ -35,6 +35,7 @@ MAX_CONNECTIONS = 1000  # connections at once, whatever the limit
 PER_ADDRESS = 200  # from one address (a class behind one router shares one)
 IDLE_S = 15.0  # an idle connection, or one whose request's head is not all sent, is closed
 REQUEST_S = 20.0  # a request (its body read and answered) is given this long; pages exempt
+LINGER_S = 1.0  # what is still sent of a body answered without it is read this long, then closed
 LOG_EVERY_S = 60.0  # an error of the event loop is logged at most this often, with a count
 
 
@@ -174,7 +175,8 @@ def host_is_ours(host: str, address: str = "") -> bool:
 
 async def within(seconds: float, request: Any, answer: Callable[[Any], Any]) -> Any:
     """``answer(request)`` given ``seconds`` to finish: a request whose body comes too
-    slowly is answered 408 and its connection closed."""
+    slowly is answered 408 and its connection closed (``LINGER_S`` later, when the server
+    is made with that ``lingering_time``)."""
     from aiohttp import web
 
     try:

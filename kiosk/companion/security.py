@@ -126,6 +126,10 @@ class Sessions:
         """How many sessions have ``role``."""
         return sum(1 for s in self._by_id.values() if s.role == role)
 
+    def devices(self, role: str) -> set[str]:
+        """The devices of the sessions that have ``role``."""
+        return {s.device for s in self._by_id.values() if s.role == role}
+
 
 def csrf_ok(session: Session | None, token: str | None) -> bool:
     """Whether a request's CSRF token is its session's (compared in constant time)."""

@@ -43,6 +43,7 @@ from kiosk.companion.health import metrics_text, rows
 from kiosk.companion.library import Library
 from kiosk.companion.limits import (
     IDLE_S,
+    LINGER_S,
     REQUEST_S,
     Gate,
     QuietLoopErrors,
@@ -252,7 +253,11 @@ class CompanionServer:
         app = web.Application(middlewares=[self._guard], client_max_size=16 * 1024)
         self._routes(app)
         self._runner = web.AppRunner(
-            app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_S
+            app,
+            access_log=None,
+            handle_signals=False,
+            keepalive_timeout=IDLE_S,
+            lingering_time=LINGER_S,  # a body still trickling in after its answer: not 10 s
         )
         await self._runner.setup()
         keep_to(self._runner.server, self.gate)
@@ -745,6 +750,9 @@ class CompanionServer:
         student = self.sessions.new(
             "student", self.clock(), busy=self._busy(), class_id=self.room.join.class_id
         )
+        live = self.sessions.devices("student")  # a session ended for a newer one: its
+        for device in [d for d in self.room.students if d not in live]:  # place goes too
+            del self.room.students[device]
         joined = self.room.add_student(student.device, name)
         student.name = joined.name
         self.changed()

@@ -97,6 +97,7 @@ class StoreWriter:
         self._next_check = time.monotonic() + FIRST_CHECK_S
         self._prune = True
         self._watch_trouble = False  # the watch could not look at the file
+        self._recovering = False  # the file is being put right: reads and flushes wait
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
         self._thread.start()
 
@@ -219,8 +220,10 @@ class StoreWriter:
     def _read(self, name: str, *args: Any) -> Any:
         deadline = time.monotonic() + READ_WAIT_S
         with self._cond:
-            while self._queue or self._busy is not None:
+            while self._queue or self._busy is not None or self._recovering:
                 left = deadline - time.monotonic()
+                if left <= 0 and self._recovering and not self._waiting():
+                    raise StoreError("the records cannot be read now: the file is being put right")
                 if left <= 0:
                     raise StoreError(
                         f"the records cannot be read now: {self._waiting()} records wait to "
@@ -338,7 +341,7 @@ class StoreWriter:
         """Wait until every queued write has been made (or refused); ``False`` on timeout."""
         deadline = time.monotonic() + timeout
         with self._cond:
-            while self._queue or self._busy is not None:
+            while self._queue or self._busy is not None or self._recovering:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -410,7 +413,7 @@ class StoreWriter:
                 raise from_sqlite(err, "cannot write the records", self.path) from None
         except StoreDamagedError:
             with self._cond:
-                self._trouble_at("the records file is damaged", time.monotonic(), True)
+                self._trouble_at("the records file is damaged", time.monotonic())
             self._recover("found damaged")
             return False
         except StoreTroubleError as err:
@@ -443,6 +446,12 @@ class StoreWriter:
             self._trouble_said = True
             self._news.append((False, why))
 
+    def _tell_trouble(self) -> None:
+        """The trouble found said now, if it is not yet (the caller holds the lock)."""
+        if self._trouble is not None and not self._trouble_said:
+            self._trouble_said = True
+            self._news.append((False, self._trouble))
+
     def _saved_again(self, words: str) -> None:
         """Games are saved again (the caller holds the lock)."""
         if self._trouble_said:
@@ -467,7 +476,7 @@ class StoreWriter:
                 log.warning("store: the whole-file check waits: %s", err)
             except StoreError as err:
                 with self._cond:
-                    self._trouble_at(f"the records file is damaged ({err})", 0.0, at_once=True)
+                    self._trouble_at(f"the records file is damaged ({err})", time.monotonic())
                 self._recover("found damaged by the whole-file check")
 
     # -- watching the file -----------------------------------------------------------------------
@@ -493,7 +502,7 @@ class StoreWriter:
         if problem is None:
             return
         with self._cond:
-            self._trouble_at(f"the records file was {problem}", time.monotonic(), at_once=True)
+            self._trouble_at(f"the records file was {problem}", time.monotonic())
         self._recover(problem)
 
     def _file_problem(self) -> str | None:
@@ -522,7 +531,24 @@ class StoreWriter:
     def _recover(self, problem: str) -> None:
         """Put a sound file at the path again: a file put there by someone else is taken as
         it is; otherwise the records as the open connection still reads them, else a new
-        file (the damaged one kept beside it) with the session and game under way."""
+        file (the damaged one kept beside it) with the session and game under way.
+
+        What was found is said when the recovery ends, in the same news as how it ended: a
+        file mended at once reaches the loop as one piece of news, never as a failure alone
+        that the players must dismiss while the records are already whole again (a press
+        meant for the game would close that notice instead). Reads and :meth:`flush` wait
+        for it (a read meanwhile found its connection closed under it)."""
+        with self._cond:
+            self._recovering = True
+        try:
+            self._mend(problem)
+        finally:
+            with self._cond:
+                self._recovering = False
+                self._cond.notify_all()
+
+    def _mend(self, problem: str) -> None:
+        """The work of :meth:`_recover`."""
         replaced = problem.startswith("replaced")
         copy = self.path.with_name(f".{self.path.name}.{os.getpid()}-recover")
         copy.unlink(missing_ok=True)
@@ -533,6 +559,7 @@ class StoreWriter:
                 copy.unlink(missing_ok=True)
                 with self._cond:
                     self._trouble_at(_transient(str(trouble)), time.monotonic())
+                    self._tell_trouble()
                 log.warning("store: the records file is not moved aside: %s", trouble)
                 return
         self._close_files()
@@ -552,6 +579,7 @@ class StoreWriter:
                 self._open_files()
         except (OSError, StoreError) as err:
             with self._cond:
+                self._tell_trouble()
                 self._trouble_at(
                     f"the records file was {problem} and cannot be made again ({err})",
                     time.monotonic(),
@@ -570,6 +598,7 @@ class StoreWriter:
             how = "a new one was started with the game under way"
         where = f"; the old one is kept as {kept.name}" if kept else ""
         with self._cond:
+            self._tell_trouble()
             self._saved_again(f"The records file was {problem}: {how}{where}.")
 
     def _open_files(self) -> None:

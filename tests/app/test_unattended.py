@@ -299,12 +299,6 @@ def test_files_holding_the_pin_are_private_whatever_copied_them(tmp_path: Path) 
 # -- item 9: silent loss ----------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="since issue 36's writer, the file written again after a deletion sometimes holds "
-    "none of the game's turns (about 1 run in 3 alone, never in the full suite here): an open "
-    "defect, said in the closing note",
-)
 def test_a_database_deleted_under_the_table_is_said_and_nothing_is_lost(
     harness, tmp_path: Path
 ) -> None:
@@ -327,6 +321,37 @@ def test_a_database_deleted_under_the_table_is_said_and_nothing_is_lost(
     said = _said(h)
     assert f"{NOT_SAVED}: the records file was deleted" in said
     assert any("written again from what the table still held" in t for t in said)
+    assert h.app.store.flush()
+    with Store(path) as store:
+        turns = store.turns(h.app.game_id)
+    assert [(t.colour, t.dice) for t in turns] == [("white", (6, 1)), ("black", (5, 2))]
+
+
+def test_a_database_mended_before_the_next_done_leaves_the_done_to_the_game(
+    harness, tmp_path: Path
+) -> None:
+    """The deletion found and mended while black plays: said, but no note over the game, so
+    black's Done ends the turn (it used to close a note, the turn left open: the flaky case
+    of the test above, when the file was found deleted before black's Done)."""
+    path = tmp_path / "games.sqlite3"
+    h = ready(harness, store=StoreWriter(Store(path), watch_s=0.2))
+    throw(h, 6, 1)
+    h.sim.move("13", "7")
+    h.sim.move("8", "7")
+    h.wait(300)
+    button(h, "done", "white")
+    path.unlink()
+    deadline = time.monotonic() + 8
+    while time.monotonic() < deadline and not any("written again" in t for t in _said(h)):
+        time.sleep(0.02)  # found and mended (in real time) before black plays, the table's
+        h.wait(20)  # clock kept near the real one (no attract screen meanwhile)
+    assert f"{NOT_SAVED}: the records file was deleted" in _said(h)
+    assert h.app.modes.names()[-1] == "game"
+    throw(h, 5, 2)
+    h.sim.move("12", "17")
+    h.sim.move("12", "14")
+    h.wait(300)
+    button(h, "done", "black")
     assert h.app.store.flush()
     with Store(path) as store:
         turns = store.turns(h.app.game_id)

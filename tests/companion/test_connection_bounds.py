@@ -197,3 +197,54 @@ def test_the_metrics_count_the_connections_and_those_refused(live) -> None:
     assert status == 200
     assert "companion_connections_refused_total 7.0" in text
     assert "companion_connections " in text
+
+
+def test_a_request_body_sent_slowly_is_answered_408_and_closed(
+    live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body that trickles in (a byte every quarter second, never all of it) would hold its
+    connection for as long as the sender likes; the request is given ``REQUEST_S`` (here
+    1.5 s) and then answered 408 and its connection closed. Loopback, one connection, the
+    sending stopped after 8 s whatever happens."""
+    from kiosk.companion import server as server_module
+    from tests.companion.live import Http
+
+    monkeypatch.setattr(server_module, "REQUEST_S", 1.5)
+    table = live()
+    web = Http(table.url)
+    token = web.csrf("/join")
+    port = int(table.url.rsplit(":", 1)[1])
+    head = (
+        "POST /api/join HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{port}\r\n"
+        f"Cookie: {web.cookie}\r\n"
+        f"X-CSRF-Token: {token}\r\n"
+        "Content-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n"
+    )
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head.encode() + b"{")
+        s.settimeout(0.25)
+        started = time.monotonic()
+        closed_at = None
+        while time.monotonic() - started < 8.0:
+            try:
+                s.sendall(b" ")
+            except OSError:  # the server closed the connection
+                closed_at = time.monotonic() - started
+                break
+            try:
+                got = s.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                closed_at = time.monotonic() - started
+                break
+            if not got:
+                closed_at = time.monotonic() - started
+                break
+            answer += got
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"took too long to arrive" in answer
+    assert closed_at is not None and closed_at < 5.0, closed_at

@@ -88,3 +88,37 @@ def test_four_hundred_joins_evict_neither_the_teacher_nor_the_class() -> None:
     assert sessions.get(late.id, 502.0) is late
     assert sessions.get(teacher.id, 502.0) is teacher
     assert len([1 for _ in range(sessions.count("student"))]) <= MAX_SESSIONS
+
+
+def test_joins_again_and_again_keep_the_class_list_bounded(live) -> None:
+    """Phones that join again (a new session each time) left every earlier self in the class
+    list for good (30 phones joining every other minute: 900 names an hour, "Student 2 7"):
+    a session ended for a newer one takes its place in the class with it."""
+    from kiosk.companion.security import MAX_STUDENTS, RateLimit
+    from tests.companion.live import PIN as TEACHERS
+    from tests.companion.live import Http
+
+    table = live()
+    server = table.server
+    server.joins = RateLimit(burst=10_000, every=1.0)  # the per-address limit is not tested
+    teacher = Http(table.url)
+    token = teacher.csrf("/teacher")
+    assert (
+        teacher.request("POST", "/api/login", {"pin": TEACHERS}, {"X-CSRF-Token": token})[0] == 200
+    )
+    token = teacher.csrf("/teacher")
+    status, _, text = teacher.request(
+        "POST", "/api/teacher/class/open", {}, {"X-CSRF-Token": token}
+    )
+    assert status == 200, text
+    code = server.room.join.code
+    for n in range(MAX_STUDENTS + 40):
+        phone = Http(table.url)
+        token = phone.csrf("/join")
+        status, _, text = phone.request(
+            "POST", "/api/join", {"code": code, "name": f"Phone {n % 30}"},
+            headers={"X-CSRF-Token": token},
+        )  # fmt: skip
+        assert status == 200, text
+    assert len(server.room.students) <= MAX_STUDENTS
+    assert server.sessions.devices("student") >= set(server.room.students)

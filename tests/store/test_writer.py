@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 import time
 from pathlib import Path
 
@@ -80,6 +81,25 @@ def test_a_deleted_file_is_said_and_written_again_from_the_open_connection(db_pa
     writer.close()
     with Store(db_path) as again:  # the file at the path holds every event
         assert again.events(first) == before + after
+
+
+def test_a_file_mended_at_once_is_told_in_one_piece_of_news(db_path: Path) -> None:
+    """The deletion and its mending reach the loop together: a failure told alone put a note
+    over the game that the player's Done then closed, the turn not ended (issue 36)."""
+    writer = StoreWriter(Store(db_path), watch_s=0.05)
+    game = writer.start_game("modern", START, "white")
+    _play(writer, game, 400)  # a copy that takes a few milliseconds to make
+    assert writer.flush()
+    db_path.unlink()
+    deadline = time.monotonic() + WAIT
+    batches: list[list] = []
+    while time.monotonic() < deadline and not any(s for b in batches for s, _ in b):
+        news = writer.news()  # polled far more often than the loop's 30 a second
+        if news:
+            batches.append(news)
+    assert batches and batches[0][0] == (False, "the records file was deleted"), batches
+    assert batches[0][-1][0] is True and "written again" in batches[0][-1][1], batches
+    writer.close()
 
 
 @pytest.mark.parametrize("cut", [0, 4096])
@@ -213,3 +233,28 @@ def test_the_wrong_pins_are_kept(db_path: Path) -> None:
         store.save_pin_failures(3)
     with Store(db_path) as store:
         assert store.pin_failures() == 3
+
+
+def test_a_read_while_the_file_is_put_right_waits_for_it(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read made while a deleted file was being written again went to the connection the
+    recovery was closing under it; it now waits for the file to be whole again."""
+    writer = StoreWriter(Store(db_path), watch_s=0.05)
+    game = writer.start_game("modern", START, "white")
+    sent = _play(writer, game, 5)
+    assert writer.flush()
+    open_files = StoreWriter._open_files
+    closed = threading.Event()
+
+    def slow_open(self: StoreWriter) -> None:
+        closed.set()  # the old connections are closed, the new ones not yet open
+        time.sleep(0.4)
+        open_files(self)
+
+    monkeypatch.setattr(StoreWriter, "_open_files", slow_open)
+    db_path.unlink()
+    assert closed.wait(WAIT)
+    assert writer.events(game) == sent
+    assert writer.flush()
+    writer.close()
