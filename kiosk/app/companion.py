@@ -232,7 +232,10 @@ class Companion:
         self._acted = 0  # the teacher's actions seen so far
 
     def start(self) -> str:
-        """Start the web server; its address (:class:`CompanionError` in words if it cannot)."""
+        """Start the web server; its address (:class:`CompanionError` in words if it cannot).
+        Started again, it is the one already serving: one server a table."""
+        if self.server is not None:
+            return self.server.url
         server = CompanionServer(
             self.app.config.companion, self.table, store=self.app.store, clock=self.clock
         )

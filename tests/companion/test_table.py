@@ -5,6 +5,7 @@ and the table behaving the same whether the companion is on or off."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 from typing import Any
 
@@ -317,3 +318,23 @@ def test_the_teacher_sets_a_learners_hints_kept_in_the_records(live) -> None:
     )
     assert status == 200 and answer["status"] == "Ada's hints: as the table is set."
     assert table.do(lambda h: h.app.learners.hints("Ada")) is None
+
+
+def test_the_companion_started_twice_is_one_server() -> None:
+    from kiosk.app.companion import attach
+
+    config = Config()
+    config.companion.enabled = True
+    config.companion.teacher_pin = "246813"
+    config.companion.address = "127.0.0.1"
+    config.companion.port = 0
+    h = SteppedApp(lambda **wired: App(config, **wired), config)
+    try:
+        first = attach(h.app)
+        assert first is not None and first.server is not None
+        server, threads = first.server, threading.active_count()
+        again = attach(h.app)
+        assert again is first and again.server is server  # no second server, thread or port
+        assert threading.active_count() == threads
+    finally:
+        h.close()
