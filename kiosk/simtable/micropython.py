@@ -97,16 +97,7 @@ class MicroPython:
 
     def close(self) -> None:
         """Stop the interpreter."""
-        if self._process.poll() is None:
-            if self._process.stdin is not None:
-                self._process.stdin.close()
-            try:
-                self._process.wait(5)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        stop(self._process)
 
     def __enter__(self) -> MicroPython:
         return self
@@ -224,3 +215,18 @@ class MicroPythonCore:
     def close(self) -> None:
         """Stop the interpreter."""
         self.interpreter.close()
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """End a child that reads requests on its standard input: its input closed, five seconds
+    to finish, then killed; its output closed."""
+    if process.poll() is None:
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    if process.stdout is not None:
+        process.stdout.close()

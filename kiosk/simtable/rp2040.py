@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.simtable.firmware import FIRMWARE_DIR, load_firmware
-from kiosk.simtable.micropython import MicroPythonError
+from kiosk.simtable.micropython import MicroPythonError, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "chip" / "rp2040-table.mjs"
@@ -258,16 +258,7 @@ class Chip:
 
     def close(self) -> None:
         """Power the chip off."""
-        if self._process.poll() is None:
-            if self._process.stdin is not None:
-                self._process.stdin.close()
-            try:
-                self._process.wait(5)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        stop(self._process)
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> Chip:
