@@ -39,6 +39,7 @@ if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
 fi
 
 cleanup() {
+  rm -f "${FAILED:-}"
   for m in dev/pts dev proc sys; do
     mountpoint -q "$ROOT/$m" && umount -l "$ROOT/$m" || true
   done
@@ -82,7 +83,7 @@ EOF
 # Raspberry Pi OS's packages that Debian's archive lacks: left out of step 1 here, said so.
 PI_ONLY="python3-lgpio"
 # The steps whose commands failed, one line each (the steps run in a pipe's subshell).
-FAILED=$(mktemp); trap 'rm -f "$FAILED"' EXIT
+FAILED=$(mktemp)  # removed by cleanup
 run_step() {
   local number=$1
   say "INSTALL.md step $number"
